@@ -1,0 +1,59 @@
+# The two commands: `make run` (demo on embedded defaults) and `make test` (the whole suite).
+# Both create .venv with Python 3.11 and install the pinned requirements when they change.
+
+PYTHON ?= python3.11
+VENV   := .venv
+BIN    := $(VENV)/bin
+PY     := $(BIN)/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test lint format bench install lock clean messages
+
+$(PY):
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed: set PYTHON=/path/to/python3.11"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): $(PY) requirements.txt requirements-dev.txt
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -r requirements.txt -r requirements-dev.txt
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+## Serve the system on http://127.0.0.1:8000 with demo data (SQLite, in-process layer, local broker).
+run: $(STAMP)
+	DJANGO_DEBUG=true $(PY) manage.py runlocal
+
+## The whole suite: SQLite by default; PostgreSQL and Redis when DATABASE_URL / REDIS_URL are set.
+test: $(STAMP)
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy bingo halls cards actas
+	$(BIN)/lint-imports
+	$(PY) manage.py check
+	$(PY) manage.py makemigrations --check --dry-run
+	$(PY) scripts/check_messages.py
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: $(STAMP)
+	$(PY) bench/cards.py
+
+## Re-pin requirements*.txt from requirements*.in.
+lock: $(PY)
+	$(BIN)/pip install --quiet pip-tools==7.6.2
+	$(BIN)/pip-compile --quiet --strip-extras --no-emit-index-url --no-emit-find-links -o requirements.txt requirements.in
+	$(BIN)/pip-compile --quiet --strip-extras --no-emit-index-url --no-emit-find-links -o requirements-dev.txt requirements-dev.in
+
+## Extract and compile the translation catalogues (needs GNU gettext for makemessages).
+messages: $(STAMP)
+	$(PY) manage.py makemessages -l en -l pt --ignore=.venv --ignore=staticfiles
+	$(PY) scripts/check_messages.py --compile
+
+clean:
+	rm -rf $(VENV) var staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,1 @@
+"""Actas: the session records inspectors read (R58-R61)."""

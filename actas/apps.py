@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ActasConfig(AppConfig):
+    name = "actas"
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,1 @@
+"""Models of the actas app (filled in by later issues)."""

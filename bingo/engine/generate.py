@@ -1,0 +1,117 @@
+"""Card-set generation: deterministic from (variant, size, seed, algorithm).
+
+The same four inputs give the same cards on any machine, so an inspector can regenerate a set
+from the record and compare fingerprints. With no seed, one is drawn from ``secrets`` and
+recorded in the result.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from bingo.engine import gen90, gengrid
+from bingo.engine._keys import card_keys, later_duplicates, row_codes_90
+from bingo.engine.cardset import MAX_CARDS, CardSet
+from bingo.engine.stream import SEED_LIMIT, Stream, new_seed
+from bingo.engine.variants import Variant, geometry
+
+#: Independent cards (every variant).
+ALGORITHM_CARDS = "cards/1"
+#: 90-ball strips of six cards holding 1-90 exactly once each.
+ALGORITHM_STRIPS = "strips/1"
+ALGORITHMS = (ALGORITHM_CARDS, ALGORITHM_STRIPS)
+
+#: Repair rounds for 90-ball sets before giving up (a K series needs one, 100,000 cards two or three).
+_ROUNDS_90 = 50
+
+
+class GenerationError(ValueError):
+    """A request the generator cannot meet; the message says why in one line."""
+
+
+def algorithm_for(*, strips: bool) -> str:
+    """The algorithm name for plain cards or 90-ball strips."""
+    return ALGORITHM_STRIPS if strips else ALGORITHM_CARDS
+
+
+def capacity(variant: Variant) -> int:
+    """How many different cards (sets of numbers) a set of ``variant`` could hold at most."""
+    geo = geometry(variant)
+    if geo.column_counts is None:
+        # 90-ball: every row must be new, so at most a third of the possible rows' count.
+        rows = 0
+        sizes = [geo.column_size(c) for c in range(geo.cols)]
+        for mask in range(1 << geo.cols):
+            if bin(mask).count("1") == 5:
+                rows += math.prod(sizes[c] for c in range(geo.cols) if mask >> c & 1)
+        return rows // 3
+    return math.prod(math.comb(geo.column_size(c), k) for c, k in enumerate(geo.column_counts))
+
+
+def check_request(variant: Variant, size: int, seed: int, algorithm: str) -> None:
+    """Raise GenerationError, naming the reason, unless the request can be met."""
+    if algorithm not in ALGORITHMS:
+        raise GenerationError(f"unknown algorithm {algorithm!r}: this engine knows {', '.join(ALGORITHMS)}")
+    if isinstance(size, bool) or not isinstance(size, int) or size <= 0:
+        raise GenerationError(f"size must be a whole number of cards above 0, not {size!r}")
+    if not 0 <= seed < SEED_LIMIT:
+        raise GenerationError("seed must be a whole number from 0 to 2**256 - 1")
+    if size > capacity(variant):
+        raise GenerationError(
+            f"impossible: a {variant}-ball set can hold at most {capacity(variant):,} different cards (R14)"
+        )
+    if size > MAX_CARDS:
+        raise GenerationError(f"a card set holds at most {MAX_CARDS:,} cards")
+    if algorithm == ALGORITHM_STRIPS:
+        if variant is not Variant.B90:
+            raise GenerationError("strips of six exist only for 90-ball cards")
+        if size % 6:
+            raise GenerationError(f"strips need a size that is a multiple of 6, not {size}")
+
+
+def generate_card_set(
+    variant: Variant,
+    size: int,
+    seed: int | None = None,
+    *,
+    algorithm: str = ALGORITHM_CARDS,
+    seed_source: Callable[[], int] = new_seed,
+) -> CardSet:
+    """Generate cards 1..size of ``variant``; GenerationError if the request cannot be met."""
+    if seed is None:
+        seed = seed_source()
+    check_request(variant, size, seed, algorithm)
+    stream = Stream(f"bingo-cards|{algorithm}|{variant.value}|{size}|{seed}")
+    if variant is Variant.B90:
+        cells = _ninety(stream, size, strips=algorithm == ALGORITHM_STRIPS)
+        repeated = 0
+    else:
+        cells, repeated = gengrid.cards(variant, stream, "cards", size)
+    return CardSet(variant=variant, seed=seed, algorithm=algorithm, cells=cells, repeated_lines=repeated)
+
+
+def _ninety(stream: Stream, size: int, *, strips: bool) -> gen90.U8:
+    """90-ball cards with no repeated card or row (R14), redrawing offenders until none is left.
+
+    Later cards are redrawn, earlier ones kept; with strips the whole strip of an offender is
+    redrawn, so every strip stays complete.
+    """
+    block = 6 if strips else 1
+    cells = gen90.strips(stream, "r0", size // 6) if strips else gen90.cards(stream, "r0", size)
+    rows, cards = row_codes_90(cells), card_keys(Variant.B90, cells)
+    for round_ in range(1, _ROUNDS_90 + 1):
+        bad = later_duplicates(rows.ravel()).reshape(size, 3).any(axis=1) | later_duplicates(cards)
+        if not bad.any():
+            return cells
+        blocks = np.unique(np.flatnonzero(bad) // block)
+        label = f"r{round_}"
+        fresh = (
+            gen90.strips(stream, label, blocks.size) if strips else gen90.cards(stream, label, blocks.size)
+        )
+        where = (blocks[:, None] * block + np.arange(block)).ravel()
+        cells[where] = fresh
+        rows[where], cards[where] = row_codes_90(fresh), card_keys(Variant.B90, fresh)
+    raise GenerationError("could not make every row of the set different; try another seed")

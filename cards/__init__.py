@@ -1,0 +1,1 @@
+"""Cards: card sets, series, printing, card checks."""

@@ -1,0 +1,1 @@
+"""Models of the cards app (filled in by later issues)."""

@@ -1,0 +1,1 @@
+"""Halls: rooms, cash desks, staff, ball sets."""

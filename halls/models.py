@@ -1,0 +1,1 @@
+"""Models of the halls app (filled in by later issues)."""
