@@ -71,6 +71,8 @@ def card_keys(variant: Variant, cells: npt.NDArray[np.uint8]) -> IntArray:
     geo = geometry(variant)
     binomial, offsets, weights = _column_code_tables(variant)
     lows = np.array([low for low, _ in geo.column_ranges], dtype=np.int64)
+    if geo.column_counts is None:
+        return _card_keys_90(cells, lows, offsets, weights)
     values = np.sort(cells.astype(np.int64), axis=1)  # each column ascending, blanks first
     present = values > 0
     count = present.sum(axis=1)  # (n, cols)
@@ -79,6 +81,19 @@ def card_keys(variant: Variant, cells: npt.NDArray[np.uint8]) -> IntArray:
     offset = np.where(present, values - lows[None, None, :], 0)
     ranks = np.where(present, binomial[offset, np.where(present, place + 1, 0)], 0).sum(axis=1)
     codes = offsets[np.arange(geo.cols)[None, :], count] + ranks
+    return np.asarray(codes @ weights, dtype=np.int64)
+
+
+def _card_keys_90(
+    cells: npt.NDArray[np.uint8], lows: IntArray, offsets: IntArray, weights: IntArray
+) -> IntArray:
+    """``card_keys`` for 90-ball columns of one or two numbers, from their smallest and largest."""
+    values = cells.astype(np.int64)
+    count = (values > 0).sum(axis=1)
+    largest = values.max(axis=1) - lows
+    smallest = np.where(values == 0, 255, values).min(axis=1) - lows
+    pair_rank = smallest + largest * (largest - 1) // 2  # colex rank of {smallest, largest}
+    codes = np.where(count == 1, offsets[:, 1] + largest, offsets[:, 2] + pair_rank)
     return np.asarray(codes @ weights, dtype=np.int64)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -83,18 +84,32 @@ def cells_from_grids(variant: Variant, grids: list[list[list[int | None]]]) -> C
     return out
 
 
-def _tokens() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
-    """For each cell value 0-99: its text as 3 bytes (tens, ones, comma) and which bytes count."""
-    text = np.zeros((100, 3), dtype=np.uint8)
-    keep = np.ones((100, 3), dtype=bool)
+def _tokens() -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint32]]:
+    """For each cell value 0-99, four bytes packed in one word: its text (tens, ones, comma,
+    padding) and which of those bytes belong in the output (the tens only from 10 up)."""
+    text = np.zeros((100, 4), dtype=np.uint8)
+    keep = np.zeros((100, 4), dtype=np.uint8)
     for value in range(100):
-        text[value] = (ord("0") + value // 10, ord("0") + value % 10, ord(","))
-        keep[value, 0] = value >= 10
-    return text, keep
+        text[value, :3] = (ord("0") + value // 10, ord("0") + value % 10, ord(","))
+        keep[value, :3] = (value >= 10, 1, 1)
+    return text.view(np.uint32).ravel(), keep.view(np.uint32).ravel()
 
 
 _CELL_TEXT, _CELL_KEEP = _tokens()
-_POWERS = 10 ** np.arange(6, -1, -1, dtype=np.int64)
+
+
+@lru_cache(maxsize=4)
+def _number_prefixes(n: int) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """Text and keep-bytes of ``"{number}:"`` for cards 1..n: 7 right-aligned digits and a colon."""
+    numbers = np.arange(1, n + 1, dtype=np.int64)[:, None]
+    powers = 10 ** np.arange(6, -1, -1, dtype=np.int64)
+    text = np.full((n, 8), ord(":"), dtype=np.uint8)
+    keep = np.ones((n, 8), dtype=np.uint8)
+    text[:, :7] = (numbers // powers) % 10 + ord("0")
+    keep[:, :7] = numbers >= powers
+    text.setflags(write=False)
+    keep.setflags(write=False)
+    return text, keep
 
 
 def fingerprint(cells: Cells) -> str:
@@ -105,19 +120,12 @@ def fingerprint(cells: Cells) -> str:
     flat = cells.reshape(n, -1)
     if int(flat.max()) >= 100:
         raise ValueError("cells above 99 cannot be fingerprinted")
-    per_card = flat.shape[1]
-    width = 8 + 3 * per_card
+    width = 8 + 4 * flat.shape[1]
     text = np.empty((n, width), dtype=np.uint8)
-    keep = np.empty((n, width), dtype=bool)
-
-    # The card number in 7 right-aligned digits, leading zeros dropped, then ":".
-    numbers = np.arange(1, n + 1, dtype=np.int64)[:, None]
-    text[:, :7] = (numbers // _POWERS) % 10 + ord("0")
-    keep[:, :7] = numbers >= _POWERS
-    text[:, 7] = ord(":")
-    keep[:, 7] = True
-    # Each cell from the table; the last cell ends the line with "\n" instead of ",".
-    text[:, 8:] = _CELL_TEXT[flat].reshape(n, -1)
-    keep[:, 8:] = _CELL_KEEP[flat].reshape(n, -1)
-    text[:, -1] = ord("\n")
-    return hashlib.sha256(text[keep].tobytes()).hexdigest()
+    keep = np.empty((n, width), dtype=np.uint8)
+    text[:, :8], keep[:, :8] = _number_prefixes(n)
+    # Each cell's four bytes from the tables; the last cell ends the line with "\n", not ",".
+    text[:, 8:] = np.take(_CELL_TEXT, flat).view(np.uint8).reshape(n, -1)
+    keep[:, 8:] = np.take(_CELL_KEEP, flat).view(np.uint8).reshape(n, -1)
+    text[:, -2] = ord("\n")
+    return hashlib.sha256(text[keep.view(bool)].tobytes()).hexdigest()

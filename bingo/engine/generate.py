@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import cache
 
 import numpy as np
 
@@ -37,6 +38,7 @@ def algorithm_for(*, strips: bool) -> str:
     return ALGORITHM_STRIPS if strips else ALGORITHM_CARDS
 
 
+@cache
 def capacity(variant: Variant) -> int:
     """How many different cards (sets of numbers) a set of ``variant`` could hold at most."""
     geo = geometry(variant)

@@ -41,7 +41,7 @@ I64 = npt.NDArray[np.int64]
 _RANDOM_ROUNDS = 12
 #: Card-by-card passes at most, and passes in a row without a new best before giving up.
 _SEARCH_PASSES = 200
-_STALE_PASSES = 10
+_STALE_PASSES = 30
 #: Candidate orders tried per card when there are too many to try them all.
 _CANDIDATES = 256
 #: Card-by-card evaluations at most in one generation (bounds time on huge, saturated sets).

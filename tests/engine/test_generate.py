@@ -1,0 +1,205 @@
+"""Card-set generation: every variant and size gives a valid, reproducible set (R14, R64-R65,
+R70-R72, R81-R82, R16)."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bingo.engine import (
+    ALGORITHM_CARDS,
+    ALGORITHM_STRIPS,
+    MAX_CARDS,
+    SERIES_SIZES,
+    GenerationError,
+    Variant,
+    capacity,
+    generate_card_set,
+    verify_cards,
+)
+from bingo.engine.gengrid import lower_bound
+from tests.engine import reference
+
+VARIANTS = list(Variant)
+seeds = st.integers(min_value=0, max_value=2**128)
+
+
+def grids(card_set):
+    return [card_set.card(i) for i in range(1, card_set.size + 1)]
+
+
+def assert_valid(card_set):
+    """The engine's verifier and the plain reference both accept the set and agree on counts."""
+    report = verify_cards(
+        card_set.variant,
+        card_set.cells,
+        strips=card_set.strips,
+        declared_repeated=card_set.repeated_lines,
+        declared_fingerprint=card_set.fingerprint,
+    )
+    assert report.ok, [str(v) for v in report.violations]
+    as_lists = grids(card_set)
+    assert reference.set_problems(card_set.variant.value, as_lists, strips=card_set.strips) == []
+    assert reference.repeated_lines(card_set.variant.value, as_lists) == card_set.repeated_lines
+    assert reference.fingerprint(as_lists) == card_set.fingerprint
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("letter", list(SERIES_SIZES))
+def test_every_standard_series_size_gives_a_valid_set(variant, letter):
+    card_set = generate_card_set(variant, SERIES_SIZES[letter], seed=2017)
+    assert card_set.size == SERIES_SIZES[letter]
+    assert_valid(card_set)
+
+
+@pytest.mark.parametrize("letter", list(SERIES_SIZES))
+def test_every_standard_size_gives_valid_strips(letter):
+    card_set = generate_card_set(Variant.B90, SERIES_SIZES[letter], seed=9, algorithm=ALGORITHM_STRIPS)
+    assert_valid(card_set)
+
+
+@given(variant=st.sampled_from(VARIANTS), size=st.integers(1, 240), seed=seeds)
+def test_any_seed_any_variant_gives_a_valid_set(variant, size, seed):
+    assert_valid(generate_card_set(variant, size, seed))
+
+
+@given(strips=st.integers(1, 40), seed=seeds)
+def test_any_seed_gives_valid_strips(strips, seed):
+    assert_valid(generate_card_set(Variant.B90, 6 * strips, seed, algorithm=ALGORITHM_STRIPS))
+
+
+def test_ninety_ball_rows_never_repeat_even_in_large_sets():
+    """R14 is hard for 90-ball: 20,000 cards (60,000 rows) and not one row twice."""
+    card_set = generate_card_set(Variant.B90, 20_000, seed=5)
+    assert card_set.repeated_lines == 0
+    rows = {frozenset(int(v) for v in row if v) for card in card_set.cells for row in card}
+    assert len(rows) == 3 * card_set.size
+
+
+@pytest.mark.parametrize(
+    ("variant", "letter"),
+    [(v, letter) for v in (Variant.B80, Variant.B75) for letter in "ABCDEFGHIJ"]
+    + [(Variant.B30, "A"), (Variant.B30, "B")],
+)
+def test_lines_are_unique_wherever_the_size_allows(variant, letter):
+    size = SERIES_SIZES[letter]
+    assert lower_bound(variant, size) == 0
+    assert generate_card_set(variant, size, seed=31).repeated_lines == 0
+
+
+@pytest.mark.parametrize(
+    ("variant", "letter", "floor"),
+    [
+        # 1,680 cards, but only C(15,4) = 1,365 different N columns: 315 must repeat.
+        (Variant.B75, "K", 315),
+        # 30-ball: 120 possible sets per column and 1,000 possible rows/diagonals, so past
+        # 120 cards columns repeat and past 200 rows and diagonals do too.
+        (Variant.B30, "K", 12_080),
+        (Variant.B30, "I", 3_920),
+    ],
+)
+def test_unavoidable_repeats_are_reported_at_their_minimum(variant, letter, floor):
+    size = SERIES_SIZES[letter]
+    card_set = generate_card_set(variant, size, seed=31)
+    assert lower_bound(variant, size) == floor
+    assert card_set.repeated_lines == floor
+    assert_valid(card_set)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_tight_thirty_ball_sets_stay_near_the_lower_bound(seed):
+    """Between 120 and 200 cards the search is best-effort: never below the bound, close to it."""
+    card_set = generate_card_set(Variant.B30, SERIES_SIZES["C"], seed=seed)
+    floor = lower_bound(Variant.B30, card_set.size)
+    assert floor == 90
+    assert floor <= card_set.repeated_lines <= floor + 3
+    assert_valid(card_set)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_same_inputs_give_the_same_fingerprint(variant):
+    first = generate_card_set(variant, 200, seed=123456789)
+    again = generate_card_set(variant, 200, seed=123456789)
+    assert first.fingerprint == again.fingerprint
+    assert np.array_equal(first.cells, again.cells)
+    assert generate_card_set(variant, 200, seed=123456790).fingerprint != first.fingerprint
+
+
+def test_size_and_algorithm_are_part_of_the_inputs():
+    plain = generate_card_set(Variant.B90, 60, seed=1)
+    assert (
+        generate_card_set(Variant.B90, 60, seed=1, algorithm=ALGORITHM_STRIPS).fingerprint
+        != plain.fingerprint
+    )
+    assert generate_card_set(Variant.B90, 61, seed=1).card(1) != plain.card(1)
+
+
+# Pinned outputs of algorithm "cards/1" and "strips/1". An inspector regenerates sets from their
+# seeds years later: if one of these changes, the generator changed and needs a new algorithm name.
+GOLDEN = {
+    (Variant.B90, ALGORITHM_CARDS, 12): "a5901ffc2547b92f421a360563d0b7017703d65190b9409f2cd197b953befefd",
+    (Variant.B90, ALGORITHM_CARDS, 1680): "9b85ee4adb4d7de9028c5f767077e76188b37ee938ddba475c2ce5f7f6ef0194",
+    (Variant.B90, ALGORITHM_STRIPS, 1680): "93add70049ebc27a9f1fd7bd70c8aedbe71f07e9ae6250deefd2ff8284bd70fc",
+    (Variant.B80, ALGORITHM_CARDS, 1680): "59ed13755424382fbfb3dc718d5d2130e9e7b08dbe5b4b04a25c7a6b9a4fad1a",
+    (Variant.B75, ALGORITHM_CARDS, 1680): "9d24b3569fe1ab2900140ace7a182fec3464a3d7e79dfe25a4999f10553feeed",
+    (Variant.B30, ALGORITHM_CARDS, 150): "a19e8bbcb7987ee9b2f17bac185f2c7e26ce37a3de61fba8bc54181b7e314e6a",
+    (Variant.B30, ALGORITHM_CARDS, 1680): "fe9fa767dfa778de39ff59e6ae10e9decded2805512727c7d70cb83d60859c36",
+}
+
+
+@pytest.mark.parametrize(("variant", "algorithm", "size"), list(GOLDEN))
+def test_generator_output_is_pinned(variant, algorithm, size):
+    assert (
+        generate_card_set(variant, size, seed=1, algorithm=algorithm).fingerprint
+        == GOLDEN[(variant, algorithm, size)]
+    )
+
+
+def test_a_missing_seed_is_drawn_and_recorded():
+    card_set = generate_card_set(Variant.B75, 30, seed_source=lambda: 424242)
+    assert card_set.seed == 424242
+    assert card_set.fingerprint == generate_card_set(Variant.B75, 30, seed=424242).fingerprint
+
+
+def test_a_missing_seed_comes_from_the_secure_generator():
+    seeds_drawn = {generate_card_set(Variant.B30, 1).seed for _ in range(5)}
+    assert len(seeds_drawn) == 5
+    assert all(0 <= s < 2**128 for s in seeds_drawn)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"variant": Variant.B90, "size": 0}, "above 0"),
+        ({"variant": Variant.B90, "size": -5}, "above 0"),
+        ({"variant": Variant.B75, "size": 12, "algorithm": ALGORITHM_STRIPS}, "only for 90-ball"),
+        ({"variant": Variant.B90, "size": 10, "algorithm": ALGORITHM_STRIPS}, "multiple of 6"),
+        ({"variant": Variant.B90, "size": 10, "algorithm": "cards/0"}, "unknown algorithm"),
+        ({"variant": Variant.B30, "size": 1_728_001}, "impossible"),
+        ({"variant": Variant.B80, "size": MAX_CARDS + 1}, "at most"),
+        ({"variant": Variant.B90, "size": 10, "seed": -1}, "seed"),
+    ],
+)
+def test_impossible_requests_are_refused_clearly(kwargs, message):
+    with pytest.raises(GenerationError, match=message):
+        generate_card_set(**{"seed": 1, **kwargs})
+
+
+def test_capacity_counts_different_cards():
+    assert capacity(Variant.B30) == 120**3
+    assert capacity(Variant.B80) == 4845**4
+    assert capacity(Variant.B90) > MAX_CARDS
+
+
+def test_numbers_spread_evenly_inside_each_column():
+    """Each number of a 90-ball column appears about equally often (chi-square, 99.9%)."""
+    card_set = generate_card_set(Variant.B90, 30_000, seed=77)
+    counts = np.bincount(card_set.cells.ravel(), minlength=91)[1:]
+    start = 0
+    for size in [9, 10, 10, 10, 10, 10, 10, 10, 11]:
+        observed = counts[start : start + size].astype(float)
+        expected = observed.mean()
+        chi2 = float(((observed - expected) ** 2 / expected).sum())
+        # 99.9% points of chi-square with 8, 9 and 10 degrees of freedom.
+        assert chi2 < {9: 26.12, 10: 27.88, 11: 29.59}[size]
+        start += size

@@ -1,0 +1,47 @@
+"""The generator's internal keys are exact: equal keys exactly when equal number sets."""
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bingo.engine import Variant, generate_card_set
+from bingo.engine._keys import card_keys, later_duplicates, line_codes, row_codes_90
+from tests.engine import reference
+
+
+@given(st.lists(st.integers(-3, 3), max_size=60))
+def test_later_duplicates_marks_all_but_the_first_of_each_value(values):
+    keys = np.array(values, dtype=np.int64)
+    seen, expected = set(), []
+    for v in values:
+        expected.append(v in seen)
+        seen.add(v)
+    assert later_duplicates(keys).tolist() == expected
+
+
+@given(variant=st.sampled_from(list(Variant)), seed=st.integers(0, 2**32))
+def test_card_keys_are_equal_exactly_for_equal_number_sets(variant, seed):
+    cells = generate_card_set(variant, 40, seed).cells.copy()
+    # Card 40 holds card 1's numbers upside down: same number set, other arrangement.
+    cells[39] = cells[0][::-1]
+    keys = card_keys(variant, cells).tolist()
+    sets = [frozenset(int(v) for v in card.ravel() if v) for card in cells]
+    for i in range(len(keys)):
+        for j in range(i):
+            assert (keys[i] == keys[j]) == (sets[i] == sets[j])
+
+
+@given(seed=st.integers(0, 2**32))
+def test_row_codes_match_row_sets(seed):
+    card_set = generate_card_set(Variant.B90, 50, seed)
+    codes = row_codes_90(card_set.cells).ravel().tolist()
+    rows = [frozenset(int(v) for v in row if v) for card in card_set.cells for row in card]
+    assert len(set(codes)) == len(set(rows)) == len(rows)
+
+
+@given(variant=st.sampled_from([Variant.B80, Variant.B75, Variant.B30]), seed=st.integers(0, 2**32))
+def test_line_codes_count_repeats_like_the_reference(variant, seed):
+    card_set = generate_card_set(variant, 300, seed)
+    codes = line_codes(variant, card_set.cells).ravel()
+    grids = [card_set.card(i) for i in range(1, 301)]
+    assert codes.size - np.unique(codes).size == reference.repeated_lines(variant.value, grids)
