@@ -1,7 +1,7 @@
 # The two commands: `make run` (demo on embedded defaults) and `make test` (the whole suite).
 # Both create .venv with Python 3.11 and install the pinned requirements when they change.
 
-PYTHON ?= python3.11
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
@@ -10,7 +10,8 @@ STAMP  := $(VENV)/.installed
 .PHONY: run test lint format bench install lock clean messages
 
 $(PY):
-	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed: set PYTHON=/path/to/python3.11"; exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
+		|| { echo "Python 3.11 or newer is needed: make PYTHON=/path/to/python3.11 ..."; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): $(PY) requirements.txt requirements-dev.txt
@@ -25,6 +26,7 @@ run: $(STAMP)
 	DJANGO_DEBUG=true $(PY) manage.py runlocal
 
 ## The whole suite: SQLite by default; PostgreSQL and Redis when DATABASE_URL / REDIS_URL are set.
+PYTEST_ARGS ?= -n auto
 test: $(STAMP)
 	$(PY) -m pytest $(PYTEST_ARGS)
 

@@ -124,9 +124,12 @@ else:
     _broker_dir = VAR_DIR / "celery" / "broker"
     _broker_dir.mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
+    _control_dir = VAR_DIR / "celery" / "control"
+    _control_dir.mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir),
         "data_folder_out": str(_broker_dir),
+        "control_folder": str(_control_dir),
         "store_processed": False,
     }
 

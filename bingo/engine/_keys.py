@@ -33,6 +33,14 @@ def later_duplicates(keys: IntArray) -> BoolArray:
     return out
 
 
+def repeats(keys: IntArray) -> int:
+    """How many entries of 1-D ``keys`` equal an earlier entry (size minus distinct values)."""
+    if keys.size == 0:
+        return 0
+    ordered = np.sort(keys)
+    return int(np.count_nonzero(ordered[1:] == ordered[:-1]))
+
+
 @cache
 def _column_code_tables(variant: Variant) -> tuple[IntArray, IntArray, IntArray]:
     """Binomials, per-count offsets and per-column weights for ``card_keys``.

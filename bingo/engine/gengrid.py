@@ -30,7 +30,7 @@ from itertools import combinations, permutations, product
 import numpy as np
 import numpy.typing as npt
 
-from bingo.engine._keys import card_keys, later_duplicates, line_codes
+from bingo.engine._keys import card_keys, later_duplicates, line_codes, repeats
 from bingo.engine.stream import Stream
 from bingo.engine.variants import LineKind, Variant, geometry, lines
 
@@ -211,8 +211,7 @@ def cards(variant: Variant, stream: Stream, label: str, n: int) -> tuple[U8, int
 
 def repeated_lines(variant: Variant, cells: U8) -> int:
     """Lines in ``cells`` whose set of numbers already appeared on an earlier line."""
-    codes = line_codes(variant, cells).ravel()
-    return int(codes.size - np.unique(codes).size)
+    return repeats(line_codes(variant, cells).ravel())
 
 
 def _separate_equal_cards(variant: Variant, stream: Stream, label: str, cells: U8) -> U8:
