@@ -1,0 +1,103 @@
+"""Create the demo accounts: one user per role plus an ``admin`` superuser, with known passwords.
+
+Idempotent: running it again resets the same accounts to the same passwords and roles.
+Refuses to run with DEBUG off unless ``--force``: known passwords must never reach production.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from bingo.roles import Role, user_roles_set
+
+
+@dataclass(frozen=True)
+class DemoAccount:
+    username: str
+    password: str
+    role: Role | None  # None: the superuser, who holds no role
+
+    @property
+    def path(self) -> str:
+        return reverse(self.role.dashboard_url_name) if self.role else reverse("admin:index")
+
+
+DEMO_ACCOUNTS: tuple[DemoAccount, ...] = (
+    DemoAccount("gerente", "gerente-demo", Role.MANAGER),
+    DemoAccount("caixa", "caixa-demo", Role.CASHIER),
+    DemoAccount("locutor", "locutor-demo", Role.CALLER),
+    DemoAccount("inspetor", "inspetor-demo", Role.INSPECTOR),
+    DemoAccount("jogador", "jogador-demo", Role.PLAYER),
+    DemoAccount("admin", "admin-demo", None),
+)
+
+
+@transaction.atomic
+def demo_accounts_ensure() -> None:
+    """Create or reset every demo account to its known password and role."""
+    user_model = get_user_model()
+    for account in DEMO_ACCOUNTS:
+        user, _created = user_model.objects.get_or_create(username=account.username)
+        user.is_active = True
+        user.is_staff = account.role is None
+        user.is_superuser = account.role is None
+        user.set_password(account.password)
+        user.save()
+        user_roles_set(user=user, roles=[account.role] if account.role else [])
+
+
+class Command(BaseCommand):
+    help = "Create the demo accounts (one per role, plus admin) and print their logins."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--force",
+            action="store_true",
+            help="Run even with DEBUG off. Never on a real system: the passwords are public.",
+        )
+        parser.add_argument(
+            "--base-url",
+            default="http://127.0.0.1:8000",
+            help="Address printed in front of each page (default: http://127.0.0.1:8000).",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        with translation.override(settings.LANGUAGE_CODE):
+            if not settings.DEBUG and not options["force"]:
+                raise CommandError(
+                    _(
+                        "DEBUG is off: refusing to create accounts with known passwords. "
+                        "Use --force only on a machine that is not in production."
+                    )
+                )
+            demo_accounts_ensure()
+            self.stdout.write(self.style.SUCCESS(_("Demo accounts ready.")))
+            self.stdout.write(self.logins_table(options["base_url"].rstrip("/")))
+
+    def logins_table(self, base_url: str) -> str:
+        header = (_("Address"), _("Username"), _("Password"), _("Role"))
+        rows = [
+            (
+                base_url + account.path,
+                account.username,
+                account.password,
+                str(account.role.label) if account.role else _("superuser (no role)"),
+            )
+            for account in DEMO_ACCOUNTS
+        ]
+        widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+
+        def line(cells: tuple[str, ...]) -> str:
+            return "  ".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=True)).rstrip()
+
+        rule = "  ".join("-" * width for width in widths)
+        return "\n".join([line(header), rule, *(line(row) for row in rows)])

@@ -1,0 +1,189 @@
+"""``make run``: migrate, create the demo accounts, then serve with a Celery worker beside.
+
+Two child processes, each in a process group of its own so that Ctrl-C reaches this command
+only and the shutdown happens in one place:
+
+* a Celery worker (solo pool) on the broker configured in settings — the filesystem
+  transport under ``var/celery`` when ``REDIS_URL`` is unset;
+* uvicorn serving ``bingo.asgi:application`` (HTTP and websockets).
+
+SIGINT or SIGTERM stops both (SIGTERM, then SIGKILL after a grace period) and exits 0. If one
+child dies, the other is stopped and the command exits non-zero. On Linux the children also
+get SIGTERM if this process is killed outright.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from types import FrameType
+from typing import Any
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+STOP_GRACE_SECONDS = 10.0
+STARTUP_TIMEOUT_SECONDS = 30.0
+POLL_SECONDS = 0.2
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: ask Linux to send SIGTERM when the parent dies."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+@dataclass
+class Child:
+    name: str
+    process: subprocess.Popen[bytes]
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+
+def celery_worker_command() -> list[str]:
+    return [sys.executable, "-m", "celery", "-A", "bingo.celery", "worker", "--pool=solo", "--loglevel=info"]
+
+
+def asgi_server_command(host: str, port: int) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "bingo.asgi:application",
+        "--host",
+        host,
+        "--port",
+        str(port),
+        # Django does not speak the ASGI lifespan protocol.
+        "--lifespan",
+        "off",
+    ]
+
+
+def _port_free(host: str, port: int) -> bool:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def _listening(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+class Command(BaseCommand):
+    help = "Serve the system locally with demo data: migrate, demo accounts, Celery worker, uvicorn."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--host", default="127.0.0.1", help="Address to listen on (default 127.0.0.1).")
+        parser.add_argument("--port", type=int, default=8000, help="Port to listen on (default 8000).")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        with translation.override(settings.LANGUAGE_CODE):
+            self._run(options["host"], options["port"])
+
+    def _run(self, host: str, port: int) -> None:
+        # Checked first: otherwise another program on the port would pass for our server.
+        if not _port_free(host, port):
+            raise CommandError(
+                _("Port %(port)d on %(host)s is already in use.") % {"port": port, "host": host}
+            )
+        self.stdout.write(_("Applying migrations…"))
+        call_command("migrate", interactive=False, verbosity=0)
+        base_url = f"http://{host}:{port}"
+        call_command("demo_setup", base_url=base_url, stdout=self.stdout)
+
+        self._signals = 0
+        previous = {sig: signal.signal(sig, self._on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+        children: list[Child] = []
+        try:
+            children.append(self._start("Celery", celery_worker_command()))
+            children.append(self._start("uvicorn", asgi_server_command(host, port)))
+            failed = self._wait_until_listening(children, host, port)
+            if failed is None and not self._signals:
+                self.stdout.write(self.style.SUCCESS(_("Serving at %(url)s") % {"url": base_url}))
+                self.stdout.write(_("Press Ctrl-C to stop."))
+                failed = self._supervise(children)
+        finally:
+            self._stop(children)
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+        if failed is not None:
+            raise CommandError(
+                _("%(name)s stopped unexpectedly (exit code %(code)s); everything was stopped.")
+                % {"name": failed.name, "code": failed.process.returncode}
+            )
+        self.stdout.write(_("Stopped."))
+
+    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
+        self._signals += 1
+
+    def _start(self, name: str, command: list[str]) -> Child:
+        process = subprocess.Popen(  # noqa: S603 (our own fixed command line)
+            command,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,  # safe: this process runs no other thread
+        )
+        return Child(name, process)
+
+    def _first_dead(self, children: list[Child]) -> Child | None:
+        return next((child for child in children if not child.alive), None)
+
+    def _wait_until_listening(self, children: list[Child], host: str, port: int) -> Child | None:
+        deadline = time.monotonic() + STARTUP_TIMEOUT_SECONDS
+        while not self._signals:
+            if (dead := self._first_dead(children)) is not None:
+                return dead
+            if _listening(host, port):
+                return None
+            if time.monotonic() > deadline:
+                raise CommandError(
+                    _("The server did not start listening within %(s)d seconds.")
+                    % {"s": STARTUP_TIMEOUT_SECONDS}
+                )
+            time.sleep(POLL_SECONDS)
+        return None
+
+    def _supervise(self, children: list[Child]) -> Child | None:
+        while not self._signals:
+            if (dead := self._first_dead(children)) is not None:
+                return dead
+            time.sleep(POLL_SECONDS)
+        return None
+
+    def _stop(self, children: list[Child]) -> None:
+        alive = [child for child in children if child.alive]
+        if not alive:
+            return
+        self.stdout.write(_("Stopping %(names)s…") % {"names": ", ".join(child.name for child in alive)})
+        for child in alive:
+            child.process.terminate()
+        deadline = time.monotonic() + STOP_GRACE_SECONDS
+        signals_seen = self._signals
+        for child in alive:
+            # A further Ctrl-C while stopping means: do not wait, kill now.
+            while child.alive and time.monotonic() < deadline and self._signals == signals_seen:
+                time.sleep(POLL_SECONDS / 2)
+            if child.alive:
+                child.process.kill()
+            child.process.wait()

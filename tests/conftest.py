@@ -1,0 +1,35 @@
+"""Fixtures shared by the whole suite."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from bingo.roles import Role
+from tests.factories import UserFactory
+
+MakeUser = Callable[..., User]
+
+
+@pytest.fixture
+def make_user(db: None) -> MakeUser:
+    """``make_user(Role.CASHIER, username="ana")``: a saved user holding the given roles."""
+
+    def make(*roles: Role, **fields: object) -> User:
+        return UserFactory(roles=list(roles), **fields)
+
+    return make
+
+
+@pytest.fixture
+def client_as(client: Client, make_user: MakeUser) -> Callable[..., Client]:
+    """``client_as(Role.CALLER)``: the test client, logged in as a new user with those roles."""
+
+    def login(*roles: Role) -> Client:
+        client.force_login(make_user(*roles))
+        return client
+
+    return login

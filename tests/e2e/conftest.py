@@ -1,0 +1,109 @@
+"""End-to-end fixtures: the ASGI app under a real uvicorn, and Debian's Chromium via Playwright.
+
+Threads, and why: uvicorn runs its event loop in a thread of its own and Django runs the views
+in worker threads, as in production. Playwright's sync API runs an event loop in the thread
+that starts it, and Django refuses ORM calls from a thread with a running loop; so the browser
+lives in a dedicated thread too and the test hands it scenarios (``browser(scenario)``). The
+test's own thread stays free for factories and ORM assertions — no DJANGO_ALLOW_ASYNC_UNSAFE.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCENARIO_TIMEOUT_SECONDS = 120
+
+T = TypeVar("T")
+RunInBrowser = Callable[[Callable[[Any], T]], T]
+
+
+@pytest.fixture
+def asgi_server(transactional_db: None) -> Iterator[str]:
+    """``bingo.asgi.application`` served by uvicorn on a free port; yields its base URL.
+
+    Needs ``transactional_db``: the server's threads have their own database connections and
+    only see committed rows.
+    """
+    import uvicorn
+
+    from bingo.asgi import application
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(application, lifespan="off", log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="uvicorn", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(15)
+        sock.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[RunInBrowser[Any]]:
+    """Run ``scenario(browser_context)`` in the browser's own thread: ``browser(scenario)``.
+
+    Each scenario gets a fresh context (no cookies), closed afterwards.
+    """
+    if not CHROMIUM.exists():
+        pytest.skip(f"Debian's Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+    playwright_api = pytest.importorskip("playwright.sync_api")
+
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="playwright")
+    state: dict[str, Any] = {}
+
+    def start() -> None:
+        state["playwright"] = playwright_api.sync_playwright().start()
+        state["browser"] = state["playwright"].chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+
+    def stop() -> None:
+        if "browser" in state:
+            state["browser"].close()
+        if "playwright" in state:
+            state["playwright"].stop()
+
+    def run(scenario: Callable[[Any], T]) -> T:
+        def in_thread() -> T:
+            context = state["browser"].new_context(locale="en-GB")
+            context.set_default_timeout(15_000)
+            try:
+                return scenario(context)
+            finally:
+                context.close()
+
+        return executor.submit(in_thread).result(timeout=SCENARIO_TIMEOUT_SECONDS)
+
+    try:
+        executor.submit(start).result(timeout=SCENARIO_TIMEOUT_SECONDS)
+        yield run
+    finally:
+        executor.submit(stop).result(timeout=SCENARIO_TIMEOUT_SECONDS)
+        executor.shutdown(wait=True)
