@@ -179,7 +179,10 @@ STORAGES = {
 # In debug, WhiteNoise serves straight from the app and project static folders (no
 # collectstatic), so `make run` under uvicorn shows its CSS; in production, STATIC_ROOT.
 WHITENOISE_USE_FINDERS = DEBUG
-MEDIA_ROOT = VAR_DIR / "media"
+MEDIA_ROOT = Path(env.str("DJANGO_MEDIA_ROOT", default=str(VAR_DIR / "media")))
+
+# Where players reach the system: printed QR codes point at {BINGO_PUBLIC_URL}/verificar/...
+BINGO_PUBLIC_URL = env.str("BINGO_PUBLIC_URL", default="http://127.0.0.1:8000").rstrip("/")
 
 # --- API --------------------------------------------------------------------------------------
 

@@ -26,6 +26,8 @@ urlpatterns = [
         name=Role.INSPECTOR.dashboard_url_name,
     ),
     path("jogador/", views.DashboardView.as_view(role=Role.PLAYER), name=Role.PLAYER.dashboard_url_name),
+    path("", include("cards.urls")),
+    path("api/", include("bingo.api_urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]
