@@ -33,8 +33,9 @@ class CardSet(models.Model):
 
     variant = models.CharField(_("variant"), max_length=2, choices=VARIANT_CHOICES)
     size = models.PositiveIntegerField(_("number of cards"))
-    # Seeds go up to 2**256 - 1: 78 decimal digits, kept exact.
-    seed = models.DecimalField(_("seed"), max_digits=78, decimal_places=0)
+    # Seeds go up to 2**256 - 1: 78 decimal digits, kept exact as canonical digits (SQLite's
+    # decimals lose precision past 15 digits).
+    seed = models.CharField(_("seed"), max_length=78)
     algorithm = models.CharField(_("algorithm"), max_length=32, choices=[(a, a) for a in ALGORITHMS])
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.PENDING)
     progress = models.PositiveSmallIntegerField(_("progress (%)"), default=0)
@@ -57,7 +58,9 @@ class CardSet(models.Model):
         ordering = ("-created_at", "-id")
         constraints = [
             models.CheckConstraint(condition=Q(size__gt=0), name="card_set_size_positive"),
-            models.CheckConstraint(condition=Q(seed__gte=0), name="card_set_seed_not_negative"),
+            models.CheckConstraint(
+                condition=Q(seed__regex=r"^(0|[1-9][0-9]{0,77})$"), name="card_set_seed_digits"
+            ),
             models.CheckConstraint(condition=Q(progress__lte=100), name="card_set_progress_at_most_100"),
             models.CheckConstraint(
                 condition=~Q(status="ready")

@@ -48,10 +48,10 @@ def card_set_request(
         check_request(chosen, size, seed, algorithm)
     except GenerationError as exc:
         raise ValidationError(str(exc)) from None
-    if CardSet.objects.filter(variant=chosen.value, size=size, seed=seed, algorithm=algorithm).exists():
+    if CardSet.objects.filter(variant=chosen.value, size=size, seed=str(seed), algorithm=algorithm).exists():
         raise ValidationError(_("A card set with this variant, size, seed and algorithm already exists."))
     card_set = CardSet.objects.create(
-        variant=chosen.value, size=size, seed=Decimal(seed), algorithm=algorithm, created_by=user
+        variant=chosen.value, size=size, seed=str(seed), algorithm=algorithm, created_by=user
     )
     if size <= INLINE_LIMIT:
         return card_set_generate(card_set_id=card_set.pk)
