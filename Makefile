@@ -43,8 +43,11 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+## Benchmarks print their figures (set DATABASE_URL to measure persistence on PostgreSQL).
 bench: $(STAMP)
 	$(PY) bench/cards.py
+	$(PY) bench/persist.py
+	$(PY) bench/print.py
 
 ## Re-pin requirements*.txt from requirements*.in.
 lock: $(PY)

@@ -174,7 +174,12 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             _("Set the base value, the number of balls and the conditions of the jackpot."),
             "R9-R13",
         ),
-        Duty(_("Card series"), _("Register the series of cards: letter, number and colours."), "R16-R19"),
+        Duty(
+            _("Card series"),
+            _("Register the series of cards: letter, number and colours."),
+            "R16-R19",
+            url_name="cards:series_list",
+        ),
         Duty(_("Ball sets"), _("Register the serialized ball sets and record their checks."), "R20-R26"),
         Duty(_("Sessions"), _("Open and close game sessions and their games."), "R32, R53, R58-R60"),
     ),

@@ -192,6 +192,10 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # A service's django ValidationError becomes a 400 with field errors (bingo/api.py).
+    "EXCEPTION_HANDLER": "bingo.api.exception_handler",
+    # The public card check is throttled per address (cards/api.py CardCheckView).
+    "DEFAULT_THROTTLE_RATES": {"card_check": "30/minute"},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Bingo hall management API",

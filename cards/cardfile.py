@@ -87,6 +87,8 @@ def read(path: Path) -> CardFile:
         raise CardFileError(f"{path}: cannot read it ({exc})") from None
     except json.JSONDecodeError as exc:
         raise CardFileError(f"{path}: not JSON (line {exc.lineno}: {exc.msg})") from None
+    except (ValueError, RecursionError) as exc:  # huge integers, absurd nesting
+        raise CardFileError(f"{path}: not a card file ({type(exc).__name__})") from None
     if not isinstance(data, dict):
         raise CardFileError(f"{path}: expected a JSON object")
     missing = [
@@ -113,7 +115,11 @@ def read(path: Path) -> CardFile:
         )
     grids = []
     for i, card in enumerate(cards, start=1):
-        if not isinstance(card, dict) or card.get("number") != i or not isinstance(card.get("grid"), list):
+        if not isinstance(card, dict) or type(card.get("number")) is not int or card["number"] != i:
+            raise CardFileError(
+                f"{path}: card {i}: expected {{'number': {i}, 'grid': [...]}} in number order"
+            )
+        if not isinstance(card.get("grid"), list):
             raise CardFileError(
                 f"{path}: card {i}: expected {{'number': {i}, 'grid': [...]}} in number order"
             )

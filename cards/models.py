@@ -13,11 +13,13 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from bingo.engine import ALGORITHMS, SERIES_SIZES, Variant
 
-VARIANT_CHOICES = [(v.value, _("%(balls)s balls") % {"balls": v.value}) for v in Variant]
+# Lazy labels: formatted when shown, in the reader's language (and English for migrations).
+VARIANT_CHOICES = [(v.value, format_lazy(_("{balls} balls"), balls=v.value)) for v in Variant]
 SIZE_LETTER_CHOICES = [(letter, f"{letter} ({size:,})") for letter, size in SERIES_SIZES.items()]
 COLOUR_PATTERN = r"^#[0-9A-F]{6}$"
 

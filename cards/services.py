@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bingo.engine import (
+    ALGORITHM_CARDS,
     SERIES_SIZES,
     GenerationError,
     Variant,
@@ -228,6 +229,35 @@ def series_create(
                 % {"n": order_number}
             }
         ) from None
+
+
+def series_create_with_new_card_set(
+    *,
+    variant: str,
+    size: int,
+    hall: Hall,
+    order_number: int,
+    price: Decimal | str,
+    back_colour: str,
+    face_colour: str,
+    authorization: str = "",
+    double: bool = False,
+    user: User | None,
+) -> Series:
+    """Generate a new card set (drawn seed) and a series from it in one transaction: both or neither."""
+    with transaction.atomic():
+        card_set = card_set_request(variant=variant, size=size, algorithm=ALGORITHM_CARDS, user=user)
+        return series_create(
+            hall=hall,
+            order_number=order_number,
+            card_set=card_set,
+            price=price,
+            back_colour=back_colour,
+            face_colour=face_colour,
+            authorization=authorization,
+            double=double,
+            user=user,
+        )
 
 
 def series_retire(*, series: Series) -> Series:

@@ -6,11 +6,12 @@ parameter: card sets come from a recorded seed, fresh seeds from ``secrets``.
 """
 
 from bingo.engine.cardset import MAX_CARDS, CardSet, cells_from_grids, fingerprint, grid_of
+from bingo.engine.errors import GenerationError
 from bingo.engine.generate import (
     ALGORITHM_CARDS,
     ALGORITHM_STRIPS,
     ALGORITHMS,
-    GenerationError,
+    MAX_STRIP_CARDS,
     algorithm_for,
     capacity,
     generate_card_set,
@@ -25,6 +26,7 @@ from bingo.engine.variants import (
     geometry,
     lines,
     parse_variant,
+    unique_lines_possible,
 )
 from bingo.engine.verify import Report, Violation, verify_cards
 
@@ -33,6 +35,7 @@ __all__ = [
     "ALGORITHM_CARDS",
     "ALGORITHM_STRIPS",
     "MAX_CARDS",
+    "MAX_STRIP_CARDS",
     "SERIES_SIZES",
     "CardSet",
     "GenerationError",
@@ -53,5 +56,6 @@ __all__ = [
     "new_seed",
     "parse_seed",
     "parse_variant",
+    "unique_lines_possible",
     "verify_cards",
 ]

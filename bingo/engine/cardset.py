@@ -58,6 +58,8 @@ class CardSet:
 
     def numbers(self, number: int) -> frozenset[int]:
         """The numbers printed on card ``number``."""
+        if not 1 <= number <= self.size:
+            raise IndexError(f"card {number} is not in this set of {self.size}")
         row = self.cells[number - 1]
         return frozenset(int(v) for v in row.ravel() if v)
 
@@ -72,7 +74,11 @@ def cells_from_grids(variant: Variant, grids: list[list[list[int | None]]]) -> C
     geo = geometry(variant)
     out = np.zeros((len(grids), geo.rows, geo.cols), dtype=np.uint8)
     for i, grid in enumerate(grids):
-        if len(grid) != geo.rows or any(len(row) != geo.cols for row in grid):
+        if (
+            not isinstance(grid, list)
+            or len(grid) != geo.rows
+            or any(not isinstance(row, list) or len(row) != geo.cols for row in grid)
+        ):
             raise ValueError(f"card {i + 1}: a {variant}-ball card has {geo.rows} rows of {geo.cols} cells")
         for r, row in enumerate(grid):
             for c, value in enumerate(row):
@@ -115,6 +121,10 @@ def _number_prefixes(n: int) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint
 def fingerprint(cells: Cells) -> str:
     """SHA-256 hex of the set's canonical text (see the module docstring), built without a loop."""
     n = int(cells.shape[0])
+    if cells.dtype != np.uint8:
+        raise ValueError("cells must be unsigned bytes (uint8)")
+    if n >= 10_000_000:
+        raise ValueError("card numbers are written in at most 7 digits")
     if n == 0:
         return hashlib.sha256(b"").hexdigest()
     flat = cells.reshape(n, -1)

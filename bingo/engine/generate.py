@@ -16,8 +16,9 @@ import numpy as np
 from bingo.engine import gen90, gengrid
 from bingo.engine._keys import card_keys, later_duplicates, row_codes_90
 from bingo.engine.cardset import MAX_CARDS, CardSet
+from bingo.engine.errors import GenerationError
 from bingo.engine.stream import SEED_LIMIT, Stream, new_seed
-from bingo.engine.variants import Variant, geometry
+from bingo.engine.variants import Variant, geometry, unique_lines_possible
 
 #: Independent cards (every variant).
 ALGORITHM_CARDS = "cards/1"
@@ -25,12 +26,16 @@ ALGORITHM_CARDS = "cards/1"
 ALGORITHM_STRIPS = "strips/1"
 ALGORITHMS = (ALGORITHM_CARDS, ALGORITHM_STRIPS)
 
-#: Repair rounds for 90-ball sets before giving up (a K series needs one, 100,000 cards two or three).
+#: Repair rounds for 90-ball sets before giving up (a K series needs one, 100,000 cards about four).
 _ROUNDS_90 = 50
-
-
-class GenerationError(ValueError):
-    """A request the generator cannot meet; the message says why in one line."""
+#: Strips are redrawn whole, which stops converging in very large sets: beyond this, refuse.
+MAX_STRIP_CARDS = 180_000
+#: 80/75/30-ball sets draw from the variant's different cards; past a quarter of them the
+#: draws collide too often (30-ball: 432,000 cards), so larger requests are refused.
+_GRID_SHARE = 4
+#: Fresh attempts (deterministic sub-streams) when lines could be unique but the search
+#: left one repeated (about 1 seed in 150 for 120 30-ball cards).
+_GRID_ATTEMPTS = 5
 
 
 def algorithm_for(*, strips: bool) -> str:
@@ -59,7 +64,7 @@ def check_request(variant: Variant, size: int, seed: int, algorithm: str) -> Non
         raise GenerationError(f"unknown algorithm {algorithm!r}: this engine knows {', '.join(ALGORITHMS)}")
     if isinstance(size, bool) or not isinstance(size, int) or size <= 0:
         raise GenerationError(f"size must be a whole number of cards above 0, not {size!r}")
-    if not 0 <= seed < SEED_LIMIT:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
         raise GenerationError("seed must be a whole number from 0 to 2**256 - 1")
     if size > capacity(variant):
         raise GenerationError(
@@ -67,11 +72,18 @@ def check_request(variant: Variant, size: int, seed: int, algorithm: str) -> Non
         )
     if size > MAX_CARDS:
         raise GenerationError(f"a card set holds at most {MAX_CARDS:,} cards")
+    if variant is not Variant.B90 and size > capacity(variant) // _GRID_SHARE:
+        raise GenerationError(
+            f"a {variant}-ball set holds at most {capacity(variant) // _GRID_SHARE:,} cards "
+            "(a quarter of all different cards, so that enough stay free to draw from)"
+        )
     if algorithm == ALGORITHM_STRIPS:
         if variant is not Variant.B90:
             raise GenerationError("strips of six exist only for 90-ball cards")
         if size % 6:
             raise GenerationError(f"strips need a size that is a multiple of 6, not {size}")
+        if size > MAX_STRIP_CARDS:
+            raise GenerationError(f"a set of strips holds at most {MAX_STRIP_CARDS:,} cards")
 
 
 def generate_card_set(
@@ -91,7 +103,13 @@ def generate_card_set(
         cells = _ninety(stream, size, strips=algorithm == ALGORITHM_STRIPS)
         repeated = 0
     else:
-        cells, repeated = gengrid.cards(variant, stream, "cards", size)
+        for attempt in range(_GRID_ATTEMPTS):
+            label = "cards" if attempt == 0 else f"cards/attempt{attempt}"
+            cells, repeated = gengrid.cards(variant, stream, label, size)
+            if repeated == 0 or not unique_lines_possible(variant, size):
+                break
+        else:
+            raise GenerationError("could not make every line of the set different (R14); try another seed")
     return CardSet(variant=variant, seed=seed, algorithm=algorithm, cells=cells, repeated_lines=repeated)
 
 

@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bingo.engine._keys import card_keys, later_duplicates, line_codes, repeats
+from bingo.engine.errors import GenerationError
 from bingo.engine.stream import Stream
 from bingo.engine.variants import LineKind, Variant, geometry, lines
 
@@ -223,7 +224,7 @@ def _separate_equal_cards(variant: Variant, stream: Stream, label: str, cells: U
         partners = stream.below(f"{label}/swap/{round_}", cells.shape[0], (dup.size,))
         for i, j in zip(dup.tolist(), partners.tolist(), strict=True):
             cells[[i, j], :, 0] = cells[[j, i], :, 0]
-    raise RuntimeError("could not make every card different")
+    raise GenerationError("could not make every card of the set different (R14); try another seed")
 
 
 def _search(variant: Variant, stream: Stream, label: str, cells: U8) -> U8:

@@ -6,6 +6,8 @@ generator, the verifier and winner detection.
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
@@ -190,3 +192,24 @@ def lines(variant: Variant) -> tuple[Line, ...]:
         found.append(Line(LineKind.DIAGONAL, 0, keep([(i, i) for i in range(n)])))
         found.append(Line(LineKind.DIAGONAL, 1, keep([(i, n - 1 - i) for i in range(n)])))
     return tuple(found)
+
+
+def unique_lines_possible(variant: Variant, size: int) -> bool:
+    """Whether ``size`` cards of ``variant`` can have every winning line different (R14 adapted).
+
+    Always for 90-ball (its rows must be unique). Otherwise a column position offers only
+    C(range, count) different sets, and lines taking one number per column from the same
+    columns share a space of (range sizes multiplied) sets; past either, lines must repeat.
+    """
+    geo = geometry(variant)
+    if geo.column_counts is None:
+        return True
+    for col, count in enumerate(geo.column_counts):
+        if size > math.comb(geo.column_size(col), count):
+            return False
+    demand: Counter[tuple[int, ...]] = Counter(
+        tuple(sorted(c for _, c in line.cells)) for line in lines(variant) if line.kind is not LineKind.COLUMN
+    )
+    return all(
+        per_card * size <= math.prod(geo.column_size(c) for c in cols) for cols, per_card in demand.items()
+    )

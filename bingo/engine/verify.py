@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bingo.engine.cardset import Cells, fingerprint
-from bingo.engine.variants import Variant, geometry, lines
+from bingo.engine.variants import Variant, geometry, lines, unique_lines_possible
 
 #: The rule that sets each variant's card layout.
 _LAYOUT_RULE = {Variant.B90: "R14", Variant.B80: "R64-R65", Variant.B75: "R70-R71", Variant.B30: "R81-R82"}
@@ -73,13 +73,22 @@ def verify_cards(
     """Check every card and the set as a whole against the rules; never raises on bad cards."""
     geo = geometry(variant)
     found = _Findings(limit)
-    cells = np.asarray(cells)
-    if cells.ndim != 3 or cells.shape[1:] != (geo.rows, geo.cols) or cells.dtype != np.uint8:
+    raw = np.asarray(cells)
+    if (
+        raw.ndim != 3
+        or raw.shape[1:] != (geo.rows, geo.cols)
+        or raw.dtype.kind not in "ui"
+        or (raw.size and (int(raw.min()) < 0 or int(raw.max()) > 255))
+    ):
         found.add(
             None, _LAYOUT_RULE[variant], f"cards must be {geo.rows} x {geo.cols} grids of numbers 0-255"
         )
         return Report(variant, 0, "", 0, tuple(found.items), found.total)
+    cells = raw.astype(np.uint8, copy=False)
     n = cells.shape[0]
+    if n == 0:
+        found.add(None, _LAYOUT_RULE[variant], "a set holds at least one card")
+        return Report(variant, 0, "", 0, tuple(found.items), found.total)
 
     _check_cells(variant, cells, found)
     lo, hi = _line_masks(variant, cells)
@@ -87,15 +96,24 @@ def verify_cards(
     repeated = sum(len(group) - 1 for group in _equal_groups(hi.ravel(), lo.ravel()))
     if variant is Variant.B90:
         _check_rows_unique(hi, lo, found)
-        if strips:
+    elif repeated and unique_lines_possible(variant, n):
+        found.add(
+            None,
+            "R14",
+            f"{repeated} line combinations repeat, yet a set of {n} cards can have every line different",
+        )
+    if strips:
+        if variant is Variant.B90:
             _check_strips(cells, found)
+        else:
+            found.add(None, "strips", "strips of six exist only for 90-ball cards")
     if declared_repeated is not None and declared_repeated != repeated:
         found.add(
             None,
             "R14",
             f"the set declares {declared_repeated} repeated line combinations but holds {repeated}",
         )
-    actual = fingerprint(cells) if n and int(cells.max()) < 100 else ""
+    actual = fingerprint(cells) if int(cells.max()) < 100 else ""
     if declared_fingerprint is not None and declared_fingerprint != actual:
         found.add(
             None,
@@ -197,7 +215,8 @@ def _check_cells(variant: Variant, cells: Cells, found: _Findings) -> None:
     for card in np.flatnonzero(distinct < filled.reshape(cells.shape[0], -1).sum(axis=1)).tolist():
         held = [int(v) for v in cells[card].ravel() if v]
         twice = sorted({v for v in held if held.count(v) > 1})
-        found.add(card + 1, rule, f"{', '.join(map(str, twice))} printed more than once")
+        if twice:  # numbers past 127 are not in the masks; they are reported as out of range
+            found.add(card + 1, rule, f"{', '.join(map(str, twice))} printed more than once")
 
 
 def _not_ascending(cells: Cells) -> npt.NDArray[np.bool_]:

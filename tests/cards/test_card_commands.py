@@ -182,3 +182,38 @@ def test_verify_rejects_a_card_count_that_does_not_match(ninety_file):
     tamper(ninety_file, lambda data: data["cards"].pop())
     with pytest.raises(CommandError, match="declares 90 cards but holds 89"):
         call_command("cards_verify", str(ninety_file))
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"variant":"90","size":1,"seed":"1","algorithm":"cards/1","fingerprint":"x","repeated_lines":0,'
+         '"cards":[{"number":1,"grid":[1,2,3]}]}', "rows of"),
+        ('{"variant":"90","size":1,"seed":"1","algorithm":"cards/1","fingerprint":"x","repeated_lines":0,'
+         '"cards":[{"number":true,"grid":[]}]}', "in number order"),
+        ('{"size": ' + "9" * 5000 + "}", "not a card file"),
+        ("[" * 200_000 + "]" * 200_000, "not a card file"),
+    ],
+)  # fmt: skip
+def test_malformed_card_files_get_a_clear_error_not_a_traceback(tmp_path, content, message):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    code, _stdout, stderr = run("cards_verify", str(path))
+    assert code != 0
+    assert "Traceback" not in stderr
+    assert message in stderr
+
+
+def test_regenerate_reports_a_file_whose_inputs_cannot_be_regenerated(tmp_path):
+    out = tmp_path / "set.json"
+    call_command("cards_generate", "--variant", "80", "--size", "12", "--seed", "1", "--output", str(out))
+    tamper(out, lambda data: data.update(algorithm="strips/1"))
+    code, _stdout, stderr = run("cards_verify", str(out), "--regenerate")
+    assert code != 0
+    assert "Traceback" not in stderr
+    assert "strips of six exist only for 90-ball cards" in stderr
+
+
+def test_sizes_in_other_scripts_are_refused(tmp_path):
+    with pytest.raises(CommandError, match="size must be a whole number"):
+        call_command("cards_generate", "--variant", "90", "--size", "²", "--output", str(tmp_path / "x.json"))

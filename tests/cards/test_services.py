@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
+from django.utils import translation
 
 from bingo.engine import ALGORITHM_CARDS, ALGORITHM_STRIPS, Variant, fingerprint, generate_card_set
 from cards import selectors, services
@@ -13,6 +14,13 @@ from cards.models import CardSet, CardSetCells, Series
 from halls.models import Hall
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """Service messages are checked in their source language; the pages test the Portuguese."""
+    with translation.override("en"):
+        yield
 
 
 def make_set(variant="90", size=90, seed=1, algorithm=ALGORITHM_CARDS):
@@ -279,3 +287,18 @@ def test_postgres_keeps_a_series_size_equal_to_its_card_set(hall):
 
     with pytest.raises(IntegrityError), transaction.atomic():
         move_to_smaller_set()
+
+
+def test_a_series_with_a_new_card_set_creates_both_or_neither(hall):
+    series = services.series_create_with_new_card_set(
+        variant="75", size=120, hall=hall, order_number=3, price="50.00",
+        back_colour="#000000", face_colour="#FFFFFF", user=None,
+    )  # fmt: skip
+    assert series.card_set.variant == "75"
+    assert series.size_letter == "B"
+    with pytest.raises(ValidationError):
+        services.series_create_with_new_card_set(
+            variant="75", size=120, hall=hall, order_number=3, price="50.00",
+            back_colour="#000000", face_colour="#FFFFFF", user=None,
+        )  # fmt: skip
+    assert CardSet.objects.count() == 1  # the refused series took its new card set with it

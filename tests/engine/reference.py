@@ -7,6 +7,7 @@ beyond the variant names.
 from __future__ import annotations
 
 import hashlib
+import math
 
 Grid = list[list[int | None]]
 
@@ -78,6 +79,24 @@ def repeated_lines(variant: str, grids: list[Grid]) -> int:
     return repeats
 
 
+def lines_could_be_unique(variant: str, size: int) -> bool:
+    """Counting: each column offers C(range, count) sets; each kind of row or diagonal one
+    number from each of its columns. More lines than sets means some must repeat."""
+    rows, cols = SHAPES[variant]
+    widths = [high - low + 1 for low, high in RANGES[variant]]
+    per_column = [rows - (1 if variant == "75" and c == 2 else 0) for c in range(cols)]
+    if any(size > math.comb(w, k) for w, k in zip(widths, per_column, strict=True)):
+        return False
+    # Rows and diagonals: which columns each one draws on (the 75-ball centre is free).
+    cells = [[(r, c) for c in range(cols)] for r in range(rows)]
+    cells += [[(i, i) for i in range(rows)], [(i, rows - 1 - i) for i in range(rows)]]
+    demand: dict[tuple[int, ...], int] = {}
+    for line in cells:
+        used = tuple(c for r, c in line if not (variant == "75" and (r, c) == (2, 2)))
+        demand[used] = demand.get(used, 0) + 1
+    return all(count * size <= math.prod(widths[c] for c in used) for used, count in demand.items())
+
+
 def set_problems(variant: str, grids: list[Grid], *, strips: bool = False) -> list[str]:
     """Every card's problems plus the set's: equal cards, repeated 90-ball rows, broken strips."""
     problems = [f"card {i + 1}: {p}" for i, g in enumerate(grids) for p in card_problems(variant, g)]
@@ -87,8 +106,8 @@ def set_problems(variant: str, grids: list[Grid], *, strips: bool = False) -> li
         if numbers in seen_cards:
             problems.append(f"card {i + 1} equals card {seen_cards[numbers] + 1}")
         seen_cards.setdefault(numbers, i)
-    if variant == "90" and repeated_lines("90", grids):
-        problems.append("a row repeats")
+    if repeated_lines(variant, grids) and (variant == "90" or lines_could_be_unique(variant, len(grids))):
+        problems.append("a line repeats where every line could be different")
     if strips:
         for start in range(0, len(grids), 6):
             held = sorted(v for g in grids[start : start + 6] for row in g for v in row if v)

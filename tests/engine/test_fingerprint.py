@@ -43,3 +43,12 @@ def test_card_numbers_past_six_digits_are_written_in_full():
     cells[-1, 0, 0] = 7
     text = "".join(f"{i}:0\n" for i in range(1, 1_000_000)) + "1000000:7\n"
     assert fingerprint(cells) == hashlib.sha256(text.encode()).hexdigest()
+
+
+def test_refuses_what_the_definition_cannot_express():
+    import pytest
+
+    with pytest.raises(ValueError, match="uint8"):
+        fingerprint(np.zeros((2, 3, 3), dtype=np.int64))
+    with pytest.raises(ValueError, match="above 99"):
+        fingerprint(np.full((1, 3, 3), 100, dtype=np.uint8))

@@ -203,3 +203,42 @@ def test_numbers_spread_evenly_inside_each_column():
         # 99.9% points of chi-square with 8, 9 and 10 degrees of freedom.
         assert chi2 < {9: 26.12, 10: 27.88, 11: 29.59}[size]
         start += size
+
+
+@pytest.mark.parametrize("seed", [1.0, True, "1"])
+def test_a_seed_must_be_a_whole_number(seed):
+    with pytest.raises(GenerationError, match="seed must be a whole number"):
+        generate_card_set(Variant.B90, 6, seed)
+
+
+def test_sizes_the_generator_cannot_reach_are_refused_up_front():
+    with pytest.raises(GenerationError, match="strips holds at most 180,000"):
+        generate_card_set(Variant.B90, 180_006, 1, algorithm=ALGORITHM_STRIPS)
+    with pytest.raises(GenerationError, match="30-ball set holds at most 432,000"):
+        generate_card_set(Variant.B30, 432_001, 1)
+
+
+def test_a_missed_unique_set_is_retried_deterministically():
+    """30-ball, 120 cards, seed 7: the first search leaves one row repeated; a retry does not."""
+    card_set = generate_card_set(Variant.B30, 120, seed=7)
+    assert card_set.repeated_lines == 0
+    assert generate_card_set(Variant.B30, 120, seed=7).fingerprint == card_set.fingerprint
+    assert_valid(card_set)
+
+
+@pytest.mark.parametrize("variant", [Variant.B80, Variant.B75, Variant.B30])
+def test_unique_lines_are_possible_exactly_where_the_lower_bound_is_zero(variant):
+    from bingo.engine import unique_lines_possible
+
+    for size in [1, 90, 119, 120, 121, 199, 200, 201, 1365, 1366, 3003, 4845, 4846, 26_666, 26_667]:
+        assert unique_lines_possible(variant, size) == (lower_bound(variant, size) == 0), size
+        assert unique_lines_possible(variant, size) == reference.lines_could_be_unique(variant.value, size)
+
+
+def test_card_lookups_refuse_numbers_outside_the_set():
+    card_set = generate_card_set(Variant.B90, 6, seed=1)
+    for number in (0, 7, -1):
+        with pytest.raises(IndexError):
+            card_set.numbers(number)
+        with pytest.raises(IndexError):
+            card_set.card(number)

@@ -176,3 +176,31 @@ def test_verifier_agrees_with_the_plain_reference_on_random_damage(variant, seed
     expected = reference.set_problems(variant.value, grids)
     assert report.ok == (expected == []), (messages(report), expected)
     assert report.repeated_lines == reference.repeated_lines(variant.value, grids)
+
+
+def test_an_empty_set_is_a_violation_not_a_crash():
+    report = check(Variant.B90, np.zeros((0, 3, 9), dtype=np.uint8))
+    assert not report.ok
+    assert "a set holds at least one card" in messages(report)[0]
+
+
+def test_integer_arrays_from_elsewhere_are_accepted_when_in_range(ninety):
+    assert check(Variant.B90, ninety.cells.astype(np.int64)).ok
+    bad = ninety.cells.astype(np.int64)
+    bad[0, 0, 0] = -1
+    assert "grids of numbers 0-255" in messages(check(Variant.B90, bad))[0]
+
+
+def test_a_repeated_line_is_a_violation_where_the_size_allows_every_line_unique():
+    cells = generate_card_set(Variant.B80, 10, seed=4).cells.copy()
+    cells[1, 0] = cells[0, 0]  # card 2's first row = card 1's (still one number per column range)
+    # Keep card 2 free of numbers it now holds twice: swap the displaced values into row 1.
+    report = check(Variant.B80, cells, declared_repeated=None)
+    assert any("yet a set of 10 cards can have every line different (R14)" in m for m in messages(report))
+
+
+def test_strips_are_only_for_ninety_ball():
+    cells = generate_card_set(Variant.B80, 12, seed=4).cells
+    assert "strips of six exist only for 90-ball cards (strips)" in messages(
+        check(Variant.B80, cells, strips=True)
+    )

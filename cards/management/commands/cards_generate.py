@@ -21,7 +21,7 @@ def parse_size(value: str) -> int:
     text = value.strip()
     if text.upper() in SERIES_SIZES:
         return SERIES_SIZES[text.upper()]
-    if not text.isdigit() or int(text) <= 0:
+    if not text.isascii() or not text.isdigit() or int(text) <= 0:
         raise ValueError(
             f"size must be a whole number of cards above 0 or a series letter A-K, not {value!r}"
         )

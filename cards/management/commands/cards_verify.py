@@ -5,7 +5,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from bingo.engine import ALGORITHM_STRIPS, generate_card_set, verify_cards
+from bingo.engine import ALGORITHM_STRIPS, GenerationError, generate_card_set, verify_cards
 from cards import cardfile
 
 
@@ -37,14 +37,7 @@ class Command(BaseCommand):
         if report.total_violations > len(problems):
             problems.append(f"... and {report.total_violations - len(problems)} more")
         if options["regenerate"]:
-            again = generate_card_set(
-                card_file.variant, card_file.size, card_file.seed, algorithm=card_file.algorithm
-            )
-            if again.fingerprint != report.fingerprint:
-                problems.append(
-                    f"regenerating from seed {card_file.seed} gives fingerprint {again.fingerprint}, "
-                    f"not {report.fingerprint}: the cards are not the ones this seed makes"
-                )
+            problems.extend(self._regeneration_problems(card_file, report.fingerprint))
         if problems:
             for line in problems:
                 self.stderr.write(f"{path}: {line}")
@@ -54,3 +47,18 @@ class Command(BaseCommand):
             f"{path}: valid — {report.size} {card_file.variant}-ball cards, "
             f"{report.repeated_lines} repeated lines, fingerprint {report.fingerprint} matches{regenerated}"
         )
+
+    def _regeneration_problems(self, card_file: cardfile.CardFile, fingerprint: str) -> list[str]:
+        """What rebuilding the set from its seed shows: nothing, or why the cards are not its."""
+        try:
+            again = generate_card_set(
+                card_file.variant, card_file.size, card_file.seed, algorithm=card_file.algorithm
+            )
+        except GenerationError as exc:
+            return [f"cannot regenerate it: {exc}"]
+        if again.fingerprint != fingerprint:
+            return [
+                f"regenerating from seed {card_file.seed} gives fingerprint {again.fingerprint}, "
+                f"not {fingerprint}: the cards are not the ones this seed makes"
+            ]
+        return []

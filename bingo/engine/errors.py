@@ -1,0 +1,5 @@
+"""Errors the engine raises for requests it cannot meet."""
+
+
+class GenerationError(ValueError):
+    """A request the generator cannot meet; the message says why in one line."""

@@ -1,0 +1,329 @@
+"""Card-stock screens: card sets, series, printing, and the public card check.
+
+Thin adapters (STYLE rule 3): parse with a form, call one service or selector, render or
+redirect (POST-redirect-GET). Managers run everything here; the inspector may read card sets
+and run the regeneration check (R14); the card check at /verificar/ needs no login.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from bingo.engine import SERIES_SIZES
+from bingo.roles import Role, role_required, user_roles
+from cards import print_services, selectors, services
+from cards.forms import CardCheckForm, CardSetForm, PrintForm, SeriesForm, next_order_numbers
+from cards.models import CardSet, PrintJob, Series
+
+#: At most this many cards are downloaded at once, with no record kept. A larger range (a whole
+#: series, typically) becomes a PrintJob: kept with its PDF and listed on the series page, and
+#: printed by a worker, with its progress shown, when it is very large (print_services).
+DIRECT_PRINT_LIMIT = 100
+
+#: How many differing card numbers the comparison result lists (the count is always shown).
+DIFFERING_SHOWN = 200
+
+_COMPARE_SESSION_KEY = "cards:compare:{pk}"
+
+
+def _card_set_or_404(pk: int) -> CardSet:
+    try:
+        return selectors.card_set_get(card_set_id=pk)
+    except CardSet.DoesNotExist:
+        raise Http404 from None
+
+
+def _series_or_404(pk: int) -> Series:
+    try:
+        return selectors.series_get(series_id=pk)
+    except Series.DoesNotExist:
+        raise Http404 from None
+
+
+# --- card sets ----------------------------------------------------------------------------------
+
+
+@require_GET
+@role_required(Role.MANAGER, Role.INSPECTOR)
+def card_set_list(request: HttpRequest) -> HttpResponse:
+    """Every card set with its status, fingerprint and who asked for it."""
+    return render(
+        request,
+        "cards/card_set_list.html",
+        {
+            "nav": "card_sets",
+            "card_sets": selectors.card_set_list(),
+            "can_create": Role.MANAGER in user_roles(request.user),
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(Role.MANAGER)
+def card_set_create(request: HttpRequest) -> HttpResponse:
+    """Request a card set (R14): generated at once when small, in the background when large."""
+    form = CardSetForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            card_set = form.save(user=request.user)  # type: ignore[arg-type]
+        except ValidationError:
+            pass  # the form now carries the service's errors
+        else:
+            messages.success(request, _("Card set #%(id)s requested.") % {"id": card_set.pk})
+            return redirect("cards:card_set_detail", pk=card_set.pk)
+    return render(request, "cards/card_set_form.html", {"nav": "card_sets", "form": form})
+
+
+@require_GET
+@role_required(Role.MANAGER, Role.INSPECTOR)
+def card_set_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A card set's inputs, fingerprint, status, its series and the regeneration check."""
+    card_set = _card_set_or_404(pk)
+    comparison = request.session.pop(_COMPARE_SESSION_KEY.format(pk=pk), None)
+    return render(
+        request,
+        "cards/card_set_detail.html",
+        {
+            "nav": "card_sets",
+            "card_set": card_set,
+            "series_list": selectors.series_list().filter(card_set=card_set),
+            "comparison": comparison,
+            "is_manager": Role.MANAGER in user_roles(request.user),
+            "size_letter": next((k for k, v in SERIES_SIZES.items() if v == card_set.size), ""),
+        },
+    )
+
+
+@require_GET
+@role_required(Role.MANAGER, Role.INSPECTOR)
+def card_set_status(request: HttpRequest, pk: int) -> JsonResponse:
+    """The generation status of a card set, for the detail page's progress poller."""
+    card_set = _card_set_or_404(pk)
+    return JsonResponse(
+        {
+            "status": card_set.status,
+            "status_display": card_set.get_status_display(),
+            "progress": card_set.progress,
+            "finished": card_set.status in (CardSet.Status.READY, CardSet.Status.FAILED),
+        }
+    )
+
+
+@require_POST
+@role_required(Role.MANAGER, Role.INSPECTOR)
+def card_set_compare(request: HttpRequest, pk: int) -> HttpResponse:
+    """R14: regenerate the set from its seed and compare it with the stored cards and fingerprint."""
+    card_set = _card_set_or_404(pk)
+    try:
+        comparison = services.card_set_regenerate_compare(card_set=card_set)
+    except ValidationError as exc:
+        for message in exc.messages:
+            messages.error(request, message)
+    else:
+        request.session[_COMPARE_SESSION_KEY.format(pk=pk)] = {
+            "matches": comparison.matches,
+            "recorded": comparison.recorded_fingerprint,
+            "stored": comparison.stored_fingerprint,
+            "regenerated": comparison.regenerated_fingerprint,
+            "differing_count": len(comparison.differing_cards),
+            "differing": list(comparison.differing_cards[:DIFFERING_SHOWN]),
+        }
+    return redirect(reverse("cards:card_set_detail", kwargs={"pk": pk}) + "#compare")
+
+
+# --- series ---------------------------------------------------------------------------------------
+
+
+@require_GET
+@role_required(Role.MANAGER)
+def series_list(request: HttpRequest) -> HttpResponse:
+    """Every series by hall and order number, with colours, price and sales cursor."""
+    return render(
+        request, "cards/series_list.html", {"nav": "series", "series_list": selectors.series_list()}
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(Role.MANAGER)
+def series_create(request: HttpRequest) -> HttpResponse:
+    """Create a series (R16-R19), from an existing card set or a new one generated with it."""
+    next_numbers = next_order_numbers()
+    initial: dict[str, Any] = {}
+    if request.method == "GET":
+        hall_id = request.GET.get("hall", "")
+        chosen = int(hall_id) if hall_id.isdigit() and int(hall_id) in next_numbers else None
+        if chosen is None and next_numbers:
+            chosen = SeriesForm().fields["hall"].queryset.values_list("pk", flat=True).first()  # type: ignore[attr-defined]
+        if chosen is not None:
+            initial = {"hall": chosen, "order_number": next_numbers[chosen]}
+    form = SeriesForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            series = form.save(user=request.user)  # type: ignore[arg-type]
+        except ValidationError:
+            pass
+        else:
+            messages.success(request, _("Series %(label)s created.") % {"label": series.label})
+            return redirect("cards:series_detail", pk=series.pk)
+    return render(
+        request,
+        "cards/series_form.html",
+        {"nav": "series", "form": form, "next_numbers": {str(k): v for k, v in next_numbers.items()}},
+    )
+
+
+@require_GET
+@role_required(Role.MANAGER)
+def series_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A series' facts, a preview of card 1, the print form and its print jobs."""
+    series = _series_or_404(pk)
+    return render(
+        request, "cards/series_detail.html", _series_detail_context(series, PrintForm(series=series))
+    )
+
+
+def _series_detail_context(series: Series, print_form: PrintForm) -> dict[str, Any]:
+    return {
+        "nav": "series",
+        "series": series,
+        "card": selectors.card_get(card_set=series.card_set, number=1),
+        "card_number": 1,
+        "card_code": selectors.card_check_code(series=series, number=1),
+        "variant": series.card_set.variant,
+        "print_form": print_form,
+        "print_jobs": series.print_jobs.order_by("-created_at", "-id")[:10],
+        "direct_print_limit": DIRECT_PRINT_LIMIT,
+    }
+
+
+@require_POST
+@role_required(Role.MANAGER)
+def series_print(request: HttpRequest, pk: int) -> HttpResponse:
+    """Print cards first..last: a PDF download for a small range, a background job for a large one."""
+    series = _series_or_404(pk)
+    form = PrintForm(request.POST, series=series)
+    if not form.is_valid():
+        return render(request, "cards/series_detail.html", _series_detail_context(series, form), status=400)
+    first, last = form.cleaned_data["first"], form.cleaned_data["last"]
+    try:
+        if last - first + 1 <= DIRECT_PRINT_LIMIT:
+            pdf = print_services.series_pdf_bytes(series, first, last)
+            response = HttpResponse(pdf, content_type="application/pdf")
+            response["Content-Disposition"] = f'attachment; filename="{_pdf_name(series, first, last)}"'
+            return response
+        job = print_services.print_job_request(
+            series=series,
+            first=first,
+            last=last,
+            user=request.user,  # type: ignore[arg-type]
+        )
+    except ValidationError as exc:
+        for message in exc.messages:
+            form.add_error(None, message)
+        return render(request, "cards/series_detail.html", _series_detail_context(series, form), status=400)
+    if job.status == PrintJob.Status.DONE:
+        messages.success(
+            request, _("Cards %(first)s to %(last)s are printed.") % {"first": first, "last": last}
+        )
+    else:
+        messages.success(
+            request,
+            _("Printing cards %(first)s to %(last)s: the PDF will be ready below.")
+            % {"first": first, "last": last},
+        )
+    return redirect(reverse("cards:series_detail", kwargs={"pk": series.pk}) + f"#job-{job.pk}")
+
+
+def _pdf_name(series: Series, first: int, last: int) -> str:
+    return f"serie-{series.label}-{first}-{last}.pdf"
+
+
+@require_GET
+@role_required(Role.MANAGER)
+def print_job_status(request: HttpRequest, pk: int) -> JsonResponse:
+    """A print job's progress, for the series page's poller."""
+    job = get_object_or_404(PrintJob, pk=pk)
+    return JsonResponse(
+        {
+            "status": job.status,
+            "status_display": job.get_status_display(),
+            "progress": job.progress,
+            "finished": job.status in (PrintJob.Status.DONE, PrintJob.Status.FAILED),
+        }
+    )
+
+
+@require_GET
+@role_required(Role.MANAGER)
+def print_job_download(request: HttpRequest, pk: int) -> HttpResponse:
+    """The PDF of a finished print job."""
+    job = get_object_or_404(PrintJob.objects.select_related("series"), pk=pk, status=PrintJob.Status.DONE)
+    with job.pdf.open("rb") as pdf:
+        response = HttpResponse(pdf.read(), content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{_pdf_name(job.series, job.first, job.last)}"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(Role.MANAGER)
+def series_retire(request: HttpRequest, pk: int) -> HttpResponse:
+    """Ask for confirmation, then take the series out of use."""
+    series = _series_or_404(pk)
+    if request.method == "POST":
+        try:
+            services.series_retire(series=series)
+        except ValidationError as exc:
+            for message in exc.messages:
+                messages.error(request, message)
+        else:
+            messages.success(request, _("Series %(label)s retired.") % {"label": series.label})
+        return redirect("cards:series_detail", pk=series.pk)
+    return render(request, "cards/series_retire.html", {"nav": "series", "series": series})
+
+
+# --- the public card check ------------------------------------------------------------------------
+
+
+@require_GET
+def card_check(request: HttpRequest) -> HttpResponse:
+    """Anyone may check a card: with the right code it is shown; otherwise only one error.
+
+    The same message for an unknown series, a wrong number and a wrong code, so that the page
+    tells nothing about which cards exist.
+    """
+    submitted = any(name in request.GET for name in ("serie", "cartao", "codigo"))
+    form = CardCheckForm(request.GET if submitted else None)
+    context: dict[str, Any] = {"nav": "check", "form": form, "invalid": False}
+    if submitted:
+        found = None
+        if form.is_valid():
+            try:
+                series: Series | None = selectors.series_get(series_id=form.cleaned_data["serie"])
+            except Series.DoesNotExist:
+                series = None
+            if series is not None:
+                grid = selectors.card_check(
+                    series=series, number=form.cleaned_data["cartao"], code=form.cleaned_data["codigo"]
+                )
+                if grid is not None:
+                    found = (series, grid)
+        if found is None:
+            # Shown unbound, with what was typed: no field is marked, so nothing tells a
+            # malformed input from a wrong number or code.
+            context.update(invalid=True, form=CardCheckForm(initial=request.GET.dict()))
+        else:
+            context.update(
+                series=found[0],
+                card=found[1],
+                card_number=form.cleaned_data["cartao"],
+                variant=found[0].card_set.variant,
+            )
+    return render(request, "cards/card_check.html", context)
