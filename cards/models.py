@@ -141,6 +141,11 @@ class Series(models.Model):
     face_colour = models.CharField(_("face colour (price)"), max_length=7)
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.IN_STOCK)
     last_sold = models.PositiveIntegerField(_("last card sold"), default=0)
+    # The game selling this series now (set when its sales open, cleared when they close): a
+    # sale for any other game finds no series row to take numbers from.
+    on_sale_in = models.ForeignKey(
+        "bingo.Game", on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
+    )
     double = models.BooleanField(_("double cards (R15)"), default=False)
     check_key = models.BinaryField(default=_new_check_key, editable=False)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)

@@ -33,3 +33,11 @@ def client_as(client: Client, make_user: MakeUser) -> Callable[..., Client]:
         return client
 
     return login
+
+
+@pytest.fixture(autouse=True)
+def _forget_sale_contexts() -> None:
+    """Test databases reuse ids after each rollback; real games never do."""
+    from bingo import services
+
+    services._sale_contexts.clear()

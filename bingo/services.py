@@ -1,0 +1,468 @@
+"""Writes of the games app: sessions, games, opening and closing sales, selling cards.
+
+Every sale goes through ``sale_make``, whatever the caller (screen, API, simulation). It locks
+the game row, then the series rows in id order, so concurrent cashiers queue on one game and no
+card number is skipped or sold twice (R36); PostgreSQL also refuses overlapping card ranges.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connection, transaction
+from django.db.models import F, Max, Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from bingo.engine import Variant
+from bingo.engine.gamestate import GameState, IllegalTransition, transition
+from bingo.engine.prizes import (
+    PrizeKind,
+    PrizePlan,
+    PrizePlanError,
+    default_plan,
+    plan_validate,
+    prize_amounts,
+)
+from bingo.engine.sales import (
+    SaleError,
+    SeriesStock,
+    allocate,
+    format_money,
+    sales_closed_announcement,
+    sales_open_announcement,
+    second_series_validate,
+)
+from bingo.models import Game, GameSeries, Sale, Session
+from bingo.roles import Role
+from cards.models import CardSet, Series
+from halls.models import CashDesk, Hall, Room, StaffMembership
+
+#: How each prize is named in announcements.
+PRIZE_NAMES = {
+    PrizeKind.LINE: gettext_lazy("Line prize"),
+    PrizeKind.BINGO: gettext_lazy("Bingo prize"),
+    PrizeKind.FOUR_CORNERS: gettext_lazy("Four corners prize"),
+    PrizeKind.COLUMN: gettext_lazy("Column prize"),
+}
+
+#: The smallest unit prizes are paid in, per currency (the escudo is paid in whole escudos).
+CURRENCY_QUANTUM = {"CVE": Decimal("1")}
+
+
+def quantum_for(currency: str) -> Decimal:
+    """The smallest amount of ``currency`` a prize is rounded down to."""
+    return CURRENCY_QUANTUM.get(currency, Decimal("0.01"))
+
+
+def staff_has_role(*, user: User, hall_id: int, role: Role) -> bool:
+    """Whether ``user`` works in hall ``hall_id`` in ``role`` (one hall's cashier has no say in another)."""
+    return StaffMembership.objects.filter(user=user, hall_id=hall_id, role=role.value).exists()
+
+
+def _move(game: Game, target: GameState) -> None:
+    try:
+        game.state = transition(GameState(game.state), target).value
+    except IllegalTransition as exc:
+        raise ValidationError(str(exc)) from None
+
+
+def session_open(*, room: Room, starts_at: datetime, scheduled_end: datetime, user: User | None) -> Session:
+    """Open a session in ``room`` from ``starts_at`` to ``scheduled_end``."""
+    if scheduled_end <= starts_at:
+        raise ValidationError(_("A session must end after it starts."))
+    return Session.objects.create(room=room, starts_at=starts_at, scheduled_end=scheduled_end, opened_by=user)
+
+
+def game_create(*, session: Session, variant: str, prize_plan: dict[str, str] | None = None) -> Game:
+    """Add the next numbered game to ``session``, with the variant's default prize plan or
+    ``prize_plan`` (shares of sales in percent), refused unless it meets R7."""
+    hall = session.room.hall
+    try:
+        chosen = Variant(variant)
+    except ValueError:
+        raise ValidationError(_("Unknown variant: %(v)s.") % {"v": variant}) from None
+    plan = default_plan(chosen) if prize_plan is None else _plan_from(prize_plan)
+    try:
+        plan_validate(plan, jackpot_active=hall.jackpot_active)
+    except PrizePlanError as exc:
+        raise ValidationError(str(exc)) from None
+    with transaction.atomic():
+        Session.objects.select_for_update().get(pk=session.pk)
+        number = (session.games.aggregate(n=Max("number"))["n"] or 0) + 1
+        return Game.objects.create(
+            session=session,
+            number=number,
+            variant=chosen.value,
+            prize_plan={kind.value: str(share) for kind, share in plan.shares},
+            jackpot_active=hall.jackpot_active,
+        )
+
+
+def _plan_from(shares: dict[str, str]) -> PrizePlan:
+    try:
+        return PrizePlan(tuple((PrizeKind(kind), Decimal(str(share))) for kind, share in shares.items()))
+    except (ValueError, InvalidOperation):
+        raise ValidationError(_("A prize plan names prizes and their share of sales in percent.")) from None
+
+
+def game_open_sales(*, game: Game, series: list[Series]) -> Game:
+    """Put ``series`` on sale in ``game`` (the first, and optionally a second of the same price
+    to roll into, R38) and record the announcement of R33."""
+    if not 1 <= len(series) <= 2:
+        raise ValidationError(_("Put one series on sale, and at most one more to continue in (R38)."))
+    with transaction.atomic():
+        game = Game.objects.select_for_update().select_related("session__room__hall").get(pk=game.pk)
+        hall = game.session.room.hall
+        locked = list(Series.objects.select_for_update().filter(pk__in=[s.pk for s in series]).order_by("pk"))
+        by_id = {s.pk: s for s in locked}
+        chosen = [by_id[s.pk] for s in series]
+        _move(game, GameState.SELLING)
+        for position, item in enumerate(chosen, start=1):
+            _check_can_sell(game, hall, item, position, chosen[0])
+        stocks = [_stock(s) for s in chosen]
+        for position, item in enumerate(chosen, start=1):
+            # R37: the sale starts after the last card sold of the series, even the day before.
+            GameSeries.objects.create(
+                game=game, series=item, position=position, start_number=item.last_sold + 1
+            )
+            item.status = Series.Status.ON_SALE
+            item.on_sale_in = game
+            item.save(update_fields=["status", "on_sale_in"])
+        game.price = chosen[0].price
+        game.opening_announcement = sales_open_announcement(stocks[:1], currency=hall.currency)
+        game.sales_opened_at = timezone.now()
+        game.save(update_fields=["state", "price", "opening_announcement", "sales_opened_at"])
+    return game
+
+
+def _check_can_sell(game: Game, hall: Hall, series: Series, position: int, first: Series) -> None:
+    if series.hall_id != hall.pk:
+        raise ValidationError(_("Series %(s)s belongs to another hall.") % {"s": series.label})
+    if series.card_set.variant != game.variant:
+        raise ValidationError(_("Series %(s)s holds cards of another variant.") % {"s": series.label})
+    if series.card_set.status != CardSet.Status.READY or series.status in (
+        Series.Status.RETIRED,
+        Series.Status.EXHAUSTED,
+    ):
+        raise ValidationError(_("Series %(s)s cannot be sold.") % {"s": series.label})
+    if (
+        GameSeries.objects.filter(series=series, game__state=GameState.SELLING.value)
+        .exclude(game=game)
+        .exists()
+    ):
+        raise ValidationError(_("Series %(s)s is on sale in another game.") % {"s": series.label})
+    if position == 2:
+        try:
+            second_series_validate(_stock(first), _stock(series))  # R38 a), b)
+        except SaleError as exc:
+            raise ValidationError(str(exc)) from None
+
+
+def _stock(series: Series) -> SeriesStock:
+    return SeriesStock(series.pk, series.label, series.size, series.last_sold, series.price)
+
+
+@dataclass(frozen=True)
+class SaleResult:
+    """What a sale sold: its ledger rows (one per series), the total and the change to give back."""
+
+    sales: tuple[Sale, ...]
+    amount: Decimal
+    change: Decimal
+
+    @property
+    def cards(self) -> int:
+        return sum(s.quantity for s in self.sales)
+
+
+def sale_make(
+    *,
+    game: Game,
+    quantity: int,
+    cash_desk: CashDesk,
+    cashier: User,
+    cash_received: Decimal | str,
+    request_key: str,
+    player: str = "",
+) -> SaleResult:
+    """Sell ``quantity`` cards of ``game`` in number order (R36-R38), for cash (R39).
+
+    A retried request (same ``request_key``) returns the first one's result and sells nothing.
+    """
+    if not request_key or len(request_key) > 64:
+        raise ValidationError(_("Each sale needs a request key of 1 to 64 characters."))
+    if isinstance(quantity, bool) or not isinstance(quantity, int) or quantity < 1:
+        raise ValidationError(_("Sell at least one card."))
+    try:
+        received = Decimal(str(cash_received))
+        if not received.is_finite() or received < 0:
+            raise InvalidOperation
+    except InvalidOperation:
+        raise ValidationError(_("The cash received must be an amount of money.")) from None
+    # Checked before any lock (staff, desks and the game's series rarely change): the locked
+    # section stays short.
+    context = _sale_context(game.pk)
+    hall_id = context.hall_id if context else _hall_of(game)
+    if hall_id is None:
+        raise ValidationError(_("There is no such game."))
+    if cash_desk.hall_id != hall_id:
+        raise ValidationError(_("This cash desk belongs to another hall."))
+    if not staff_has_role(user=cashier, hall_id=hall_id, role=Role.CASHIER):
+        raise ValidationError(_("Only a cashier of this hall can sell its cards."))
+    try:
+        with transaction.atomic():
+            result = None
+            if context and not context.card_limit:
+                result = _sell_fast(
+                    game.pk,
+                    context.series_id,
+                    context.price,
+                    quantity,
+                    cash_desk,
+                    cashier,
+                    received,
+                    request_key,
+                    player.strip(),
+                )
+            if result is None:
+                result = _sell(game, quantity, cash_desk, cashier, received, request_key, player.strip())
+    except IntegrityError:
+        # A retried request (same key): its first copy's sale stands, and this one sold nothing.
+        if (done := _sale_done(request_key)) is not None:
+            return done
+        raise
+    from bingo import realtime
+
+    transaction.on_commit(lambda: realtime.price_board_changed(game.pk))
+    return result
+
+
+#: Seconds a process keeps what it knows of a selling game (its first series, price, hall).
+#: Staleness is harmless: the fast path's UPDATE checks the series row itself, and anything
+#: unexpected falls back to the locked path, which reads everything afresh.
+SALE_CONTEXT_SECONDS = 5.0
+_sale_contexts: dict[int, tuple[float, SaleContext | None]] = {}
+
+
+@dataclass(frozen=True)
+class SaleContext:
+    """What a sale needs to know of its game before taking any lock."""
+
+    series_id: int
+    price: Decimal
+    hall_id: int
+    card_limit: int | None
+
+
+def _sale_context(game_id: int) -> SaleContext | None:
+    """The game's first series, its price, and its hall's id and card limit (cached briefly)."""
+    now = time.monotonic()
+    cached = _sale_contexts.get(game_id)
+    if cached is not None and now - cached[0] < SALE_CONTEXT_SECONDS:
+        return cached[1]
+    row = (
+        GameSeries.objects.filter(game_id=game_id, position=1)
+        .values_list(
+            "series_id",
+            "series__price",
+            "game__session__room__hall_id",
+            "game__session__room__hall__card_limit_per_player",
+        )
+        .first()
+    )
+    context = SaleContext(*row) if row else None
+    if len(_sale_contexts) > 1000:
+        _sale_contexts.clear()
+    _sale_contexts[game_id] = (now, context)
+    return context
+
+
+def _hall_of(game: Game) -> int | None:
+    return Game.objects.filter(pk=game.pk).values_list("session__room__hall_id", flat=True).first()
+
+
+_TAKE_NUMBERS = """
+    UPDATE cards_series
+       SET last_sold = last_sold + %(quantity)s,
+           status = CASE WHEN last_sold + %(quantity)s = size THEN 'exhausted' ELSE status END
+     WHERE id = %(series)s AND on_sale_in_id = %(game)s AND status = 'on_sale'
+       AND last_sold + %(quantity)s <= size
+ RETURNING last_sold
+"""
+
+
+def _sell_fast(
+    game_id: int,
+    series_id: int,
+    price: Decimal,
+    quantity: int,
+    desk: CashDesk,
+    cashier: User,
+    received: Decimal,
+    key: str,
+    player: str,
+) -> SaleResult | None:
+    """The common sale: the next ``quantity`` cards of the game's first series, taken with one
+    conditional UPDATE (the row lock lasts until commit, R36). None when it does not apply:
+    the series is short (R38 rollover), the game is not selling, or the cash is short."""
+    amount = price * quantity
+    if received < amount:
+        return None  # the full path explains the refusal
+    with connection.cursor() as cursor:
+        cursor.execute(_TAKE_NUMBERS, {"quantity": quantity, "series": series_id, "game": game_id})
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    last = int(row[0])
+    sale = Sale.objects.create(
+        game_id=game_id,
+        series_id=series_id,
+        first_number=last - quantity + 1,
+        last_number=last,
+        quantity=quantity,
+        unit_price=price,
+        amount=amount,
+        cash_desk=desk,
+        cashier=cashier,
+        cash_received=received,
+        player=player,
+        request_key=key,
+        part=1,
+    )
+    return SaleResult((sale,), amount, received - amount)
+
+
+def _sale_done(request_key: str) -> SaleResult | None:
+    rows = tuple(Sale.objects.filter(request_key=request_key).order_by("part"))
+    if not rows:
+        return None
+    amount = sum((s.amount for s in rows), Decimal("0"))
+    return SaleResult(rows, amount, rows[0].cash_received - amount)
+
+
+def _sell(
+    game: Game, quantity: int, desk: CashDesk, cashier: User, received: Decimal, key: str, player: str
+) -> SaleResult:
+    # Sales queue on the rows of the series on sale (R36: one number after another). Closing the
+    # game takes the same locks, so the state read below, in a statement of its own after the
+    # lock is granted, is the committed one: no sale slips into a closed game.
+    on_sale = list(
+        Series.objects.select_for_update(of=("self",))
+        .filter(games__game_id=game.pk)
+        .annotate(position=F("games__position"), start=F("games__start_number"))
+        .order_by("pk")
+    )
+    game = Game.objects.select_related("session__room__hall").get(pk=game.pk)
+    hall = game.session.room.hall
+    if game.state != GameState.SELLING.value or not on_sale:
+        raise ValidationError(_("Game %(n)d is not selling cards.") % {"n": game.number})
+    if hall.card_limit_per_player:
+        # R35: the cap needs to know who buys.
+        if not player:
+            raise ValidationError(_("This hall limits cards per player (R35): say who is buying."))
+        bought = game.sales.filter(player=player).aggregate(n=Sum("quantity"))["n"] or 0
+        if bought + quantity > hall.card_limit_per_player:
+            raise ValidationError(
+                _("A player may buy at most %(limit)d cards in a game (R35); %(player)s has %(bought)d.")
+                % {"limit": hall.card_limit_per_player, "player": player, "bought": bought}
+            )
+    on_sale.sort(key=lambda s: s.position)
+    first = on_sale[0]
+    second = on_sale[1] if len(on_sale) > 1 else None
+
+    try:
+        blocks = allocate(quantity, _stock(first), first.start, _stock(second) if second else None)
+    except SaleError as exc:
+        raise ValidationError(str(exc)) from None
+    price = first.price
+    amount = price * quantity
+    if received < amount:
+        raise ValidationError(
+            _("The cards cost %(amount)s; only %(received)s was received (cash only, no credit, R39).")
+            % {"amount": amount, "received": received}
+        )
+    series = {s.pk: s for s in on_sale}
+    rows = []
+    for part, block in enumerate(blocks, start=1):
+        s = series[block.series_id]
+        s.last_sold = block.last_number
+        if s.last_sold == s.size:
+            s.status = Series.Status.EXHAUSTED
+        s.save(update_fields=["last_sold", "status"])
+        count = block.last_number - block.first_number + 1
+        rows.append(
+            Sale.objects.create(
+                game=game,
+                series=s,
+                first_number=block.first_number,
+                last_number=block.last_number,
+                quantity=count,
+                unit_price=s.price,
+                amount=s.price * count,
+                cash_desk=desk,
+                cashier=cashier,
+                cash_received=received,
+                player=player,
+                request_key=key,
+                part=part,
+            )
+        )
+    return SaleResult(tuple(rows), amount, received - amount)
+
+
+def game_close_sales(*, game: Game) -> Game:
+    """Close the sales of ``game`` and record the announcement of R40: the cards sold of each
+    series, the prize values and the jackpot's contribution."""
+    with transaction.atomic():
+        # Same locks as sale_make (the game, then the series on sale): sales in flight finish
+        # first and are counted; later ones see the game closed.
+        game = Game.objects.select_for_update().select_related("session__room__hall").get(pk=game.pk)
+        hall = game.session.room.hall
+        locked = {s.pk: s for s in Series.objects.select_for_update().filter(games__game=game).order_by("pk")}
+        _move(game, GameState.SALES_CLOSED)
+        entries = list(GameSeries.objects.filter(game=game).order_by("position"))
+        for entry in entries:
+            sold_to = locked[entry.series_id].last_sold
+            if sold_to >= entry.start_number:  # something of it was sold in this game
+                entry.last_number = sold_to
+                entry.save(update_fields=["last_number"])
+            entry.series = locked[entry.series_id]
+        blocks = [
+            (e.series.label, e.start_number, e.last_number) for e in entries if e.last_number is not None
+        ]
+        total = game.sales.aggregate(t=Sum("amount"))["t"] or Decimal("0")
+        amounts = prize_amounts(
+            _plan_from(game.prize_plan),
+            total,
+            jackpot_active=game.jackpot_active,
+            quantum=quantum_for(hall.currency),
+        )
+        lines = [sales_closed_announcement(blocks)] if blocks else [_("No cards were sold.")]
+        places = 0 if quantum_for(hall.currency) == 1 else 2
+        for kind, value in amounts.amounts:
+            lines.append(
+                _("%(prize)s: %(value)s")
+                % {"prize": PRIZE_NAMES[kind], "value": format_money(value, hall.currency, places=places)}
+            )
+        if game.jackpot_active:
+            lines.append(
+                _("To the progressive jackpot: %(value)s")
+                % {"value": format_money(amounts.jackpot_contribution, hall.currency, places=places)}
+            )
+        game.closing_announcement = "\n".join(lines)
+        game.sales_closed_at = timezone.now()
+        game.save(update_fields=["state", "closing_announcement", "sales_closed_at"])
+        for entry in entries:
+            s = locked[entry.series_id]
+            s.on_sale_in = None
+            if s.status == Series.Status.ON_SALE:
+                s.status = Series.Status.IN_STOCK
+            s.save(update_fields=["status", "on_sale_in"])
+    return game
