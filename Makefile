@@ -48,6 +48,8 @@ bench: $(STAMP)
 	$(PY) bench/cards.py
 	$(PY) bench/persist.py
 	$(PY) bench/print.py
+	$(PY) bench/sales.py
+	$(PY) bench/sales.py --rate 500
 
 ## Re-pin requirements*.txt from requirements*.in.
 lock: $(PY)

@@ -1,6 +1,10 @@
 """Sales benchmark: 8 cashiers selling into one game at once, through ``sale_make``.
 
 Target on PostgreSQL (2-core machine): at least 500 sales a second with P95 below 20 ms a sale.
+Two ways to load it: back to back (closed loop: the most the system does; with 8 cashiers the
+mean latency is necessarily 8 / throughput) and ``--rate 500`` (open loop: 500 sales a second
+offered, spread over the cashiers as real cashiers would; the latency a cashier sees at that
+load). ``make bench`` prints both.
 Each cashier is a process of its own with its own database connection, as each ASGI worker is
 (``--threads`` runs them as threads of one process instead); every sale takes the series row
 lock, so this measures the numbered-order bottleneck itself. The sales go
@@ -41,16 +45,20 @@ from cards import services as card_services  # noqa: E402
 from halls.models import CashDesk, Hall, Room, StaffMembership  # noqa: E402
 
 
-def _cashier(game_id: int, user_id: int, desk_id: int, index: int, count: int, gate, results) -> None:  # type: ignore[no-untyped-def]
-    """One cashier: ``count`` sales as fast as it can; puts its latencies (ms) on ``results``."""
-    game, user, desk = (
-        Game.objects.get(pk=game_id),
-        User.objects.get(pk=user_id),
-        CashDesk.objects.get(pk=desk_id),
-    )
+def _cashier(game_id, user_id, desk_id, index, count, gate, results, interval, offset):  # type: ignore[no-untyped-def]
+    """One cashier: ``count`` sales, back to back (``interval`` 0) or one every ``interval``
+    seconds (open loop: a late sale starts at once); puts its latencies (ms) on ``results``."""
+    game = Game.objects.get(pk=game_id)
+    user, desk = User.objects.get(pk=user_id), CashDesk.objects.get(pk=desk_id)
     mine = []
     gate.wait()
+    due = time.perf_counter() + offset  # cashiers start staggered across one interval
     for n in range(count):
+        if interval:
+            pause = due - time.perf_counter()
+            if pause > 0:
+                time.sleep(pause)
+            due += interval
         start = time.perf_counter()
         services.sale_make(
             game=game, quantity=1 + n % 3, cash_desk=desk, cashier=user,
@@ -61,7 +69,7 @@ def _cashier(game_id: int, user_id: int, desk_id: int, index: int, count: int, g
     results.put(mine)
 
 
-def run(cashiers: int, sales_each: int, use_threads: bool) -> None:
+def run(cashiers: int, sales_each: int, use_threads: bool, rate: float) -> None:
     hall = Hall.objects.create(name="Bench")
     room = Room.objects.create(hall=hall, name="Sala")
     card_services.INLINE_LIMIT = 10**6
@@ -84,6 +92,7 @@ def run(cashiers: int, sales_each: int, use_threads: bool) -> None:
         staff.append((user, CashDesk.objects.create(hall=hall, name=f"Caixa {i}")))
 
     connections.close_all()  # children open their own connections
+    interval = cashiers / rate if rate else 0.0
     context = multiprocessing.get_context("fork")
     start_gate = context.Barrier(cashiers + 1)
     results = context.Queue()
@@ -91,7 +100,17 @@ def run(cashiers: int, sales_each: int, use_threads: bool) -> None:
     pool = [
         worker(
             target=_cashier,
-            args=(game.pk, staff[i][0].pk, staff[i][1].pk, i, sales_each, start_gate, results),
+            args=(
+                game.pk,
+                staff[i][0].pk,
+                staff[i][1].pk,
+                i,
+                sales_each,
+                start_gate,
+                results,
+                interval,
+                interval * i / cashiers,
+            ),
         )
         for i in range(cashiers)
     ]
@@ -111,7 +130,9 @@ def run(cashiers: int, sales_each: int, use_threads: bool) -> None:
     sold = Sale.objects.filter(game=game).count()
     assert sold == count, (sold, count)
     kind = "threads" if use_threads else "processes"
-    print(f"{cashiers} cashiers ({kind}), {count:,} sales in {elapsed:.2f} s: {count / elapsed:,.0f} sales/s")
+    load = f"offered {rate:,.0f} sales/s" if rate else "back to back"
+    print(f"{cashiers} cashiers ({kind}, {load}), {count:,} sales in {elapsed:.2f} s: ", end="")
+    print(f"{count / elapsed:,.0f} sales/s")
     print(
         f"latency per sale: median {statistics.median(latencies):.1f} ms, "
         f"P95 {latencies[int(0.95 * count) - 1]:.1f} ms, P99 {latencies[int(0.99 * count) - 1]:.1f} ms, "
@@ -124,13 +145,16 @@ def main() -> None:
     parser.add_argument("--cashiers", type=int, default=8)
     parser.add_argument("--sales", type=int, default=250, help="sales per cashier")
     parser.add_argument("--threads", action="store_true", help="cashiers as threads of one process")
+    parser.add_argument(
+        "--rate", type=float, default=0, help="open loop: total sales a second offered (0: back to back)"
+    )
     args = parser.parse_args()
     setup_test_environment()
     old_name = connection.settings_dict["NAME"]
     connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
         print(f"database: {connection.vendor}")
-        run(args.cashiers, args.sales, args.threads)
+        run(args.cashiers, args.sales, args.threads, args.rate)
     finally:
         connections.close_all()
         connection.creation.destroy_test_db(old_name, verbosity=0)
