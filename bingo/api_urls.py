@@ -3,7 +3,9 @@
 from django.urls import URLPattern, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from bingo import game_api
 from cards import api as cards_api
+from halls import api as halls_api
 
 app_name = "api"
 
@@ -29,4 +31,18 @@ urlpatterns: list[URLPattern] = [
     path("series/<int:series_id>/retire/", cards_api.SeriesRetireView.as_view(), name="series-retire"),
     path("series/<int:series_id>/pdf/", cards_api.SeriesPDFView.as_view(), name="series-pdf"),
     path("card-check/", cards_api.CardCheckView.as_view(), name="card-check"),
+    # Halls, sessions, games and sales: access per hall (halls/api.py, bingo/game_api.py).
+    path("halls/", halls_api.HallListView.as_view(), name="hall-list"),
+    path("halls/<int:hall_id>/", halls_api.HallDetailView.as_view(), name="hall-detail"),
+    path("halls/<int:hall_id>/rooms/", halls_api.RoomListView.as_view(), name="hall-rooms"),
+    path("halls/<int:hall_id>/cash-desks/", halls_api.CashDeskListView.as_view(), name="hall-cash-desks"),
+    path("rooms/<int:room_id>/", halls_api.RoomDetailView.as_view(), name="room-detail"),
+    path("cash-desks/<int:desk_id>/", halls_api.CashDeskDetailView.as_view(), name="cash-desk-detail"),
+    path("sessions/", game_api.SessionListView.as_view(), name="session-list"),
+    path("sessions/<int:session_id>/", game_api.SessionDetailView.as_view(), name="session-detail"),
+    path("sessions/<int:session_id>/games/", game_api.SessionGamesView.as_view(), name="session-games"),
+    path("games/<int:game_id>/", game_api.GameDetailView.as_view(), name="game-detail"),
+    path("games/<int:game_id>/open-sales/", game_api.GameOpenSalesView.as_view(), name="game-open-sales"),
+    path("games/<int:game_id>/close-sales/", game_api.GameCloseSalesView.as_view(), name="game-close-sales"),
+    path("games/<int:game_id>/sales/", game_api.GameSalesView.as_view(), name="game-sales"),
 ]

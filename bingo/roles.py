@@ -162,12 +162,18 @@ class Duty:
 
 ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
     Role.MANAGER: (
-        Duty(_("Halls and rooms"), _("Set up the halls, their rooms, cash desks and displays."), "R29"),
+        Duty(
+            _("Halls and rooms"),
+            _("Set up the halls, their rooms, cash desks and displays."),
+            "R29",
+            url_name="halls:hall_list",
+        ),
         Duty(_("Card prices"), _("Set the price of the cards on sale in each room."), "R18, R33"),
         Duty(
             _("Prize plan"),
             _("Split the prize money between line and bingo; the bingo never gets below 55%."),
             "R5-R7",
+            url_name="games:session_list",
         ),
         Duty(
             _("Progressive jackpot"),
@@ -181,13 +187,19 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             url_name="cards:series_list",
         ),
         Duty(_("Ball sets"), _("Register the serialized ball sets and record their checks."), "R20-R26"),
-        Duty(_("Sessions"), _("Open and close game sessions and their games."), "R32, R53, R58-R60"),
+        Duty(
+            _("Sessions"),
+            _("Open and close game sessions and their games."),
+            "R32, R53, R58-R60",
+            url_name="games:session_list",
+        ),
     ),
     Role.CASHIER: (
         Duty(
             _("Sell cards"),
             _("Sell cards for cash in numbered order, with no number skipped or sold twice."),
             "R34-R39",
+            url_name="sales:cashier",
         ),
         Duty(_("Pay prizes"), _("Pay prizes in cash against the winning card."), "R8, R50"),
     ),

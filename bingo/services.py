@@ -194,8 +194,27 @@ def sale_make(
 ) -> SaleResult:
     """Sell ``quantity`` cards of ``game`` in number order (R36-R38), for cash (R39).
 
-    A retried request (same ``request_key``) returns the first one's result and sells nothing.
+    A retried request (same ``request_key``) returns the first one's result and sells nothing,
+    even after the game has closed.
     """
+    try:
+        return _sale_make(game, quantity, cash_desk, cashier, cash_received, request_key, player)
+    except ValidationError:
+        # Refused now, but perhaps a retry of a sale that went through: answer as it did.
+        if request_key and (done := _sale_done(request_key)) is not None:
+            return done
+        raise
+
+
+def _sale_make(
+    game: Game,
+    quantity: int,
+    cash_desk: CashDesk,
+    cashier: User,
+    cash_received: Decimal | str,
+    request_key: str,
+    player: str,
+) -> SaleResult:
     if not request_key or len(request_key) > 64:
         raise ValidationError(_("Each sale needs a request key of 1 to 64 characters."))
     if isinstance(quantity, bool) or not isinstance(quantity, int) or quantity < 1:

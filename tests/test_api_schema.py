@@ -20,6 +20,19 @@ ENDPOINTS = {
     "/api/series/{series_id}/retire/": {"post"},
     "/api/series/{series_id}/pdf/": {"get"},
     "/api/card-check/": {"get"},
+    "/api/halls/": {"get"},
+    "/api/halls/{hall_id}/": {"get"},
+    "/api/halls/{hall_id}/rooms/": {"get", "post"},
+    "/api/halls/{hall_id}/cash-desks/": {"get", "post"},
+    "/api/rooms/{room_id}/": {"get"},
+    "/api/cash-desks/{desk_id}/": {"get"},
+    "/api/sessions/": {"get", "post"},
+    "/api/sessions/{session_id}/": {"get"},
+    "/api/sessions/{session_id}/games/": {"post"},
+    "/api/games/{game_id}/": {"get"},
+    "/api/games/{game_id}/open-sales/": {"post"},
+    "/api/games/{game_id}/close-sales/": {"post"},
+    "/api/games/{game_id}/sales/": {"get", "post"},
 }
 
 

@@ -161,6 +161,10 @@ def test_a_retried_request_has_exactly_one_effect(praia):
     assert ranges(again) == ranges(first) == [("A-1", 1, 4)]
     assert Sale.objects.count() == 1
     assert praia.sell(game, 1).sales[0].first_number == 5
+    services.game_close_sales(game=game)
+    late = praia.sell(game, 4, key="desk1-0001")  # the answer got lost; the game closed since
+    assert ranges(late) == [("A-1", 1, 4)]
+    assert Sale.objects.count() == 2
 
 
 def test_a_cashier_of_one_hall_can_do_nothing_in_another(praia):

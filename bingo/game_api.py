@@ -1,0 +1,627 @@
+"""Sessions, games and card sales over the JSON API.
+
+Thin adapters (STYLE rule 3): a serializer parses, one service (bingo/services.py) works, a
+serializer renders; the services' refusals (R7, R33-R41) come back as 400 with their message.
+Access is per hall (halls/api.py): objects of a hall the caller does not work in answer 404,
+a role that does not allow the action 403. Who may call what (docs/api.md): any staff of the
+hall reads its sessions and games; its managers open sessions, create games and open and close
+their sales; its cashiers sell; its managers and inspectors read the whole sales ledger of a
+game, a cashier only their own sales.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Max, Min, QuerySet, Sum
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
+from rest_framework.generics import GenericAPIView
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from bingo import services
+from bingo.api import Conflict, MoneyField
+from bingo.engine import Variant
+from bingo.models import Game, GameSeries, Sale, Session
+from bingo.roles import Role
+from cards.api import ErrorSerializer, Pagination
+from cards.models import Series
+from halls.api import request_user, require_hall_role, staff_halls
+from halls.models import CashDesk, Room
+
+# --- serializers ------------------------------------------------------------------------------
+
+_VARIANTS = [v.value for v in Variant]
+
+
+@extend_schema_field({"type": "string", "pattern": f"^({'|'.join(_VARIANTS)})$"})
+class VariantField(serializers.ChoiceField):
+    """A game's variant: "90", "80", "75" or "30" balls.
+
+    Described by a pattern, not an enum: the card stock's serializers already name two
+    different "variant" enums, and a third user of either makes drf-spectacular warn.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("help_text", "The variant: " + ", ".join(_VARIANTS) + " balls.")
+        super().__init__(choices=_VARIANTS, **kwargs)
+
+
+class GameSummarySerializer(serializers.ModelSerializer[Game]):
+    """A game as a session lists it."""
+
+    variant = VariantField(read_only=True)
+    price = MoneyField(read_only=True, allow_null=True, help_text="Card price, set when sales open.")
+
+    class Meta:
+        model = Game
+        fields = ["id", "number", "variant", "state", "price"]
+        read_only_fields = fields
+
+
+class SessionSerializer(serializers.ModelSerializer[Session]):
+    """A session of play in a room."""
+
+    hall = serializers.IntegerField(source="room.hall_id", read_only=True)
+    room_name = serializers.CharField(source="room.name", read_only=True)
+    opened_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True
+    )
+
+    class Meta:
+        model = Session
+        fields = [
+            "id",
+            "hall",
+            "room",
+            "room_name",
+            "starts_at",
+            "scheduled_end",
+            "ended_at",
+            "opened_by",
+            "created_at",
+        ]
+        read_only_fields = fields
+
+
+class SessionDetailSerializer(SessionSerializer):
+    """A session with its games, in number order."""
+
+    games = GameSummarySerializer(many=True, read_only=True)
+
+    class Meta(SessionSerializer.Meta):
+        fields = [*SessionSerializer.Meta.fields, "games"]
+        read_only_fields = fields
+
+
+class SessionCreateSerializer(serializers.Serializer[Any]):
+    """What a manager gives to open a session: the room (of a hall they work in) and its times."""
+
+    room = serializers.PrimaryKeyRelatedField(queryset=Room.objects.select_related("hall"))
+    starts_at = serializers.DateTimeField()
+    scheduled_end = serializers.DateTimeField()
+
+    def validate_room(self, room: Room) -> Room:
+        # A room of a hall the caller does not work in is as unknown as a room that is not there.
+        if not staff_halls(self.context["user"]).filter(pk=room.hall_id).exists():
+            self.fields["room"].fail("does_not_exist", pk_value=room.pk)
+        return room
+
+
+class SessionFilterSerializer(serializers.Serializer[Any]):
+    """Query parameters of the session list."""
+
+    hall = serializers.IntegerField(required=False, help_text="Only the sessions of this hall (id).")
+    room = serializers.IntegerField(required=False, help_text="Only the sessions of this room (id).")
+
+
+class ShareField(serializers.CharField):
+    """A prize's share of sales in percent, as a decimal string ("20"); a JSON number is refused."""
+
+    default_error_messages = {
+        "not_string": _('Send shares as decimal strings, such as "20", not as numbers.'),
+    }
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("not_string")
+        value: str = super().to_internal_value(data)
+        return value
+
+
+class GameCreateSerializer(serializers.Serializer[Any]):
+    """What a manager gives to add a game to a session."""
+
+    variant = VariantField()
+    prize_plan = serializers.DictField(
+        child=ShareField(max_length=12),
+        required=False,
+        help_text='Shares of sales in percent by prize, e.g. {"line": "20", "bingo": "60"} (R5-R7); '
+        "the variant's default plan when left out.",
+    )
+
+
+class OpenSalesSerializer(serializers.Serializer[Any]):
+    """The series to put on sale: the first, and optionally a second to roll into (R38)."""
+
+    series = serializers.PrimaryKeyRelatedField(
+        many=True,
+        queryset=Series.objects.select_related("card_set"),
+        help_text="Series ids, first series first (one or two).",
+    )
+
+
+class OnSaleSerializer(serializers.Serializer[Any]):
+    """A series on sale in a game: where this game's sale of it began, and how far it went."""
+
+    series = serializers.IntegerField()
+    label = serializers.CharField(help_text="Series label as printed (K-12).")  # type: ignore[assignment]
+    position = serializers.IntegerField(
+        help_text="1: the series put on sale; 2: the one it rolls into (R38)."
+    )
+    start_number = serializers.IntegerField(help_text="The card this game's sale began at (R37).")
+    last_number = serializers.IntegerField(
+        allow_null=True, help_text="The last card this game sold of it; null while none is sold."
+    )
+    cards_sold = serializers.IntegerField()
+    amount = MoneyField()
+
+
+class GameSerializer(serializers.ModelSerializer[Game]):
+    """A game: state, prize plan, announcements (R33, R40), series on sale and what they sold."""
+
+    hall = serializers.IntegerField(source="session.room.hall_id", read_only=True)
+    variant = VariantField(read_only=True)
+    currency = serializers.CharField(source="session.room.hall.currency", read_only=True)
+    prize_plan = serializers.DictField(
+        child=serializers.CharField(), read_only=True, help_text="Shares of sales in percent by prize (R7)."
+    )
+    price = MoneyField(read_only=True, allow_null=True, help_text="Card price, set when sales open.")
+    on_sale = serializers.SerializerMethodField()
+    cards_sold = serializers.SerializerMethodField()
+    sales_total = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "session",
+            "hall",
+            "number",
+            "variant",
+            "state",
+            "prize_plan",
+            "jackpot_active",
+            "price",
+            "currency",
+            "opening_announcement",
+            "closing_announcement",
+            "sales_opened_at",
+            "sales_closed_at",
+            "state_reason",
+            "on_sale",
+            "cards_sold",
+            "sales_total",
+        ]
+        read_only_fields = fields
+
+    def _board(self, game: Game) -> list[dict[str, Any]]:
+        # Read once per game, for on_sale and the two totals.
+        cache: dict[int, list[dict[str, Any]]] = self.__dict__.setdefault("_boards", {})
+        if game.pk not in cache:
+            cache[game.pk] = _on_sale(game)
+        return cache[game.pk]
+
+    @extend_schema_field(OnSaleSerializer(many=True))
+    def get_on_sale(self, game: Game) -> Any:
+        return OnSaleSerializer(self._board(game), many=True).data
+
+    def get_cards_sold(self, game: Game) -> int:
+        return sum(int(row["cards_sold"]) for row in self._board(game))
+
+    @extend_schema_field({"type": "string", "format": "decimal", "pattern": r"^-?\d{0,12}(?:\.\d{0,2})?$"})
+    def get_sales_total(self, game: Game) -> str:
+        total = sum((row["amount"] for row in self._board(game)), Decimal("0"))
+        return f"{total:.2f}"
+
+
+class SaleCreateSerializer(serializers.Serializer[Any]):
+    """A cashier's sale: how many cards, through which desk, the cash handed over (R36, R39)."""
+
+    quantity = serializers.IntegerField(help_text="Number of cards, sold in number order (R36).")
+    cash_desk = serializers.PrimaryKeyRelatedField(queryset=CashDesk.objects.all())
+    cash_received = MoneyField(help_text="Cash handed over, as a decimal string (cash only, R39).")
+    player = serializers.CharField(
+        max_length=80,
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="Who buys; required where the hall caps cards per player (R35).",
+    )
+
+
+class IdempotencyKeySerializer(serializers.Serializer[Any]):
+    """The ``Idempotency-Key`` header: a retried sale with the same key sells nothing more."""
+
+    key = serializers.RegexField(
+        r"^[A-Za-z0-9._:-]{1,40}$",
+        error_messages={
+            "required": _(
+                "Send an Idempotency-Key header: a new one for each sale, the same one to retry it."
+            ),
+            "invalid": _(
+                "The Idempotency-Key is 1 to 40 letters, digits, dots, colons, dashes or underscores."
+            ),
+            "null": _("Send an Idempotency-Key header: a new one for each sale, the same one to retry it."),
+        },
+    )
+
+
+class SaleSerializer(serializers.ModelSerializer[Sale]):
+    """One row of the sales ledger: a block of consecutive cards of one series (R41)."""
+
+    label = serializers.CharField(source="series.label", read_only=True)  # type: ignore[assignment]
+    unit_price = MoneyField(read_only=True)
+    amount = MoneyField(read_only=True)
+    cash_received = MoneyField(read_only=True, help_text="Cash handed over for the whole request (R39).")
+    cashier: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True
+    )
+
+    class Meta:
+        model = Sale
+        fields = [
+            "id",
+            "game",
+            "series",
+            "label",
+            "first_number",
+            "last_number",
+            "quantity",
+            "unit_price",
+            "amount",
+            "cash_desk",
+            "cashier",
+            "cash_received",
+            "player",
+            "part",
+            "created_at",
+        ]
+        read_only_fields = fields
+
+
+class SaleResultSerializer(serializers.Serializer[Any]):
+    """What a sale sold: its card ranges (two when it rolled into the second series, R38), the
+    amount and the change to give back."""
+
+    cards = serializers.IntegerField()
+    amount = MoneyField()
+    cash_received = MoneyField()
+    change = MoneyField()
+    ranges = SaleSerializer(many=True, source="sales")
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def _on_sale(game: Game) -> list[dict[str, Any]]:
+    """The series on sale in ``game``, with what the ledger says this game sold of each."""
+    sold = {
+        row["series_id"]: row
+        for row in Sale.objects.filter(game=game)
+        .order_by()
+        .values("series_id")
+        .annotate(
+            cards=Sum("quantity"), amount=Sum("amount"), first=Min("first_number"), last=Max("last_number")
+        )
+    }
+    rows = []
+    for entry in GameSeries.objects.filter(game=game).select_related("series").order_by("position"):
+        ledger: dict[str, Any] = dict(sold.get(entry.series_id, {}))
+        rows.append(
+            {
+                "series": entry.series_id,
+                "label": entry.series.label,
+                "position": entry.position,
+                "start_number": entry.start_number,
+                "last_number": ledger.get("last"),
+                "cards_sold": ledger.get("cards") or 0,
+                "amount": ledger.get("amount") or Decimal("0"),
+            }
+        )
+    return rows
+
+
+def _sessions(request: Request) -> QuerySet[Session]:
+    return Session.objects.filter(room__hall__in=staff_halls(request_user(request))).select_related(
+        "room", "opened_by"
+    )
+
+
+def _session(request: Request, session_id: int) -> Session:
+    try:
+        return _sessions(request).select_related("room__hall").get(pk=session_id)
+    except Session.DoesNotExist:
+        raise NotFound(_("There is no session %(id)d.") % {"id": session_id}) from None
+
+
+def _game(request: Request, game_id: int) -> Game:
+    try:
+        return (
+            Game.objects.filter(session__room__hall__in=staff_halls(request_user(request)))
+            .select_related("session__room__hall")
+            .get(pk=game_id)
+        )
+    except Game.DoesNotExist:
+        raise NotFound(_("There is no game %(id)d.") % {"id": game_id}) from None
+
+
+def _hall_id(game: Game) -> int:
+    return game.session.room.hall_id
+
+
+def _game_response(game_id: int, request: Request, code: int = status.HTTP_200_OK) -> Response:
+    game = _game(request, game_id)
+    headers = (
+        {"Location": reverse("api:game-detail", args=[game.pk])} if code == status.HTTP_201_CREATED else {}
+    )
+    return Response(GameSerializer(game).data, status=code, headers=headers)
+
+
+# --- sessions ---------------------------------------------------------------------------------
+
+
+class SessionListView(GenericAPIView[Session]):
+    """Sessions of the halls the caller works in: list them (any staff), open one (a manager of
+    the room's hall)."""
+
+    permission_classes = [IsAuthenticated]
+    pagination_class = Pagination
+    serializer_class = SessionSerializer
+
+    @extend_schema(
+        operation_id="sessions_list",
+        parameters=[SessionFilterSerializer],
+        responses=SessionSerializer(many=True),
+        tags=["sessions"],
+    )
+    def get(self, request: Request) -> Response:
+        query = SessionFilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        sessions = _sessions(request)
+        if (hall := query.validated_data.get("hall")) is not None:
+            sessions = sessions.filter(room__hall_id=hall)
+        if (room := query.validated_data.get("room")) is not None:
+            sessions = sessions.filter(room_id=room)
+        page = self.paginate_queryset(sessions.order_by("-starts_at", "-pk"))
+        return self.get_paginated_response(SessionSerializer(page, many=True).data)
+
+    @extend_schema(
+        operation_id="sessions_create",
+        request=SessionCreateSerializer,
+        responses={
+            201: SessionSerializer,
+            400: OpenApiResponse(description="Field errors (an unknown room, an end before the start)."),
+            403: ErrorSerializer,
+        },
+        tags=["sessions"],
+    )
+    def post(self, request: Request) -> Response:
+        form = SessionCreateSerializer(data=request.data, context={"user": request_user(request)})
+        form.is_valid(raise_exception=True)
+        room: Room = form.validated_data["room"]
+        require_hall_role(request, room.hall_id, Role.MANAGER)
+        session = services.session_open(
+            room=room,
+            starts_at=form.validated_data["starts_at"],
+            scheduled_end=form.validated_data["scheduled_end"],
+            user=request_user(request),
+        )
+        return Response(
+            SessionSerializer(session).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": reverse("api:session-detail", args=[session.pk])},
+        )
+
+
+class SessionDetailView(APIView):
+    """One session with its games (any staff of its hall)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="sessions_retrieve",
+        responses={200: SessionDetailSerializer, 404: ErrorSerializer},
+        tags=["sessions"],
+    )
+    def get(self, request: Request, session_id: int) -> Response:
+        return Response(SessionDetailSerializer(_session(request, session_id)).data)
+
+
+# --- games ------------------------------------------------------------------------------------
+
+
+class SessionGamesView(APIView):
+    """Add the next game to a session (a manager of its hall)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="sessions_games_create",
+        request=GameCreateSerializer,
+        responses={
+            201: GameSerializer,
+            400: OpenApiResponse(description="Field errors, or a prize plan refused by R7; nothing created."),
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+        },
+        tags=["games"],
+    )
+    def post(self, request: Request, session_id: int) -> Response:
+        session = _session(request, session_id)
+        require_hall_role(request, session.room.hall_id, Role.MANAGER)
+        form = GameCreateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        game = services.game_create(
+            session=session,
+            variant=form.validated_data["variant"],
+            prize_plan=form.validated_data.get("prize_plan"),
+        )
+        return _game_response(game.pk, request, status.HTTP_201_CREATED)
+
+
+class GameDetailView(APIView):
+    """One game: state, prize plan, announcements, series on sale (any staff of its hall)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="games_retrieve", responses={200: GameSerializer, 404: ErrorSerializer}, tags=["games"]
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        return Response(GameSerializer(_game(request, game_id)).data)
+
+
+class GameOpenSalesView(APIView):
+    """Put one series (and optionally a second to roll into, R38) on sale; records the R33
+    announcement (a manager of the game's hall)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="games_open_sales",
+        request=OpenSalesSerializer,
+        responses={
+            200: GameSerializer,
+            400: OpenApiResponse(description="Refused (R37, R38, the game's state...); nothing changed."),
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+        },
+        tags=["games"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        game = _game(request, game_id)
+        require_hall_role(request, _hall_id(game), Role.MANAGER)
+        form = OpenSalesSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        services.game_open_sales(game=game, series=form.validated_data["series"])
+        return _game_response(game.pk, request)
+
+
+class GameCloseSalesView(APIView):
+    """Close the sales; the answer carries the R40 announcement in ``closing_announcement``
+    (a manager of the game's hall)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="games_close_sales",
+        request=None,
+        responses={
+            200: GameSerializer,
+            400: OpenApiResponse(description="The game is not selling; nothing changed."),
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+        },
+        tags=["games"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        game = _game(request, game_id)
+        require_hall_role(request, _hall_id(game), Role.MANAGER)
+        services.game_close_sales(game=game)
+        return _game_response(game.pk, request)
+
+
+# --- sales ------------------------------------------------------------------------------------
+
+
+class GameSalesView(GenericAPIView[Sale]):
+    """Sell cards of a game (a cashier of its hall), or read its sales ledger (its managers and
+    inspectors; a cashier reads only their own sales)."""
+
+    permission_classes = [IsAuthenticated]
+    pagination_class = Pagination
+    serializer_class = SaleSerializer
+
+    @extend_schema(
+        operation_id="games_sales_list",
+        responses={200: SaleSerializer(many=True), 403: ErrorSerializer, 404: ErrorSerializer},
+        tags=["sales"],
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = _game(request, game_id)
+        roles = require_hall_role(request, _hall_id(game), Role.MANAGER, Role.INSPECTOR, Role.CASHIER)
+        sales = Sale.objects.filter(game=game).select_related("series", "cashier").order_by("pk")
+        if not roles & {Role.MANAGER, Role.INSPECTOR}:
+            sales = sales.filter(cashier=request_user(request))
+        page = self.paginate_queryset(sales)
+        return self.get_paginated_response(SaleSerializer(page, many=True).data)
+
+    @extend_schema(
+        operation_id="games_sales_create",
+        request=SaleCreateSerializer,
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                required=True,
+                description="A new key for each sale; resend the same key to retry it: the retry "
+                "answers the first sale and sells nothing more. 1-40 of A-Z a-z 0-9 . _ : -",
+            )
+        ],
+        responses={
+            201: SaleResultSerializer,
+            400: OpenApiResponse(description="Refused (R35-R39, a missing key...); nothing was sold."),
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+            409: OpenApiResponse(ErrorSerializer, description="The key was used for a different sale."),
+        },
+        tags=["sales"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        game = _game(request, game_id)
+        require_hall_role(request, _hall_id(game), Role.CASHIER)
+        header = IdempotencyKeySerializer(data={"key": request.headers.get("Idempotency-Key")})
+        if not header.is_valid():
+            raise serializers.ValidationError({"Idempotency-Key": header.errors["key"]})
+        form = SaleCreateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        user = request_user(request)
+        data = form.validated_data
+        # Keys are the cashier's own: another cashier's "1" is a different sale.
+        result = services.sale_make(
+            game=game,
+            quantity=data["quantity"],
+            cash_desk=data["cash_desk"],
+            cashier=user,
+            cash_received=data["cash_received"],
+            request_key=f"api-{user.pk}-{header.validated_data['key']}",
+            player=data["player"],
+        )
+        first = result.sales[0]
+        if (first.game_id, result.cards, first.cash_desk_id, first.cash_received, first.player) != (
+            game.pk,
+            data["quantity"],
+            data["cash_desk"].pk,
+            data["cash_received"],
+            data["player"].strip(),
+        ):
+            # A fresh sale always matches its request: this is an earlier sale's key.
+            raise Conflict(_("This Idempotency-Key was used for a different sale; nothing was sold."))
+        answer = {
+            "cards": result.cards,
+            "amount": result.amount,
+            "cash_received": first.cash_received,
+            "change": result.change,
+            "sales": result.sales,
+        }
+        return Response(SaleResultSerializer(answer).data, status=status.HTTP_201_CREATED)

@@ -1,0 +1,179 @@
+"""Forms of the session and game screens: they parse input; the services decide (STYLE rule 3)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from bingo import services
+from bingo.engine import Variant
+from bingo.engine.prizes import PrizeKind
+from bingo.models import Game, Session
+from cards.forms import _add_service_errors
+from cards.models import VARIANT_CHOICES, Series
+from halls.models import Room
+
+_DATETIME_INPUT = "%Y-%m-%dT%H:%M"
+
+
+class _DateTimeInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+    def __init__(self) -> None:
+        super().__init__(format=_DATETIME_INPUT)
+
+
+class RoomChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
+    """A choice of room, named with its hall."""
+
+    def label_from_instance(self, obj: Room) -> str:
+        return f"{obj.hall.name} · {obj.name}"
+
+
+class SessionForm(forms.Form):
+    """A new session: the room, when it starts and when it is scheduled to end."""
+
+    room = RoomChoiceField(
+        label=_("Room"), queryset=Room.objects.select_related("hall").order_by("hall__name", "name")
+    )
+    starts_at = forms.DateTimeField(
+        label=_("Starts at"), input_formats=[_DATETIME_INPUT], widget=_DateTimeInput()
+    )
+    scheduled_end = forms.DateTimeField(
+        label=_("Scheduled end"), input_formats=[_DATETIME_INPUT], widget=_DateTimeInput()
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if "initial" not in kwargs:
+            start = timezone.localtime().replace(second=0, microsecond=0)
+            kwargs["initial"] = {"starts_at": start, "scheduled_end": start + timedelta(hours=4)}
+        super().__init__(*args, **kwargs)
+
+    def save(self, *, user: User) -> Session:
+        """Open the session; service errors become form errors (then re-raised)."""
+        data = self.cleaned_data
+        try:
+            return services.session_open(
+                room=data["room"], starts_at=data["starts_at"], scheduled_end=data["scheduled_end"], user=user
+            )
+        except ValidationError as exc:
+            _add_service_errors(self, exc)
+            raise
+
+
+class GameForm(forms.Form):
+    """A new game: its variant and prize plan, the variant's default or line and bingo shares (R7)."""
+
+    PLAN_DEFAULT = "default"
+    PLAN_CUSTOM = "custom"
+
+    variant = forms.ChoiceField(label=_("Variant"), choices=VARIANT_CHOICES, initial=Variant.B90.value)
+    plan = forms.ChoiceField(
+        label=_("Prize plan"),
+        choices=[
+            (PLAN_DEFAULT, _("The regulation's plan: line 20%, bingo 60% of sales")),
+            (PLAN_CUSTOM, _("Other shares")),
+        ],
+        initial=PLAN_DEFAULT,
+        widget=forms.RadioSelect,
+    )
+    line_share = forms.DecimalField(
+        label=_("Line prize (% of sales)"),
+        required=False,
+        min_value=0,
+        max_digits=5,
+        decimal_places=2,
+        help_text=_("Blank or 0: no line prize."),
+    )
+    bingo_share = forms.DecimalField(
+        label=_("Bingo prize (% of sales)"),
+        required=False,
+        min_value=0,
+        max_digits=5,
+        decimal_places=2,
+        help_text=_("The prizes total 80% of sales, and the bingo never gets below 55% (R7)."),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("plan") == self.PLAN_CUSTOM and data.get("bingo_share") is None:
+            self.add_error("bingo_share", _("Give the bingo prize's share of sales."))
+        return data
+
+    def prize_plan(self) -> dict[str, str] | None:
+        """The plan for ``game_create``: None for the variant's default, else the shares given."""
+        data = self.cleaned_data
+        if data["plan"] == self.PLAN_DEFAULT:
+            return None
+        plan: dict[str, str] = {}
+        line: Decimal | None = data.get("line_share")
+        if line:
+            plan[PrizeKind.LINE.value] = str(line)
+        plan[PrizeKind.BINGO.value] = str(data["bingo_share"])
+        return plan
+
+    def save(self, *, session: Session) -> Game:
+        """Add the game; the service refuses a plan breaking R7, and its message goes on the form."""
+        try:
+            return services.game_create(
+                session=session, variant=self.cleaned_data["variant"], prize_plan=self.prize_plan()
+            )
+        except ValidationError as exc:
+            _add_service_errors(self, exc)
+            raise
+
+
+class SeriesChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
+    """A choice of series, with its price, sales cursor and size."""
+
+    def label_from_instance(self, obj: Series) -> str:
+        return f"{obj.label} · {obj.price} {obj.hall.currency} · {obj.last_sold}/{obj.size}"
+
+
+class OpenSalesForm(forms.Form):
+    """The series to put on sale: the first, and optionally a second of the same price (R38)."""
+
+    first = SeriesChoiceField(label=_("Series to put on sale"), queryset=Series.objects.none())
+    second = SeriesChoiceField(
+        label=_("Second series (optional)"),
+        queryset=Series.objects.none(),
+        required=False,
+        help_text=_("Of the same price: the sale continues in it when the first runs out (R38)."),
+    )
+
+    def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.game = game
+        # Offer the hall's series that could be sold; the service still decides (R38).
+        choices = (
+            Series.objects.filter(hall=game.session.room.hall, card_set__variant=game.variant)
+            .exclude(status__in=[Series.Status.RETIRED, Series.Status.EXHAUSTED])
+            .select_related("hall")
+            .order_by("order_number")
+        )
+        self.fields["first"].queryset = choices  # type: ignore[attr-defined]
+        self.fields["second"].queryset = choices  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("first") and data.get("second") and data["first"] == data["second"]:
+            self.add_error("second", _("Choose a different series to continue in."))
+        return data
+
+    def save(self) -> Game:
+        """Open the sales; service errors become form errors (then re-raised)."""
+        chosen = [self.cleaned_data["first"]]
+        if self.cleaned_data.get("second"):
+            chosen.append(self.cleaned_data["second"])
+        try:
+            return services.game_open_sales(game=self.game, series=chosen)
+        except ValidationError as exc:
+            _add_service_errors(self, exc)
+            raise

@@ -1,0 +1,13 @@
+"""Pages of the cash desk and the price board. Paths are Portuguese (R54); names are English."""
+
+from django.urls import URLPattern, path
+
+from bingo import sale_views
+
+app_name = "sales"
+urlpatterns: list[URLPattern] = [
+    path("caixa/venda/", sale_views.cashier, name="cashier"),
+    path("caixa/turno/", sale_views.shift_report, name="shift_report"),
+    # The price board of a game (R29): public, shown on a TV in the hall.
+    path("quadro/<int:game_id>/", sale_views.price_board, name="price_board"),
+]

@@ -1,0 +1,254 @@
+"""Selling cards at the cash desk (R33-R41), the desk's shift report, and the price board (R29).
+
+Thin adapters (STYLE rule 3): the form parses, ``services.sale_make`` sells, the selectors read.
+A cashier sees and sells only the games of the halls where they are a cashier; anything else is
+refused with 403. The price board needs no login: it hangs on a TV in the hall.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from datetime import date, datetime, time, tzinfo
+from decimal import Decimal
+from typing import Any
+from urllib.parse import urlencode
+from zoneinfo import ZoneInfo
+
+from django import forms
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from bingo import selectors, services
+from bingo.models import Game
+from bingo.roles import Role, role_required
+from halls.models import CashDesk
+
+#: The session key remembering the cashier's desk between sales.
+DESK_SESSION_KEY = "sales:cash_desk"
+
+
+class SaleForm(forms.Form):
+    """One sale: how many cards, the cash handed over, and who buys when the hall caps it (R35).
+
+    ``request_key`` is made when the form is drawn, so a double submit sells once.
+    """
+
+    game = forms.IntegerField(widget=forms.HiddenInput)
+    cash_desk = forms.IntegerField(widget=forms.HiddenInput)
+    request_key = forms.CharField(max_length=64, widget=forms.HiddenInput)
+    quantity = forms.IntegerField(
+        label=_("Cards"),
+        min_value=1,
+        max_value=100_000,
+        error_messages={
+            "min_value": _("Sell at least one card."),
+            "invalid": _("Enter a whole number of cards."),
+        },
+        widget=forms.NumberInput(attrs={"autofocus": True, "inputmode": "numeric", "min": 1}),
+    )
+    cash_received = forms.DecimalField(
+        label=_("Cash received"),
+        min_value=0,
+        max_digits=14,
+        decimal_places=2,
+        localize=True,
+        error_messages={"invalid": _("The cash received must be an amount of money.")},
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
+    )
+    player = forms.CharField(label=_("Player"), max_length=80, required=False)
+
+
+def _hall_ids(request: HttpRequest) -> list[int]:
+    cached: list[int] | None = getattr(request, "_cashier_hall_ids", None)
+    if cached is None:
+        cached = selectors.cashier_hall_ids(request.user)
+        request._cashier_hall_ids = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def _int(value: object) -> int | None:
+    try:
+        return int(str(value))
+    except (TypeError, ValueError):
+        return None
+
+
+def _game_for(request: HttpRequest, game_id: int | None) -> Game | None:
+    """The game, if it is in one of the cashier's halls: None if there is none, 403 if foreign."""
+    if game_id is None:
+        return None
+    game = Game.objects.select_related("session__room__hall").filter(pk=game_id).first()
+    if game is None:
+        raise Http404
+    if game.session.room.hall_id not in _hall_ids(request):
+        raise PermissionDenied
+    return game
+
+
+def _desk_for(request: HttpRequest, desk_id: int | None) -> CashDesk | None:
+    """The cash desk, if it is in one of the cashier's halls: None if there is none, 403 if foreign."""
+    if desk_id is None:
+        return None
+    desk = CashDesk.objects.select_related("hall").filter(pk=desk_id).first()
+    if desk is None:
+        raise Http404
+    if desk.hall_id not in _hall_ids(request):
+        raise PermissionDenied
+    return desk
+
+
+def _screen_url(game: Game, desk: CashDesk, receipt: str = "") -> str:
+    query: dict[str, object] = {"jogo": game.pk, "caixa": desk.pk}
+    if receipt:
+        query["recibo"] = receipt
+    return f"{reverse('sales:cashier')}?{urlencode(query)}"
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(Role.CASHIER)
+def cashier(request: HttpRequest) -> HttpResponse:
+    """The cashier's screen: choose a selling game and a desk, sell, see the receipt and totals."""
+    if request.method == "POST":
+        game = _game_for(request, _int(request.POST.get("game")))
+        desk = _desk_for(request, _int(request.POST.get("cash_desk")))
+        if game is None or desk is None:
+            raise Http404
+        form = SaleForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                services.sale_make(
+                    game=game,
+                    quantity=data["quantity"],
+                    cash_desk=desk,
+                    cashier=request.user,  # type: ignore[arg-type]
+                    cash_received=data["cash_received"],
+                    request_key=data["request_key"],
+                    player=data["player"],
+                )
+            except ValidationError as exc:
+                form.add_error(None, exc)
+            else:
+                request.session[DESK_SESSION_KEY] = desk.pk
+                return redirect(_screen_url(game, desk, data["request_key"]))
+        return _render_screen(request, game, desk, form, status=400)
+
+    games = list(selectors.cashier_games(request.user))
+    desks = list(selectors.cashier_desks(request.user))
+    game = _game_for(request, _int(request.GET.get("jogo")))
+    if game is None and len(games) == 1:
+        game = games[0]
+    desk_id = _int(request.GET.get("caixa")) or _int(request.session.get(DESK_SESSION_KEY))
+    desk = next((d for d in desks if d.pk == desk_id), None) if desk_id else None
+    if desk_id and desk is None and request.GET.get("caixa"):
+        _desk_for(request, desk_id)  # 404 or 403, as it deserves
+    if game is not None and (desk is None or desk.hall_id != game.session.room.hall_id):
+        in_hall = [d for d in desks if d.hall_id == game.session.room.hall_id]
+        desk = in_hall[0] if len(in_hall) == 1 else None
+    if game is None or desk is None:
+        return render(
+            request,
+            "bingo/cashier_choose.html",
+            {"nav": "sell", "games": games, "desks": desks, "game": game, "desk": desk},
+        )
+    if desk.pk != request.session.get(DESK_SESSION_KEY):
+        request.session[DESK_SESSION_KEY] = desk.pk
+    form = SaleForm(initial={"game": game.pk, "cash_desk": desk.pk, "request_key": uuid.uuid4().hex})
+    return _render_screen(request, game, desk, form, games=games)
+
+
+def _render_screen(
+    request: HttpRequest,
+    game: Game,
+    desk: CashDesk,
+    form: SaleForm,
+    *,
+    games: list[Game] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    receipt_key = request.GET.get("recibo", "") if request.method == "GET" else ""
+    receipt = (
+        selectors.sale_receipt(request_key=receipt_key[:64], cashier_id=int(request.user.pk or 0))
+        if receipt_key
+        else []
+    )
+    receipt = [sale for sale in receipt if sale.game_id == game.pk]
+    board = selectors.game_board(game_id=game.pk)
+    hall = game.session.room.hall
+    totals = selectors.desk_game_totals(game_id=game.pk, cash_desk_id=desk.pk)
+    paid = sum((s.amount for s in receipt), Decimal("0"))
+
+    def money(amount: Decimal) -> str:
+        return selectors.money_display(amount, hall.currency)
+
+    context: dict[str, Any] = {
+        "nav": "sell",
+        "game": game,
+        "hall": hall,
+        "desk": desk,
+        "form": form,
+        "board": board,
+        "selling": game.state == Game.State.SELLING,
+        "totals": totals,
+        "totals_amount": money(totals.amount),
+        "receipt": [(sale, money(sale.amount)) for sale in receipt],
+        "receipt_amount": money(paid),
+        "receipt_received": money(receipt[0].cash_received) if receipt else "",
+        "receipt_change": money(receipt[0].cash_received - paid) if receipt else "",
+        "asks_player": bool(hall.card_limit_per_player),
+        "other_games": [g for g in (games or []) if g.pk != game.pk],
+    }
+    return render(request, "bingo/cashier.html", context, status=status)
+
+
+def _zone(name: str) -> tzinfo:
+    try:
+        return ZoneInfo(name)
+    except (KeyError, ValueError):
+        return timezone.get_current_timezone()
+
+
+def _midnight(day: date, tz_name: str) -> datetime:
+    """The start of ``day`` in the hall's time zone: a shift report counts from there."""
+    return datetime.combine(day, time.min, tzinfo=_zone(tz_name))
+
+
+@require_GET
+@role_required(Role.CASHIER)
+def shift_report(request: HttpRequest) -> HttpResponse:
+    """The shift report of a cashier's desk: cards by series and range, and the cash expected."""
+    desks = list(selectors.cashier_desks(request.user))
+    desk_id = _int(request.GET.get("caixa")) or _int(request.session.get(DESK_SESSION_KEY))
+    desk = next((d for d in desks if d.pk == desk_id), None)
+    if desk is None and request.GET.get("caixa"):
+        _desk_for(request, desk_id)  # 404 or 403
+    if desk is None and len(desks) == 1:
+        desk = desks[0]
+    report = None
+    day = timezone.localdate()
+    if desk is not None:
+        day = timezone.now().astimezone(_zone(desk.hall.time_zone)).date()  # today in the hall
+        with contextlib.suppress(ValueError):
+            day = date.fromisoformat(request.GET.get("desde", "")) if request.GET.get("desde") else day
+        report = selectors.shift_report(cash_desk=desk, since=_midnight(day, desk.hall.time_zone))
+    return render(
+        request,
+        "bingo/cashier_shift.html",
+        {"nav": "shift", "desks": desks, "desk": desk, "report": report, "day": day},
+    )
+
+
+@require_GET
+def price_board(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A game's price board (R29), for the hall's TV: public, updated live over a websocket."""
+    board = selectors.game_board(game_id=game_id)
+    if board is None:
+        raise Http404
+    prizes = [(p.kind.value, services.PRIZE_NAMES[p.kind], p.display) for p in board.prizes]
+    return render(request, "bingo/board.html", {"board": board, "prizes": prizes})

@@ -1,0 +1,369 @@
+"""Reads of the games app: what the cashier screen, the shift report and the price board show.
+
+Each function does its joins and aggregates in a fixed, small number of queries (no N+1), so a
+busy cash desk or a board refreshed after every sale stays cheap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, Max, Min, QuerySet, Sum
+
+from bingo.engine.prizes import PrizeKind, PrizePlan, PrizePlanError, prize_amounts
+from bingo.engine.sales import format_money
+from bingo.models import Game, GameSeries, GameState, Sale
+from bingo.roles import Role
+from bingo.services import quantum_for
+from halls.models import CashDesk, StaffMembership
+
+
+def _places(currency: str) -> int:
+    return 0 if quantum_for(currency) == 1 else 2
+
+
+def money_display(amount: Decimal, currency: str) -> str:
+    """Money as the hall shows it: "1 234 CVE" (whole escudos) or "1 234,50 EUR"."""
+    return format_money(amount, currency, places=_places(currency))
+
+
+_money = money_display
+
+
+# --- the price board (R29) -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BoardSeries:
+    """One series on sale in a game, as the board and the cashier screen show it."""
+
+    series_id: int
+    label: str
+    position: int
+    price: Decimal
+    price_display: str
+    cards_sold: int
+    #: The next card number to be sold; None once the series is sold out.
+    next_number: int | None
+    remaining: int
+    back_colour: str
+    face_colour: str
+
+
+@dataclass(frozen=True)
+class BoardPrize:
+    """A prize of the game's plan and what it is worth with the sales so far (R7, R10)."""
+
+    kind: PrizeKind
+    amount: Decimal
+    display: str
+
+
+@dataclass(frozen=True)
+class BoardFigures:
+    """Everything the price board of one game shows."""
+
+    game_id: int
+    game_number: int
+    hall_name: str
+    room_name: str
+    currency: str
+    state: str
+    series: tuple[BoardSeries, ...]
+    cards_sold: int
+    total: Decimal
+    prizes: tuple[BoardPrize, ...]
+    jackpot_active: bool
+    jackpot_contribution: Decimal
+
+    @property
+    def selling(self) -> bool:
+        return self.state == GameState.SELLING.value
+
+    @property
+    def total_display(self) -> str:
+        return _money(self.total, self.currency)
+
+    @property
+    def jackpot_display(self) -> str:
+        return _money(self.jackpot_contribution, self.currency)
+
+    def as_message(self) -> dict[str, Any]:
+        """The figures as the board's websocket message (JSON: money as strings)."""
+        return {
+            "type": "board",
+            "game": self.game_id,
+            "state": self.state,
+            "selling": self.selling,
+            "cards_sold": self.cards_sold,
+            "total": f"{self.total:.2f}",
+            "total_display": self.total_display,
+            "series": [
+                {
+                    "label": s.label,
+                    "price": f"{s.price:.2f}",
+                    "price_display": s.price_display,
+                    "cards_sold": s.cards_sold,
+                    "next_number": s.next_number,
+                    "remaining": s.remaining,
+                }
+                for s in self.series
+            ],
+            "prizes": [
+                {"kind": p.kind.value, "amount": f"{p.amount:.2f}", "display": p.display} for p in self.prizes
+            ],
+            "jackpot_active": self.jackpot_active,
+            "jackpot_contribution": f"{self.jackpot_contribution:.2f}",
+            "jackpot_display": self.jackpot_display,
+        }
+
+
+def _plan(shares: dict[str, str]) -> PrizePlan | None:
+    try:
+        return PrizePlan(tuple((PrizeKind(kind), Decimal(str(share))) for kind, share in shares.items()))
+    except (ValueError, InvalidOperation):
+        return None
+
+
+def game_series_list(*, game_id: int) -> QuerySet[GameSeries]:
+    """The series on sale in a game, first then second (R38), with the series joined."""
+    return GameSeries.objects.filter(game_id=game_id).select_related("series").order_by("position")
+
+
+def game_board(*, game_id: int) -> BoardFigures | None:
+    """The figures of a game's price board: the price and cards sold of each series, the sales
+    total, each prize's value so far and the jackpot's share (R29); None if there is no such game.
+    Four queries, whatever the sales."""
+    game = Game.objects.select_related("session__room__hall").filter(pk=game_id).first()
+    if game is None:
+        return None
+    hall = game.session.room.hall
+    on_sale = list(game_series_list(game_id=game_id))
+    sold = {
+        row["series_id"]: (row["cards"] or 0, row["amount"] or Decimal("0"))
+        for row in Sale.objects.filter(game_id=game_id)
+        .values("series_id")
+        .annotate(cards=Sum("quantity"), amount=Sum("amount"))
+        .order_by()
+    }
+    total = sum((amount for _, amount in sold.values()), Decimal("0"))
+    series = tuple(
+        _board_series(entry, sold.get(entry.series_id, (0, Decimal("0")))[0], hall.currency)
+        for entry in on_sale
+    )
+    prizes: tuple[BoardPrize, ...] = ()
+    jackpot = Decimal("0")
+    plan = _plan(game.prize_plan)
+    if plan is not None:
+        try:
+            amounts = prize_amounts(
+                plan, total, jackpot_active=game.jackpot_active, quantum=quantum_for(hall.currency)
+            )
+        except PrizePlanError:
+            pass  # a plan R7 refuses pays nothing; game_create never saves one
+        else:
+            prizes = tuple(
+                BoardPrize(kind, value, _money(value, hall.currency)) for kind, value in amounts.amounts
+            )
+            jackpot = amounts.jackpot_contribution
+    return BoardFigures(
+        game_id=game.pk,
+        game_number=game.number,
+        hall_name=hall.name,
+        room_name=game.session.room.name,
+        currency=hall.currency,
+        state=game.state,
+        series=series,
+        cards_sold=sum(cards for cards, _ in sold.values()),
+        total=total,
+        prizes=prizes,
+        jackpot_active=game.jackpot_active,
+        jackpot_contribution=jackpot,
+    )
+
+
+def _board_series(entry: GameSeries, cards_sold: int, currency: str) -> BoardSeries:
+    s = entry.series
+    return BoardSeries(
+        series_id=s.pk,
+        label=s.label,
+        position=entry.position,
+        price=s.price,
+        price_display=_money(s.price, currency),
+        cards_sold=cards_sold,
+        next_number=s.last_sold + 1 if s.last_sold < s.size else None,
+        remaining=s.size - s.last_sold,
+        back_colour=s.back_colour,
+        face_colour=s.face_colour,
+    )
+
+
+# --- the cashier's screen ------------------------------------------------------------------------
+
+
+def cashier_hall_ids(user: AbstractBaseUser | AnonymousUser) -> list[int]:
+    """The ids of the halls where ``user`` works as a cashier."""
+    if not user.is_authenticated:
+        return []
+    return list(
+        StaffMembership.objects.filter(user_id=user.pk, role=Role.CASHIER.value).values_list(
+            "hall_id", flat=True
+        )
+    )
+
+
+def cashier_games(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Game]:
+    """The games selling cards in the halls where ``user`` is a cashier, hall and room joined."""
+    return (
+        Game.objects.filter(state=GameState.SELLING.value, session__room__hall_id__in=cashier_hall_ids(user))
+        .select_related("session__room__hall")
+        .order_by("session__room__hall__name", "session__room__name", "session__starts_at", "number")
+    )
+
+
+def cashier_desks(user: AbstractBaseUser | AnonymousUser) -> QuerySet[CashDesk]:
+    """The cash desks of the halls where ``user`` is a cashier."""
+    return CashDesk.objects.filter(hall_id__in=cashier_hall_ids(user)).select_related("hall")
+
+
+@dataclass(frozen=True)
+class DeskTotals:
+    """What one cash desk has sold in one game: cards and cash."""
+
+    cards: int
+    amount: Decimal
+    sales: int
+
+
+def desk_game_totals(*, game_id: int, cash_desk_id: int) -> DeskTotals:
+    """The cards and cash sold at ``cash_desk_id`` in ``game_id`` (one aggregate query)."""
+    row = Sale.objects.filter(game_id=game_id, cash_desk_id=cash_desk_id).aggregate(
+        cards=Sum("quantity"), amount=Sum("amount"), sales=Count("request_key", distinct=True)
+    )
+    return DeskTotals(row["cards"] or 0, row["amount"] or Decimal("0"), row["sales"] or 0)
+
+
+def sale_receipt(*, request_key: str, cashier_id: int) -> list[Sale]:
+    """The ledger rows of one sale by ``cashier_id`` (one per series, R38), series joined."""
+    return list(
+        Sale.objects.filter(request_key=request_key, cashier_id=cashier_id)
+        .select_related("series", "game__session__room__hall")
+        .order_by("part")
+    )
+
+
+# --- the shift report ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShiftRange:
+    """Consecutive cards of one series sold at the desk (a run of sales with no gap)."""
+
+    first_number: int
+    last_number: int
+
+    @property
+    def count(self) -> int:
+        return self.last_number - self.first_number + 1
+
+
+@dataclass(frozen=True)
+class ShiftLine:
+    """One series in one game sold at the desk: its ranges, cards and cash."""
+
+    game_id: int
+    game_number: int
+    room_name: str
+    series_label: str
+    unit_price: Decimal
+    ranges: tuple[ShiftRange, ...]
+    cards: int
+    amount: Decimal
+    currency: str
+
+    @property
+    def unit_price_display(self) -> str:
+        return _money(self.unit_price, self.currency)
+
+    @property
+    def amount_display(self) -> str:
+        return _money(self.amount, self.currency)
+
+
+@dataclass(frozen=True)
+class ShiftReport:
+    """The cards a cash desk sold since a moment, by game, series and range, and the cash it
+    should hold for them (sales are cash only, R39: cash expected = face value sold)."""
+
+    cash_desk: CashDesk
+    since: datetime
+    lines: tuple[ShiftLine, ...]
+    cards: int
+    cash_expected: Decimal
+    sales: int
+    first_sale_at: datetime | None
+    last_sale_at: datetime | None
+
+    @property
+    def cash_expected_display(self) -> str:
+        return _money(self.cash_expected, self.cash_desk.hall.currency)
+
+
+def shift_report(*, cash_desk: CashDesk, since: datetime) -> ShiftReport:
+    """The shift report of ``cash_desk`` from ``since``: cards by series and range, cash expected."""
+    sales = list(
+        Sale.objects.filter(cash_desk=cash_desk, created_at__gte=since)
+        .select_related("series", "game__session__room")
+        .order_by("game__session__starts_at", "game__number", "series_id", "first_number")
+    )
+    lines: list[ShiftLine] = []
+    key: tuple[int, int] | None = None
+    ranges: list[ShiftRange] = []
+    cards = 0
+    amount = Decimal("0")
+    current: Sale | None = None
+
+    def close() -> None:
+        if current is not None:
+            lines.append(
+                ShiftLine(
+                    game_id=current.game_id,
+                    game_number=current.game.number,
+                    room_name=current.game.session.room.name,
+                    series_label=current.series.label,
+                    unit_price=current.unit_price,
+                    ranges=tuple(ranges),
+                    cards=cards,
+                    amount=amount,
+                    currency=cash_desk.hall.currency,
+                )
+            )
+
+    for sale in sales:
+        if (sale.game_id, sale.series_id) != key:
+            close()
+            key, current, ranges, cards, amount = (sale.game_id, sale.series_id), sale, [], 0, Decimal("0")
+        if ranges and ranges[-1].last_number + 1 == sale.first_number:
+            ranges[-1] = ShiftRange(ranges[-1].first_number, sale.last_number)
+        else:
+            ranges.append(ShiftRange(sale.first_number, sale.last_number))
+        cards += sale.quantity
+        amount += sale.amount
+    close()
+    span = Sale.objects.filter(cash_desk=cash_desk, created_at__gte=since).aggregate(
+        first=Min("created_at"), last=Max("created_at"), sales=Count("request_key", distinct=True)
+    )
+    return ShiftReport(
+        cash_desk=cash_desk,
+        since=since,
+        lines=tuple(lines),
+        cards=sum(line.cards for line in lines),
+        cash_expected=sum((line.amount for line in lines), Decimal("0")),
+        sales=span["sales"] or 0,
+        first_sale_at=span["first"],
+        last_sale_at=span["last"],
+    )

@@ -1,0 +1,275 @@
+"""Halls, their rooms and cash desks over the JSON API, and the hall-scoped access rules.
+
+Access here is per hall, not per role group: a person sees a hall only while they hold a
+``StaffMembership`` in it (manager, cashier, caller or inspector), and may do there only what
+their role in *that* hall allows, so a cashier of one hall can do nothing in another. Objects
+of a hall the caller does not work in answer 404, as if they did not exist; a role that does
+not allow the action answers 403. ``bingo/game_api.py`` uses the same helpers.
+
+Who may call what (docs/api.md): any staff of the hall reads it, its rooms and its desks; its
+managers add rooms and desks (halls/services.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.generics import GenericAPIView
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from bingo.api import HasRole, MoneyField
+from bingo.roles import Role, roles_in_order
+from cards.api import ErrorSerializer, Pagination
+from halls import services
+from halls.models import CashDesk, Hall, Room, StaffMembership
+
+# --- hall-scoped access -----------------------------------------------------------------------
+
+
+def request_user(request: Request) -> User:
+    """The logged-in user (views here all require IsAuthenticated)."""
+    user: User = request.user  # type: ignore[assignment]
+    return user
+
+
+def staff_halls(user: User) -> QuerySet[Hall]:
+    """The halls ``user`` works in, in any staff role."""
+    return Hall.objects.filter(pk__in=StaffMembership.objects.filter(user=user).values("hall_id"))
+
+
+def hall_roles(user: User, hall_id: int) -> frozenset[Role]:
+    """The roles ``user`` holds in hall ``hall_id`` (empty when they do not work there)."""
+    names = StaffMembership.objects.filter(user=user, hall_id=hall_id).values_list("role", flat=True)
+    return frozenset(Role(name) for name in names)
+
+
+def require_hall_role(request: Request, hall_id: int, *roles: Role) -> frozenset[Role]:
+    """The caller's roles in the hall; 403 unless one of them is among ``roles``."""
+    held = hall_roles(request_user(request), hall_id)
+    if not held & set(roles):
+        raise PermissionDenied(HasRole.message)
+    return held
+
+
+def _visible_hall(request: Request, hall_id: int) -> Hall:
+    try:
+        return staff_halls(request_user(request)).get(pk=hall_id)
+    except Hall.DoesNotExist:
+        raise NotFound(_("There is no hall %(id)d.") % {"id": hall_id}) from None
+
+
+# --- serializers ------------------------------------------------------------------------------
+
+
+class HallSerializer(serializers.ModelSerializer[Hall]):
+    """A hall as its staff see it, with the caller's own roles there."""
+
+    tax_threshold = MoneyField(read_only=True)
+    tax_rate = serializers.DecimalField(
+        max_digits=5, decimal_places=2, read_only=True, help_text="Tax on prizes, in percent (R61 g)."
+    )
+    my_roles = serializers.SerializerMethodField(help_text="The roles the caller holds in this hall.")
+
+    class Meta:
+        model = Hall
+        fields = [
+            "id",
+            "name",
+            "currency",
+            "time_zone",
+            "card_limit_per_player",
+            "tax_rate",
+            "tax_threshold",
+            "jackpot_active",
+            "created_at",
+            "my_roles",
+        ]
+        read_only_fields = fields
+
+    def get_my_roles(self, hall: Hall) -> list[str]:
+        user: User = self.context["user"]
+        return [role.value for role in roles_in_order(hall_roles(user, hall.pk))]
+
+
+class RoomSerializer(serializers.ModelSerializer[Room]):
+    """A room of a hall, where sessions are played."""
+
+    class Meta:
+        model = Room
+        fields = ["id", "hall", "name"]
+        read_only_fields = fields
+
+
+class CashDeskSerializer(serializers.ModelSerializer[CashDesk]):
+    """A cash desk of a hall, that sales go through (R39)."""
+
+    class Meta:
+        model = CashDesk
+        fields = ["id", "hall", "name"]
+        read_only_fields = fields
+
+
+class NameSerializer(serializers.Serializer[Any]):
+    """What a manager gives for a new room or cash desk: its name, unique in the hall."""
+
+    name = serializers.CharField(max_length=80)
+
+
+# --- views ------------------------------------------------------------------------------------
+
+
+class HallListView(GenericAPIView[Hall]):
+    """The halls the caller works in (any staff role)."""
+
+    permission_classes = [IsAuthenticated]
+    pagination_class = Pagination
+    serializer_class = HallSerializer
+
+    @extend_schema(operation_id="halls_list", responses=HallSerializer(many=True), tags=["halls"])
+    def get(self, request: Request) -> Response:
+        user = request_user(request)
+        page = self.paginate_queryset(staff_halls(user).order_by("name"))
+        return self.get_paginated_response(HallSerializer(page, many=True, context={"user": user}).data)
+
+
+class HallDetailView(APIView):
+    """One hall the caller works in."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="halls_retrieve", responses={200: HallSerializer, 404: ErrorSerializer}, tags=["halls"]
+    )
+    def get(self, request: Request, hall_id: int) -> Response:
+        hall = _visible_hall(request, hall_id)
+        return Response(HallSerializer(hall, context={"user": request_user(request)}).data)
+
+
+class RoomListView(GenericAPIView[Room]):
+    """The rooms of a hall: listed for its staff, added by its managers."""
+
+    permission_classes = [IsAuthenticated]
+    pagination_class = Pagination
+    serializer_class = RoomSerializer
+
+    @extend_schema(
+        operation_id="halls_rooms_list",
+        responses={200: RoomSerializer(many=True), 404: ErrorSerializer},
+        tags=["halls"],
+    )
+    def get(self, request: Request, hall_id: int) -> Response:
+        hall = _visible_hall(request, hall_id)
+        page = self.paginate_queryset(Room.objects.filter(hall=hall).order_by("name"))
+        return self.get_paginated_response(RoomSerializer(page, many=True).data)
+
+    @extend_schema(
+        operation_id="halls_rooms_create",
+        request=NameSerializer,
+        responses={
+            201: RoomSerializer,
+            400: OpenApiResponse(
+                description="Field errors (a name already used in the hall); nothing created."
+            ),
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+        },
+        tags=["halls"],
+    )
+    def post(self, request: Request, hall_id: int) -> Response:
+        hall = _visible_hall(request, hall_id)
+        require_hall_role(request, hall.pk, Role.MANAGER)
+        form = NameSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        room = services.room_create(hall=hall, name=form.validated_data["name"])
+        return Response(
+            RoomSerializer(room).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": reverse("api:room-detail", args=[room.pk])},
+        )
+
+
+class RoomDetailView(APIView):
+    """One room of a hall the caller works in."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="rooms_retrieve", responses={200: RoomSerializer, 404: ErrorSerializer}, tags=["halls"]
+    )
+    def get(self, request: Request, room_id: int) -> Response:
+        try:
+            room = Room.objects.filter(hall__in=staff_halls(request_user(request))).get(pk=room_id)
+        except Room.DoesNotExist:
+            raise NotFound(_("There is no room %(id)d.") % {"id": room_id}) from None
+        return Response(RoomSerializer(room).data)
+
+
+class CashDeskListView(GenericAPIView[CashDesk]):
+    """The cash desks of a hall: listed for its staff, added by its managers."""
+
+    permission_classes = [IsAuthenticated]
+    pagination_class = Pagination
+    serializer_class = CashDeskSerializer
+
+    @extend_schema(
+        operation_id="halls_cash_desks_list",
+        responses={200: CashDeskSerializer(many=True), 404: ErrorSerializer},
+        tags=["halls"],
+    )
+    def get(self, request: Request, hall_id: int) -> Response:
+        hall = _visible_hall(request, hall_id)
+        page = self.paginate_queryset(CashDesk.objects.filter(hall=hall).order_by("name"))
+        return self.get_paginated_response(CashDeskSerializer(page, many=True).data)
+
+    @extend_schema(
+        operation_id="halls_cash_desks_create",
+        request=NameSerializer,
+        responses={
+            201: CashDeskSerializer,
+            400: OpenApiResponse(
+                description="Field errors (a name already used in the hall); nothing created."
+            ),
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+        },
+        tags=["halls"],
+    )
+    def post(self, request: Request, hall_id: int) -> Response:
+        hall = _visible_hall(request, hall_id)
+        require_hall_role(request, hall.pk, Role.MANAGER)
+        form = NameSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        desk = services.cash_desk_create(hall=hall, name=form.validated_data["name"])
+        return Response(
+            CashDeskSerializer(desk).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": reverse("api:cash-desk-detail", args=[desk.pk])},
+        )
+
+
+class CashDeskDetailView(APIView):
+    """One cash desk of a hall the caller works in."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="cash_desks_retrieve",
+        responses={200: CashDeskSerializer, 404: ErrorSerializer},
+        tags=["halls"],
+    )
+    def get(self, request: Request, desk_id: int) -> Response:
+        try:
+            desk = CashDesk.objects.filter(hall__in=staff_halls(request_user(request))).get(pk=desk_id)
+        except CashDesk.DoesNotExist:
+            raise NotFound(_("There is no cash desk %(id)d.") % {"id": desk_id}) from None
+        return Response(CashDeskSerializer(desk).data)

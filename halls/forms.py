@@ -1,0 +1,128 @@
+"""Forms of the halls screens: they parse input; the services decide (STYLE rule 3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from bingo.roles import Role
+from cards.forms import _add_service_errors
+from halls import services
+from halls.models import CashDesk, Hall, Room, StaffMembership
+
+
+class HallForm(forms.Form):
+    """A hall's settings: name, currency, time zone, card limit (R35), prize tax, jackpot (R9)."""
+
+    name = forms.CharField(label=_("Name"), max_length=120)
+    currency = forms.CharField(
+        label=_("Currency"),
+        max_length=3,
+        initial="CVE",
+        help_text=_("Three letters (ISO 4217): CVE for the Cabo Verde escudo."),
+    )
+    time_zone = forms.CharField(label=_("Time zone"), max_length=64, initial="Atlantic/Cape_Verde")
+    card_limit_per_player = forms.IntegerField(
+        label=_("Cards per player and game (R35)"),
+        required=False,
+        min_value=1,
+        help_text=_("The most cards one player may buy in a game. Blank: no limit."),
+    )
+    tax_rate = forms.DecimalField(
+        label=_("Tax on prizes (%)"),
+        max_digits=5,
+        decimal_places=2,
+        min_value=0,
+        max_value=100,
+        initial=0,
+    )
+    tax_threshold = forms.DecimalField(
+        label=_("Prizes taxed from"),
+        max_digits=12,
+        decimal_places=2,
+        min_value=0,
+        initial=0,
+        help_text=_("Prizes above this value pay the tax, in the hall's currency."),
+    )
+    jackpot_active = forms.BooleanField(
+        label=_("Progressive jackpot active (R9)"),
+        required=False,
+        help_text=_("With the jackpot authorized, 3% of each game's prize money goes to it (R10)."),
+    )
+
+    def __init__(self, *args: Any, hall: Hall | None = None, **kwargs: Any) -> None:
+        self.hall = hall
+        if hall is not None and "initial" not in kwargs:
+            kwargs["initial"] = {name: getattr(hall, name) for name in self.base_fields}
+        super().__init__(*args, **kwargs)
+
+    def save(self) -> Hall:
+        """Create the hall, or update the one given; service errors become form errors."""
+        try:
+            if self.hall is None:
+                return services.hall_create(**self.cleaned_data)
+            return services.hall_update(hall=self.hall, **self.cleaned_data)
+        except ValidationError as exc:
+            _add_service_errors(self, exc)
+            raise
+
+
+class RoomForm(forms.Form):
+    """A new room of a hall."""
+
+    name = forms.CharField(label=_("Room name"), max_length=80)
+
+    def save(self, *, hall: Hall) -> Room:
+        """Create the room; service errors become form errors."""
+        try:
+            return services.room_create(hall=hall, name=self.cleaned_data["name"])
+        except ValidationError as exc:
+            _add_service_errors(self, exc)
+            raise
+
+
+class CashDeskForm(forms.Form):
+    """A new cash desk of a hall."""
+
+    name = forms.CharField(label=_("Cash desk name"), max_length=80)
+
+    def save(self, *, hall: Hall) -> CashDesk:
+        """Create the cash desk; service errors become form errors."""
+        try:
+            return services.cash_desk_create(hall=hall, name=self.cleaned_data["name"])
+        except ValidationError as exc:
+            _add_service_errors(self, exc)
+            raise
+
+
+class UserChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
+    """A choice of person, shown by full name and user name."""
+
+    def label_from_instance(self, obj: User) -> str:
+        full_name = obj.get_full_name()
+        return f"{full_name} ({obj.get_username()})" if full_name else obj.get_username()
+
+
+class StaffForm(forms.Form):
+    """Give an existing person a role in a hall."""
+
+    user = UserChoiceField(
+        label=_("Person"), queryset=User.objects.filter(is_active=True).order_by("username")
+    )
+    role = forms.ChoiceField(
+        label=_("Role"), choices=[(role.value, role.label) for role in services.STAFF_ROLES]
+    )
+
+    def save(self, *, hall: Hall) -> StaffMembership:
+        """Assign the role; service errors become form errors."""
+        try:
+            return services.staff_assign(
+                hall=hall, user=self.cleaned_data["user"], role=Role(self.cleaned_data["role"])
+            )
+        except ValidationError as exc:
+            _add_service_errors(self, exc)
+            raise

@@ -1,0 +1,173 @@
+"""Writes of the halls app: halls, their rooms and cash desks, and who works there in which role.
+
+Each service validates everything before it writes and runs in one transaction, so a refused
+request leaves nothing half-created. A person's role in a hall is a ``StaffMembership``; the
+role's group (bingo.roles) is what opens that role's screens, so assigning a role also gives
+the group, and removing a person's last membership in a role takes the group away.
+"""
+
+from __future__ import annotations
+
+import re
+import zoneinfo
+from decimal import Decimal
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from bingo.roles import Role, user_roles, user_roles_set
+from halls.models import CashDesk, Hall, Room, StaffMembership
+
+#: The roles a person may hold in a hall (players are not staff).
+STAFF_ROLES: tuple[Role, ...] = (Role.MANAGER, Role.CASHIER, Role.CALLER, Role.INSPECTOR)
+
+_CURRENCY = re.compile(r"^[A-Z]{3}$")
+
+
+def _check_hall_fields(
+    *,
+    currency: str,
+    time_zone: str,
+    card_limit_per_player: int | None,
+    tax_rate: Decimal,
+    tax_threshold: Decimal,
+) -> None:
+    errors: dict[str, str] = {}
+    if not _CURRENCY.match(currency):
+        errors["currency"] = _("A currency is three capital letters (ISO 4217), such as CVE.")
+    try:
+        zoneinfo.ZoneInfo(time_zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        errors["time_zone"] = _("Unknown time zone: %(tz)s.") % {"tz": time_zone}
+    if card_limit_per_player is not None and card_limit_per_player < 1:
+        # R35: a cap is at least one card; no cap is left blank.
+        errors["card_limit_per_player"] = _("The card limit must be at least 1, or blank for no limit (R35).")
+    if not Decimal("0") <= tax_rate <= Decimal("100"):
+        errors["tax_rate"] = _("The tax rate is a percentage from 0 to 100.")
+    if tax_threshold < 0:
+        errors["tax_threshold"] = _("The tax threshold cannot be negative.")
+    if errors:
+        raise ValidationError(errors)
+
+
+def _save_hall(hall: Hall) -> Hall:
+    # full_clean checks the name's uniqueness and the field lengths with Django's own messages.
+    hall.full_clean(exclude=["created_at"])
+    with transaction.atomic():
+        hall.save()
+    return hall
+
+
+def hall_create(
+    *,
+    name: str,
+    currency: str = "CVE",
+    time_zone: str = "Atlantic/Cape_Verde",
+    card_limit_per_player: int | None = None,
+    tax_rate: Decimal = Decimal("0"),
+    tax_threshold: Decimal = Decimal("0"),
+    jackpot_active: bool = False,
+) -> Hall:
+    """Create a hall with its currency, time zone, card limit (R35), prize tax and jackpot (R9)."""
+    currency = currency.strip().upper()
+    _check_hall_fields(
+        currency=currency,
+        time_zone=time_zone,
+        card_limit_per_player=card_limit_per_player,
+        tax_rate=tax_rate,
+        tax_threshold=tax_threshold,
+    )
+    return _save_hall(
+        Hall(
+            name=name.strip(),
+            currency=currency,
+            time_zone=time_zone,
+            card_limit_per_player=card_limit_per_player,
+            tax_rate=tax_rate,
+            tax_threshold=tax_threshold,
+            jackpot_active=jackpot_active,
+        )
+    )
+
+
+def hall_update(
+    *,
+    hall: Hall,
+    name: str,
+    currency: str,
+    time_zone: str,
+    card_limit_per_player: int | None,
+    tax_rate: Decimal,
+    tax_threshold: Decimal,
+    jackpot_active: bool,
+) -> Hall:
+    """Change a hall's settings; games already created keep the jackpot setting they were made with."""
+    currency = currency.strip().upper()
+    _check_hall_fields(
+        currency=currency,
+        time_zone=time_zone,
+        card_limit_per_player=card_limit_per_player,
+        tax_rate=tax_rate,
+        tax_threshold=tax_threshold,
+    )
+    hall.name = name.strip()
+    hall.currency = currency
+    hall.time_zone = time_zone
+    hall.card_limit_per_player = card_limit_per_player
+    hall.tax_rate = tax_rate
+    hall.tax_threshold = tax_threshold
+    hall.jackpot_active = jackpot_active
+    return _save_hall(hall)
+
+
+def room_create(*, hall: Hall, name: str) -> Room:
+    """Add a room, named uniquely within ``hall``, where sessions are played."""
+    room = Room(hall=hall, name=name.strip())
+    room.full_clean()
+    with transaction.atomic():
+        room.save()
+    return room
+
+
+def cash_desk_create(*, hall: Hall, name: str) -> CashDesk:
+    """Add a cash desk, named uniquely within ``hall``, that sales and payments go through (R39)."""
+    desk = CashDesk(hall=hall, name=name.strip())
+    desk.full_clean()
+    with transaction.atomic():
+        desk.save()
+    return desk
+
+
+def staff_assign(*, hall: Hall, user: User, role: Role) -> StaffMembership:
+    """Give ``user`` ``role`` in ``hall`` (and the role's group, which opens its screens)."""
+    if role not in STAFF_ROLES:
+        raise ValidationError({"role": _("A player is not a member of the staff.")})
+    if not user.is_active:
+        raise ValidationError({"user": _("%(user)s cannot log in.") % {"user": user.get_username()}})
+    with transaction.atomic():
+        if StaffMembership.objects.filter(hall=hall, user=user, role=role.value).exists():
+            raise ValidationError(
+                _("%(user)s is already %(role)s in %(hall)s.")
+                % {"user": user.get_username(), "role": role.label, "hall": hall.name}
+            )
+        membership = StaffMembership.objects.create(hall=hall, user=user, role=role.value)
+        user_roles_set(user=user, roles={*user_roles(user), role})
+    return membership
+
+
+def staff_remove(*, hall: Hall, user: User, role: Role, by: User | None = None) -> None:
+    """Take ``role`` in ``hall`` from ``user``; with no such role left anywhere, also its group."""
+    if by is not None and by.pk == user.pk and role == Role.MANAGER:
+        # Nobody locks themselves out of the screens they are using.
+        raise ValidationError(_("You cannot remove your own manager role."))
+    with transaction.atomic():
+        deleted, _rows = StaffMembership.objects.filter(hall=hall, user=user, role=role.value).delete()
+        if not deleted:
+            raise ValidationError(
+                _("%(user)s is not %(role)s in %(hall)s.")
+                % {"user": user.get_username(), "role": role.label, "hall": hall.name}
+            )
+        if not StaffMembership.objects.filter(user=user, role=role.value).exists():
+            user_roles_set(user=user, roles=user_roles(user) - {role})

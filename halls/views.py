@@ -1,0 +1,174 @@
+"""Manager screens for halls: their settings, rooms, cash desks and staff.
+
+Thin adapters (STYLE rule 3): parse with a form, call one service, redirect (POST-redirect-GET)
+or render the form again with the service's errors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from bingo.roles import Role, role_required
+from halls import services
+from halls.forms import CashDeskForm, HallForm, RoomForm, StaffForm
+from halls.models import Hall, StaffMembership
+
+
+@require_GET
+@role_required(Role.MANAGER)
+def hall_list(request: HttpRequest) -> HttpResponse:
+    """Every hall with its settings and how many rooms, desks and staff it has."""
+    halls = Hall.objects.annotate(
+        room_count=Count("rooms", distinct=True),
+        desk_count=Count("cash_desks", distinct=True),
+        staff_count=Count("staff", distinct=True),
+    ).order_by("name")
+    return render(request, "halls/hall_list.html", {"nav": "halls", "halls": halls})
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(Role.MANAGER)
+def hall_create(request: HttpRequest) -> HttpResponse:
+    """Create a hall."""
+    form = HallForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            hall = form.save()
+        except ValidationError:
+            pass  # the form now carries the service's errors
+        else:
+            messages.success(request, _("Hall %(name)s created.") % {"name": hall.name})
+            return redirect("halls:hall_detail", pk=hall.pk)
+    return render(request, "halls/hall_form.html", {"nav": "halls", "form": form, "hall": None})
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(Role.MANAGER)
+def hall_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Change a hall's settings."""
+    hall = get_object_or_404(Hall, pk=pk)
+    form = HallForm(request.POST or None, hall=hall)
+    if request.method == "POST" and form.is_valid():
+        try:
+            form.save()
+        except ValidationError:
+            hall.refresh_from_db()  # the page heading shows the saved hall, not the refused input
+        else:
+            messages.success(request, _("Hall %(name)s saved.") % {"name": hall.name})
+            return redirect("halls:hall_detail", pk=hall.pk)
+    return render(request, "halls/hall_form.html", {"nav": "halls", "form": form, "hall": hall})
+
+
+def _detail(request: HttpRequest, hall: Hall, **forms: Any) -> HttpResponse:
+    staff = (
+        StaffMembership.objects.filter(hall=hall).select_related("user").order_by("user__username", "role")
+    )
+    context = {
+        "nav": "halls",
+        "hall": hall,
+        "rooms": hall.rooms.order_by("name"),
+        "desks": hall.cash_desks.order_by("name"),
+        "staff": staff,
+        "room_form": forms.get("room_form") or RoomForm(prefix="room"),
+        "desk_form": forms.get("desk_form") or CashDeskForm(prefix="desk"),
+        "staff_form": forms.get("staff_form") or StaffForm(prefix="staff"),
+    }
+    return render(request, "halls/hall_detail.html", context)
+
+
+@require_GET
+@role_required(Role.MANAGER)
+def hall_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A hall's settings, rooms, cash desks and staff, with the forms to add to them."""
+    return _detail(request, get_object_or_404(Hall, pk=pk))
+
+
+@require_POST
+@role_required(Role.MANAGER)
+def room_create(request: HttpRequest, pk: int) -> HttpResponse:
+    """Add a room to a hall."""
+    hall = get_object_or_404(Hall, pk=pk)
+    form = RoomForm(request.POST, prefix="room")
+    if form.is_valid():
+        try:
+            room = form.save(hall=hall)
+        except ValidationError:
+            pass
+        else:
+            messages.success(request, _("Room %(name)s added.") % {"name": room.name})
+            return redirect("halls:hall_detail", pk=hall.pk)
+    return _detail(request, hall, room_form=form)
+
+
+@require_POST
+@role_required(Role.MANAGER)
+def cash_desk_create(request: HttpRequest, pk: int) -> HttpResponse:
+    """Add a cash desk to a hall."""
+    hall = get_object_or_404(Hall, pk=pk)
+    form = CashDeskForm(request.POST, prefix="desk")
+    if form.is_valid():
+        try:
+            desk = form.save(hall=hall)
+        except ValidationError:
+            pass
+        else:
+            messages.success(request, _("Cash desk %(name)s added.") % {"name": desk.name})
+            return redirect("halls:hall_detail", pk=hall.pk)
+    return _detail(request, hall, desk_form=form)
+
+
+@require_POST
+@role_required(Role.MANAGER)
+def staff_assign(request: HttpRequest, pk: int) -> HttpResponse:
+    """Give an existing person a role in a hall."""
+    hall = get_object_or_404(Hall, pk=pk)
+    form = StaffForm(request.POST, prefix="staff")
+    if form.is_valid():
+        try:
+            membership = form.save(hall=hall)
+        except ValidationError:
+            pass
+        else:
+            messages.success(
+                request,
+                _("%(user)s is now %(role)s in this hall.")
+                % {"user": membership.user.get_username(), "role": membership.get_role_display()},
+            )
+            return redirect("halls:hall_detail", pk=hall.pk)
+    return _detail(request, hall, staff_form=form)
+
+
+@require_POST
+@role_required(Role.MANAGER)
+def staff_remove(request: HttpRequest, pk: int, membership_pk: int) -> HttpResponse:
+    """Take a role in a hall away from a person."""
+    membership = get_object_or_404(
+        StaffMembership.objects.select_related("hall", "user"), pk=membership_pk, hall_id=pk
+    )
+    user: User = membership.user
+    try:
+        services.staff_remove(
+            hall=membership.hall,
+            user=user,
+            role=Role(membership.role),
+            by=request.user,  # type: ignore[arg-type]
+        )
+    except ValidationError as exc:
+        for message in exc.messages:
+            messages.error(request, message)
+    else:
+        messages.success(
+            request,
+            _("%(user)s is no longer %(role)s in this hall.")
+            % {"user": user.get_username(), "role": membership.get_role_display()},
+        )
+    return redirect("halls:hall_detail", pk=pk)

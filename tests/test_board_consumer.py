@@ -1,0 +1,225 @@
+"""The price board's websocket (bingo.consumers.PriceBoardConsumer) through the whole ASGI app.
+
+A board gets the current figures on connect and new ones after every committed sale. The sale
+runs in the test's thread, through ``sync_to_async``, inside the event loop the consumer runs in,
+so its ``on_commit`` broadcast goes through the real channel layer: channels_redis with
+REDIS_URL set, the in-memory layer without. ``transactional_db``: the broadcast fires on commit.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.testing import ApplicationCommunicator
+
+from bingo import services
+from bingo.asgi import application
+from tests.test_sale_views import Desk
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ORIGIN = "http://127.0.0.1:8000"
+
+
+def _scope(path: str, origin: str = ORIGIN) -> dict[str, Any]:
+    return {
+        "type": "websocket",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "scheme": "ws",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"127.0.0.1:8000"), (b"origin", origin.encode())],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8000),
+        "subprotocols": [],
+    }
+
+
+class Board:
+    """A websocket client of one price board."""
+
+    def __init__(self, game_id: int, origin: str = ORIGIN) -> None:
+        self.communicator = ApplicationCommunicator(application, _scope(f"/ws/quadro/{game_id}/", origin))
+
+    async def connect(self) -> dict[str, Any]:
+        await self.communicator.send_input({"type": "websocket.connect"})
+        answer: dict[str, Any] = await self.communicator.receive_output(5)
+        return answer
+
+    async def figures(self) -> dict[str, Any]:
+        message = await self.communicator.receive_output(5)
+        assert message["type"] == "websocket.send", message
+        figures: dict[str, Any] = json.loads(message["text"])
+        return figures
+
+    async def nothing(self) -> bool:
+        return bool(await self.communicator.receive_nothing(0.3))
+
+    async def close(self) -> None:
+        await self.communicator.send_input({"type": "websocket.disconnect", "code": 1000})
+        await self.communicator.wait(5)
+
+
+def run(scenario: Callable[[], Awaitable[Any]]) -> Any:
+    return async_to_sync(scenario)()
+
+
+@pytest.fixture
+def praia() -> Desk:
+    return Desk()
+
+
+def test_a_board_gets_the_figures_on_connect_and_after_each_sale(praia: Desk) -> None:
+    praia.sell(praia.selling, 2)
+    game = praia.selling
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        board = Board(game.pk)
+        assert (await board.connect())["type"] == "websocket.accept"
+        at_connect = await board.figures()
+        await sync_to_async(praia.sell)(game, 8)  # committed: the board hears of it
+        after_sale = await board.figures()
+        await sync_to_async(praia.sell)(game, 5)
+        after_another = await board.figures()
+        await board.close()
+        return at_connect, after_sale, after_another
+
+    at_connect, after_sale, after_another = run(scenario)
+
+    assert at_connect["type"] == "board"
+    assert at_connect["game"] == game.pk
+    assert at_connect["cards_sold"] == 2
+    assert at_connect["total_display"] == "200 CVE"
+    assert at_connect["selling"] is True
+    assert at_connect["jackpot_active"] is False
+    assert at_connect["series"] == [
+        {
+            "label": "A-1",
+            "price": "100.00",
+            "price_display": "100 CVE",
+            "cards_sold": 2,
+            "next_number": 3,
+            "remaining": 88,
+        }
+    ]
+    # 1 000 CVE of sales: prize money 800, line 20 % of sales = 200, bingo 60 % = 600 (R7).
+    assert after_sale["cards_sold"] == 10
+    assert after_sale["total"] == "1000.00"
+    assert [(p["kind"], p["display"]) for p in after_sale["prizes"]] == [
+        ("line", "200 CVE"),
+        ("bingo", "600 CVE"),
+    ]
+    assert after_another["cards_sold"] == 15
+    assert after_another["series"][0]["next_number"] == 16
+
+
+def test_a_board_that_reconnects_shows_the_current_state(praia: Desk) -> None:
+    game = praia.selling
+
+    async def scenario() -> dict[str, Any]:
+        board = Board(game.pk)
+        await board.connect()
+        await board.figures()
+        await board.close()
+        await sync_to_async(praia.sell)(game, 7)  # sold while the board was away
+        again = Board(game.pk)
+        await again.connect()
+        figures = await again.figures()
+        await again.close()
+        return figures
+
+    figures = run(scenario)
+
+    assert figures["cards_sold"] == 7
+    assert figures["total_display"] == "700 CVE"
+
+
+def test_a_board_hears_only_its_own_game(praia: Desk) -> None:
+    other = Desk(name="Sala Mindelo")
+
+    async def scenario() -> bool:
+        board = Board(praia.selling.pk)
+        await board.connect()
+        await board.figures()
+        await sync_to_async(other.sell)(other.selling, 3)
+        quiet = await board.nothing()
+        await board.close()
+        return quiet
+
+    assert run(scenario)
+
+
+def test_a_rolled_back_sale_is_not_announced(praia: Desk) -> None:
+    def refused_sale() -> None:
+        with pytest.raises(Exception, match="R39"):
+            praia.sell(praia.selling, 3, cash=Decimal("1"))
+
+    async def scenario() -> bool:
+        board = Board(praia.selling.pk)
+        await board.connect()
+        await board.figures()
+        await sync_to_async(refused_sale)()
+        quiet = await board.nothing()
+        await board.close()
+        return quiet
+
+    assert run(scenario)
+
+
+def test_closing_the_sales_shows_on_the_board_at_the_next_reconnect(praia: Desk) -> None:
+    praia.sell(praia.selling, 4)
+    services.game_close_sales(game=praia.selling)
+
+    async def scenario() -> dict[str, Any]:
+        board = Board(praia.selling.pk)
+        await board.connect()
+        figures = await board.figures()
+        await board.close()
+        return figures
+
+    figures = run(scenario)
+
+    assert figures["selling"] is False
+    assert figures["state"] == "sales_closed"
+    assert figures["cards_sold"] == 4
+
+
+def test_a_board_of_no_game_is_closed(db: None) -> None:
+    async def scenario() -> dict[str, Any]:
+        board = Board(999_999)
+        answer = await board.connect()
+        await board.close()
+        return answer
+
+    assert run(scenario)["type"] == "websocket.close"
+
+
+def test_a_board_from_a_foreign_origin_is_refused(praia: Desk) -> None:
+    async def scenario() -> dict[str, Any]:
+        board = Board(praia.selling.pk, origin="https://evil.example")
+        answer = await board.connect()
+        await board.close()
+        return answer
+
+    assert run(scenario)["type"] == "websocket.close"
+
+
+def test_the_board_ignores_what_a_client_sends(praia: Desk) -> None:
+    async def scenario() -> bool:
+        board = Board(praia.selling.pk)
+        await board.connect()
+        await board.figures()
+        await board.communicator.send_input({"type": "websocket.receive", "text": '{"cards_sold": 1000}'})
+        quiet = await board.nothing()
+        await board.close()
+        return quiet
+
+    assert run(scenario)

@@ -1,0 +1,542 @@
+"""The sessions, games and sales API: hall-scoped access, the open/sell/close flow with the R40
+announcement, idempotent sales, and refusals that sell nothing."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from bingo import services
+from bingo.models import Game, Sale, Session
+from bingo.roles import Role
+from cards.models import Series
+from halls.models import CashDesk, Room, StaffMembership
+from tests.cards.factories import HallFactory, card_set_make, series_make
+from tests.factories import UserFactory
+
+STAFF = (Role.MANAGER, Role.CASHIER, Role.CALLER, Role.INSPECTOR)
+#: The tests log in with force_login: an unusable password skips the slow hashing.
+UNUSABLE = "!"
+
+
+class World:
+    """A hall with a room, a desk, one person in each staff role, and a session."""
+
+    def __init__(self, name: str, **hall_fields: object) -> None:
+        self.hall = HallFactory(name=name, **hall_fields)
+        self.room = Room.objects.create(hall=self.hall, name="Sala 1")
+        self.desk = CashDesk.objects.create(hall=self.hall, name="Caixa 1")
+        self.staff = {role: UserFactory(username=f"{role.value}-{name}", password=UNUSABLE) for role in STAFF}
+        for role, user in self.staff.items():
+            StaffMembership.objects.create(hall=self.hall, user=user, role=role.value)
+        start = timezone.now()
+        self.session = services.session_open(
+            room=self.room, starts_at=start, scheduled_end=start + timedelta(hours=4), user=None
+        )
+        self.card_set = card_set_make(variant="90", size=90)
+
+    def series(self, order_number: int, price: str = "100.00") -> Series:
+        return series_make(hall=self.hall, card_set=self.card_set, order_number=order_number, price=price)
+
+    def game(self) -> Game:
+        return services.game_create(session=self.session, variant="90")
+
+    def selling_game(self, *series: Series) -> Game:
+        return services.game_open_sales(game=self.game(), series=list(series) or [self.series(1)])
+
+
+@pytest.fixture
+def praia(db):
+    return World("Sala Praia")
+
+
+@pytest.fixture
+def mindelo(db):
+    return World("Sala Mindelo")
+
+
+def api(user=None) -> Client:
+    """A client logged in as ``user`` (anonymous when None), reading messages in English."""
+    client = Client()
+    client.cookies["django_language"] = "en"
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def sell(client: Client, game: Game, desk: CashDesk, key: str | None = None, **body: object):
+    data = {"quantity": 3, "cash_desk": desk.pk, "cash_received": "500.00", **body}
+    headers = {} if key == "" else {"Idempotency-Key": key or uuid.uuid4().hex}
+    return client.post(
+        reverse("api:game-sales", args=[game.pk]), data, content_type="application/json", headers=headers
+    )
+
+
+def state(game: Game) -> tuple[object, ...]:
+    game.refresh_from_db()
+    return (
+        game.state,
+        Sale.objects.count(),
+        Game.objects.count(),
+        Session.objects.count(),
+        Series.objects.filter(status=Series.Status.ON_SALE).count(),
+    )
+
+
+# --- who may call what ------------------------------------------------------------------------
+
+READERS = set(STAFF)
+MANAGER = {Role.MANAGER}
+LEDGER = {Role.MANAGER, Role.INSPECTOR, Role.CASHIER}
+
+# (name, method, url name, object the url is about, body, roles of the hall allowed, status)
+ENDPOINTS = [
+    ("session detail", "get", "session-detail", "session", None, READERS, 200),
+    ("game create", "post", "session-games", "session", {"variant": "90"}, MANAGER, 201),
+    ("game detail", "get", "game-detail", "selling", None, READERS, 200),
+    ("open sales", "post", "game-open-sales", "planned", {"series": "series"}, MANAGER, 200),
+    ("close sales", "post", "game-close-sales", "selling", None, MANAGER, 200),
+    ("sales ledger", "get", "game-sales", "selling", None, LEDGER, 200),
+]
+
+# Who calls: a role in the game's hall, the same role in another hall, or nobody on the staff.
+CALLERS = (
+    [("own", role) for role in STAFF]
+    + [("other", role) for role in STAFF]
+    + [("nobody", None), ("anon", None)]
+)
+
+
+@pytest.mark.parametrize(("where", "role"), CALLERS, ids=lambda v: v.value if isinstance(v, Role) else v)
+@pytest.mark.parametrize(("name", "method", "url_name", "about", "body", "allowed", "ok"), ENDPOINTS)
+def test_role_and_hall_matrix(praia, mindelo, where, role, name, method, url_name, about, body, allowed, ok):
+    series = praia.series(2)
+    selling = praia.selling_game(praia.series(1))
+    objects = {"session": praia.session, "selling": selling, "planned": praia.game()}
+    target = objects[about]
+    user = {
+        "own": praia.staff.get(role),  # type: ignore[arg-type]
+        "other": mindelo.staff.get(role),  # type: ignore[arg-type]
+        # Holds every role group, but works in no hall: groups open screens, not halls.
+        "nobody": UserFactory(username="nobody", roles=list(STAFF), password=UNUSABLE),
+        "anon": None,
+    }[where]
+    data = {k: [series.pk] if v == "series" else v for k, v in body.items()} if body else None
+    before = state(objects["planned"]), state(selling)
+
+    response = getattr(api(user), method)(
+        reverse(f"api:{url_name}", args=[target.pk]), data=data, content_type="application/json"
+    )
+
+    if where == "own" and role in allowed:
+        assert response.status_code == ok, response.content[:300]
+        return
+    if where == "anon":
+        assert response.status_code == 403
+    elif where == "own":
+        assert response.status_code == 403
+        assert response.json()["detail"] == "Your role does not allow this."
+    else:
+        assert response.status_code == 404  # another hall's objects are not there for them
+    assert (state(objects["planned"]), state(selling)) == before
+
+
+@pytest.mark.parametrize(("where", "role"), CALLERS, ids=lambda v: v.value if isinstance(v, Role) else v)
+def test_only_a_cashier_of_the_games_hall_sells(praia, mindelo, where, role):
+    game = praia.selling_game(praia.series(1))
+    user = {"own": praia.staff.get(role), "other": mindelo.staff.get(role), "anon": None}.get(  # type: ignore[arg-type]
+        where, UserFactory(username="nobody", roles=list(STAFF), password=UNUSABLE)
+    )
+    desk = mindelo.desk if where == "other" else praia.desk
+
+    response = sell(api(user), game, desk)
+
+    if (where, role) == ("own", Role.CASHIER):
+        assert response.status_code == 201, response.content
+        assert Sale.objects.count() == 1
+    else:
+        assert response.status_code == {"own": 403, "anon": 403}.get(where, 404)
+        assert not Sale.objects.exists()
+
+
+def test_a_cashier_cannot_sell_through_another_halls_desk(praia, mindelo):
+    game = praia.selling_game(praia.series(1))
+    response = sell(api(praia.staff[Role.CASHIER]), game, mindelo.desk)
+    assert response.status_code == 400
+    assert response.json() == {"non_field_errors": ["This cash desk belongs to another hall."]}
+    assert not Sale.objects.exists()
+
+
+def test_a_manager_cannot_open_a_session_in_another_halls_room(praia, mindelo):
+    start = timezone.now()
+    body = {
+        "room": mindelo.room.pk,
+        "starts_at": start.isoformat(),
+        "scheduled_end": (start + timedelta(hours=2)).isoformat(),
+    }
+    response = api(praia.staff[Role.MANAGER]).post(
+        reverse("api:session-list"), body, content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert response.json() == {"room": [f'Invalid pk "{mindelo.room.pk}" - object does not exist.']}
+    assert Session.objects.count() == 2
+
+
+def test_a_cashier_cannot_open_a_session(praia):
+    start = timezone.now()
+    body = {
+        "room": praia.room.pk,
+        "starts_at": start.isoformat(),
+        "scheduled_end": (start + timedelta(hours=2)).isoformat(),
+    }
+    response = api(praia.staff[Role.CASHIER]).post(
+        reverse("api:session-list"), body, content_type="application/json"
+    )
+    assert response.status_code == 403
+    assert Session.objects.count() == 1
+
+
+def test_sessions_list_only_the_callers_halls(praia, mindelo):
+    url = reverse("api:session-list")
+    ids = [s["id"] for s in api(praia.staff[Role.CALLER]).get(url).json()["results"]]
+    assert ids == [praia.session.pk]
+    both = UserFactory(username="both", password=UNUSABLE)
+    StaffMembership.objects.create(hall=praia.hall, user=both, role=Role.INSPECTOR.value)
+    StaffMembership.objects.create(hall=mindelo.hall, user=both, role=Role.INSPECTOR.value)
+    assert api(both).get(url).json()["count"] == 2
+    only = api(both).get(url, {"hall": mindelo.hall.pk}).json()["results"]
+    assert [s["id"] for s in only] == [mindelo.session.pk]
+    assert api(praia.staff[Role.MANAGER]).get(url, {"hall": mindelo.hall.pk}).json()["count"] == 0
+
+
+def test_a_cashier_reads_only_their_own_sales(praia):
+    game = praia.selling_game(praia.series(1))
+    second = UserFactory(username="caixa-2", password=UNUSABLE)
+    StaffMembership.objects.create(hall=praia.hall, user=second, role=Role.CASHIER.value)
+    assert sell(api(praia.staff[Role.CASHIER]), game, praia.desk, quantity=2).status_code == 201
+    assert sell(api(second), game, praia.desk, quantity=1).status_code == 201
+    url = reverse("api:game-sales", args=[game.pk])
+
+    own = api(second).get(url).json()
+    assert [(s["cashier"], s["first_number"], s["last_number"]) for s in own["results"]] == [
+        ("caixa-2", 3, 3)
+    ]
+    everything = api(praia.staff[Role.INSPECTOR]).get(url).json()
+    assert [(s["first_number"], s["last_number"]) for s in everything["results"]] == [(1, 2), (3, 3)]
+
+
+# --- the whole flow ---------------------------------------------------------------------------
+
+
+def test_session_game_open_sell_close_with_the_exact_r40_announcement(praia):
+    manager, cashier = api(praia.staff[Role.MANAGER]), api(praia.staff[Role.CASHIER])
+    first, second = praia.series(7), praia.series(8)
+    warm_up = praia.selling_game(first)
+    services.sale_make(
+        game=warm_up,
+        quantity=50,
+        cash_desk=praia.desk,
+        cashier=praia.staff[Role.CASHIER],
+        cash_received="5000",
+        request_key="warm-up",
+    )
+    services.game_close_sales(game=warm_up)
+
+    start = timezone.now()
+    response = manager.post(
+        reverse("api:session-list"),
+        {
+            "room": praia.room.pk,
+            "starts_at": start.isoformat(),
+            "scheduled_end": (start + timedelta(hours=3)).isoformat(),
+        },
+        content_type="application/json",
+    )
+    assert response.status_code == 201, response.content
+    session = response.json()
+    assert response["Location"] == reverse("api:session-detail", args=[session["id"]])
+    assert session["hall"] == praia.hall.pk
+    assert session["opened_by"] == praia.staff[Role.MANAGER].username
+
+    response = manager.post(
+        reverse("api:session-games", args=[session["id"]]),
+        {"variant": "90", "prize_plan": {"line": "20", "bingo": "60"}},
+        content_type="application/json",
+    )
+    assert response.status_code == 201, response.content
+    game = response.json()
+    assert (game["number"], game["state"], game["prize_plan"]) == (
+        1,
+        "planned",
+        {"line": "20", "bingo": "60"},
+    )
+
+    response = manager.post(
+        reverse("api:game-open-sales", args=[game["id"]]),
+        {"series": [first.pk, second.pk]},
+        content_type="application/json",
+    )
+    assert response.status_code == 200, response.content
+    opened = response.json()
+    assert opened["state"] == "selling"
+    assert opened["price"] == "100.00"
+    assert opened["opening_announcement"]
+    assert [(s["label"], s["position"], s["start_number"], s["last_number"]) for s in opened["on_sale"]] == [
+        ("A-7", 1, 51, None),
+        ("A-8", 2, 1, None),
+    ]
+
+    game_obj = Game.objects.get(pk=game["id"])
+    response = sell(cashier, game_obj, praia.desk, quantity=45, cash_received="5000.00", player="Maria")
+    assert response.status_code == 201, response.content
+    assert response.json() == {
+        "cards": 45,
+        "amount": "4500.00",
+        "cash_received": "5000.00",
+        "change": "500.00",
+        "ranges": [
+            {
+                **row,
+                "game": game["id"],
+                "unit_price": "100.00",
+                "cash_desk": praia.desk.pk,
+                "cashier": praia.staff[Role.CASHIER].username,
+                "cash_received": "5000.00",
+                "player": "Maria",
+                "id": response.json()["ranges"][i]["id"],
+                "created_at": response.json()["ranges"][i]["created_at"],
+            }
+            for i, row in enumerate(
+                [
+                    {
+                        "series": first.pk,
+                        "label": "A-7",
+                        "first_number": 51,
+                        "last_number": 90,
+                        "quantity": 40,
+                        "amount": "4000.00",
+                        "part": 1,
+                    },
+                    {
+                        "series": second.pk,
+                        "label": "A-8",
+                        "first_number": 1,
+                        "last_number": 5,
+                        "quantity": 5,
+                        "amount": "500.00",
+                        "part": 2,
+                    },
+                ]
+            )
+        ],
+    }
+
+    board = api(praia.staff[Role.CALLER]).get(reverse("api:game-detail", args=[game["id"]])).json()
+    assert (board["cards_sold"], board["sales_total"]) == (45, "4500.00")
+    assert [
+        (s["label"], s["start_number"], s["last_number"], s["cards_sold"], s["amount"])
+        for s in board["on_sale"]
+    ] == [
+        ("A-7", 51, 90, 40, "4000.00"),
+        ("A-8", 1, 5, 5, "500.00"),
+    ]
+
+    response = manager.post(reverse("api:game-close-sales", args=[game["id"]]))
+    assert response.status_code == 200, response.content
+    closed = response.json()
+    assert closed["state"] == "sales_closed"
+    # 45 cards at 100: 4,500 of sales; line 20% = 900, bingo 60% = 2,700 (R7, R40).
+    assert closed["closing_announcement"].splitlines() == [
+        "Venderam-se 45 cartões da série A-7, do n.º 51 ao n.º 90, e da série A-8, do n.º 1 ao n.º 5",
+        "Line prize: 900 CVE",
+        "Bingo prize: 2 700 CVE",
+    ]
+
+    detail = manager.get(reverse("api:session-detail", args=[session["id"]])).json()
+    assert [(g["number"], g["state"], g["price"]) for g in detail["games"]] == [(1, "sales_closed", "100.00")]
+    # After the close no more sales.
+    assert sell(cashier, game_obj, praia.desk).status_code == 400
+    assert Sale.objects.filter(game_id=game["id"]).count() == 2
+
+
+def test_a_prize_plan_breaking_r7_is_refused_citing_r7(praia):
+    response = api(praia.staff[Role.MANAGER]).post(
+        reverse("api:session-games", args=[praia.session.pk]),
+        {"variant": "90", "prize_plan": {"line": "30", "bingo": "50"}},
+        content_type="application/json",
+    )
+    assert response.status_code == 400
+    assert "R7" in response.json()["non_field_errors"][0]
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"variant": "91"}, "variant"),
+        ({"variant": "90", "prize_plan": {"line": 20, "bingo": 60}}, "prize_plan"),
+        ({"variant": "90", "prize_plan": {"jackpot": "20", "bingo": "60"}}, "non_field_errors"),
+    ],
+)
+def test_bad_games_are_refused(praia, body, field):
+    response = api(praia.staff[Role.MANAGER]).post(
+        reverse("api:session-games", args=[praia.session.pk]), body, content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert field in response.json()
+    assert not Game.objects.exists()
+
+
+def test_opening_another_halls_series_is_refused(praia, mindelo):
+    game = praia.game()
+    response = api(praia.staff[Role.MANAGER]).post(
+        reverse("api:game-open-sales", args=[game.pk]),
+        {"series": [mindelo.series(1).pk]},
+        content_type="application/json",
+    )
+    assert response.status_code == 400
+    assert response.json() == {"non_field_errors": ["Series A-1 belongs to another hall."]}
+    game.refresh_from_db()
+    assert game.state == "planned"
+
+
+# --- idempotency ------------------------------------------------------------------------------
+
+
+def test_the_same_key_twice_sells_once_and_answers_the_same(praia):
+    game = praia.selling_game(praia.series(1))
+    cashier = api(praia.staff[Role.CASHIER])
+
+    first = sell(cashier, game, praia.desk, key="desk1-0001", quantity=4)
+    again = sell(cashier, game, praia.desk, key="desk1-0001", quantity=4)
+
+    assert first.status_code == again.status_code == 201
+    assert first.json() == again.json()
+    assert [(r["first_number"], r["last_number"]) for r in first.json()["ranges"]] == [(1, 4)]
+    assert Sale.objects.count() == 1
+    assert Series.objects.get().last_sold == 4
+    # A new key is a new sale, after the first.
+    assert (
+        sell(cashier, game, praia.desk, key="desk1-0002", quantity=1).json()["ranges"][0]["first_number"] == 5
+    )
+
+
+def test_a_key_reused_for_another_sale_is_a_conflict(praia):
+    game = praia.selling_game(praia.series(1))
+    cashier = api(praia.staff[Role.CASHIER])
+    assert sell(cashier, game, praia.desk, key="k1", quantity=4).status_code == 201
+
+    response = sell(cashier, game, praia.desk, key="k1", quantity=2)
+
+    assert response.status_code == 409
+    assert Sale.objects.count() == 1
+
+
+def test_keys_belong_to_their_cashier(praia):
+    game = praia.selling_game(praia.series(1))
+    second = UserFactory(username="caixa-2", password=UNUSABLE)
+    StaffMembership.objects.create(hall=praia.hall, user=second, role=Role.CASHIER.value)
+    assert sell(api(praia.staff[Role.CASHIER]), game, praia.desk, key="1", quantity=2).status_code == 201
+
+    response = sell(api(second), game, praia.desk, key="1", quantity=2)
+
+    assert response.status_code == 201
+    assert [(r["first_number"], r["cashier"]) for r in response.json()["ranges"]] == [(3, "caixa-2")]
+    assert Sale.objects.count() == 2
+
+
+# --- refusals sell nothing --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "key", "errors"),
+    [
+        ({"quantity": 0}, None, {"non_field_errors": ["Sell at least one card."]}),
+        ({"quantity": -2}, None, {"non_field_errors": ["Sell at least one card."]}),
+        ({"quantity": 1.5}, None, {"quantity": ["A valid integer is required."]}),
+        (
+            {"cash_received": "-1.00"},
+            None,
+            {"non_field_errors": ["The cash received must be an amount of money."]},
+        ),
+        (
+            {"cash_received": 500.0},
+            None,
+            {
+                "cash_received": [
+                    'Send amounts of money as a decimal string, such as "25.00", not as a number.'
+                ]
+            },
+        ),
+        (
+            {"cash_received": "299.99"},
+            None,
+            {
+                "non_field_errors": [
+                    "The cards cost 300.00; only 299.99 was received (cash only, no credit, R39)."
+                ]
+            },
+        ),
+        ({"cash_desk": 999999}, None, {"cash_desk": ['Invalid pk "999999" - object does not exist.']}),
+        (
+            {},
+            "",
+            {
+                "Idempotency-Key": [
+                    "Send an Idempotency-Key header: a new one for each sale, the same one to retry it."
+                ]
+            },
+        ),
+        (
+            {},
+            "with space",
+            {
+                "Idempotency-Key": [
+                    "The Idempotency-Key is 1 to 40 letters, digits, dots, colons, dashes or underscores."
+                ]
+            },
+        ),
+    ],
+    ids=[
+        "zero",
+        "negative",
+        "fraction",
+        "negative cash",
+        "float cash",
+        "short cash",
+        "no desk",
+        "no key",
+        "bad key",
+    ],
+)
+def test_bad_sales_are_refused_and_sell_nothing(praia, body, key, errors):
+    game = praia.selling_game(praia.series(1))
+    response = sell(api(praia.staff[Role.CASHIER]), game, praia.desk, key=key, **body)
+    assert response.status_code == 400
+    assert response.json() == errors
+    assert not Sale.objects.exists()
+    assert Series.objects.get().last_sold == 0
+
+
+def test_a_game_not_selling_sells_nothing(praia):
+    cashier = api(praia.staff[Role.CASHIER])
+    planned = praia.game()
+    response = sell(cashier, planned, praia.desk)
+    assert response.status_code == 400
+    assert response.json() == {"non_field_errors": [f"Game {planned.number} is not selling cards."]}
+    closed = praia.selling_game(praia.series(1))
+    services.game_close_sales(game=closed)
+    response = sell(cashier, closed, praia.desk)
+    assert response.status_code == 400
+    assert "not selling" in response.json()["non_field_errors"][0]
+    assert not Sale.objects.exists()
+
+
+def test_unknown_game_is_404(praia):
+    response = sell(api(praia.staff[Role.CASHIER]), Game(pk=987654), praia.desk)
+    assert response.status_code == 404

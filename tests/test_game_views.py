@@ -1,0 +1,194 @@
+"""The session and game screens: who may use them, and a game's life through the services."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from bingo import services
+from bingo.models import Game, GameState, Session
+from bingo.roles import Role
+from halls.models import Hall, Room
+from tests.cards.factories import card_set_make, series_make
+
+pytestmark = pytest.mark.django_db
+
+ClientAs = Callable[..., Client]
+
+
+@pytest.fixture
+def room() -> Room:
+    hall = Hall.objects.create(name="Sala Praia")
+    return Room.objects.create(hall=hall, name="Salão 1")
+
+
+@pytest.fixture
+def session(room: Room) -> Session:
+    start = timezone.now()
+    return services.session_open(
+        room=room, starts_at=start, scheduled_end=start + timedelta(hours=4), user=None
+    )
+
+
+@pytest.fixture
+def game(session: Session) -> Game:
+    return services.game_create(session=session, variant="90")
+
+
+def _session_form(room: Room) -> dict[str, str]:
+    return {"room": str(room.pk), "starts_at": "2026-11-23T20:00", "scheduled_end": "2026-11-24T00:00"}
+
+
+# --- access -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("role", [Role.CASHIER, Role.CALLER, Role.PLAYER])
+def test_only_managers_change_sessions_and_games(
+    client_as: ClientAs, role: Role, room: Room, game: Game
+) -> None:
+    client = client_as(role)
+    writes = [
+        (reverse("games:session_create"), _session_form(room)),
+        (reverse("games:game_create", args=[game.session.pk]), {"variant": "90", "plan": "default"}),
+        (reverse("games:game_open_sales", args=[game.pk]), {"first": "1"}),
+        (reverse("games:game_close_sales", args=[game.pk]), {}),
+    ]
+    for path, data in writes:
+        assert client.post(path, data).status_code == 403, path
+    assert Session.objects.count() == 1
+    assert Game.objects.count() == 1
+    game.refresh_from_db()
+    assert game.state == GameState.PLANNED
+
+
+def test_callers_may_look_but_not_see_the_manager_buttons(client_as: ClientAs, game: Game) -> None:
+    client = client_as(Role.CALLER)
+    for path in (
+        reverse("games:session_list"),
+        reverse("games:session_detail", args=[game.session.pk]),
+        reverse("games:game_detail", args=[game.pk]),
+    ):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert reverse("games:session_create") not in response.content.decode()
+    assert client.get(reverse("games:game_detail", args=[game.pk])).context["open_form"] is None
+
+
+@pytest.mark.parametrize("role", [Role.CASHIER, Role.PLAYER])
+def test_other_roles_may_not_even_look(client_as: ClientAs, role: Role, game: Game) -> None:
+    assert client_as(role).get(reverse("games:session_list")).status_code == 403
+
+
+def test_anonymous_is_sent_to_login(client: Client, game: Game) -> None:
+    response = client.get(reverse("games:session_list"))
+    assert response.status_code == 302
+    assert response["Location"] == "/entrar/?next=/sessoes/"
+    response = client.post(reverse("games:game_close_sales", args=[game.pk]))
+    assert response["Location"].startswith("/entrar/")
+
+
+# --- a game's life --------------------------------------------------------------------------------
+
+
+def test_session_game_open_and_close_through_the_screens(client_as: ClientAs, room: Room) -> None:
+    client = client_as(Role.MANAGER)
+    card_set = card_set_make(variant="90", size=90)
+    first = series_make(hall=room.hall, card_set=card_set, order_number=1, price="100.00")
+    second = series_make(hall=room.hall, card_set=card_set, order_number=2, price="100.00")
+
+    response = client.post(reverse("games:session_create"), _session_form(room))
+    session = Session.objects.get()
+    assert response["Location"] == reverse("games:session_detail", args=[session.pk])
+    assert session.room == room
+    assert timezone.localtime(session.starts_at).hour == 20
+
+    response = client.post(
+        reverse("games:game_create", args=[session.pk]),
+        {"variant": "90", "plan": "custom", "line_share": "25", "bingo_share": "55"},
+    )
+    game = Game.objects.get()
+    assert response["Location"] == reverse("games:game_detail", args=[game.pk])
+    assert game.prize_plan == {"line": "25", "bingo": "55"}
+
+    response = client.post(
+        reverse("games:game_open_sales", args=[game.pk]),
+        {"first": first.pk, "second": second.pk},
+        follow=True,
+    )
+    game.refresh_from_db()
+    assert game.state == GameState.SELLING
+    assert [e.series for e in game.on_sale.order_by("position")] == [first, second]
+    body = response.content.decode()
+    assert game.opening_announcement
+    assert game.opening_announcement in body
+
+    response = client.post(reverse("games:game_close_sales", args=[game.pk]), follow=True)
+    game.refresh_from_db()
+    assert game.state == GameState.SALES_CLOSED
+    assert game.closing_announcement
+    body = response.content.decode()
+    # R40: shown exactly as recorded, one line per line.
+    assert game.closing_announcement.replace("\n", "<br>") in body
+    listing = client.get(reverse("games:session_list")).content.decode()
+    assert reverse("games:game_detail", args=[game.pk]) in listing
+
+
+def test_a_prize_plan_breaking_r7_is_refused_with_its_reason(client_as: ClientAs, session: Session) -> None:
+    client = client_as(Role.MANAGER)
+
+    response = client.post(
+        reverse("games:game_create", args=[session.pk]),
+        {"variant": "90", "plan": "custom", "line_share": "30", "bingo_share": "40"},
+    )
+
+    assert response.status_code == 200
+    errors = response.context["form"].non_field_errors()
+    assert errors
+    assert all("R7" in error for error in errors)
+    assert "R7" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_a_session_ending_before_it_starts_is_refused(client_as: ClientAs, room: Room) -> None:
+    data = _session_form(room) | {"scheduled_end": "2026-11-23T19:00"}
+
+    response = client_as(Role.MANAGER).post(reverse("games:session_create"), data)
+
+    assert response.status_code == 200
+    assert response.context["form"].non_field_errors()
+    assert not Session.objects.exists()
+
+
+def test_closing_sales_that_never_opened_shows_the_refusal(client_as: ClientAs, game: Game) -> None:
+    client = client_as(Role.MANAGER)
+
+    response = client.post(reverse("games:game_close_sales", args=[game.pk]), follow=True)
+
+    game.refresh_from_db()
+    assert game.state == GameState.PLANNED
+    assert game.closing_announcement == ""
+    messages = [str(m) for m in response.context["messages"]]
+    assert len(messages) == 1
+    assert "sales_closed" in messages[0]
+    assert messages[0] in response.content.decode()
+
+
+def test_opening_a_series_of_another_hall_is_refused_and_nothing_changes(
+    client_as: ClientAs, game: Game
+) -> None:
+    other = series_make(hall=Hall.objects.create(name="Sala Mindelo"))
+
+    response = client_as(Role.MANAGER).post(
+        reverse("games:game_open_sales", args=[game.pk]), {"first": other.pk}
+    )
+
+    assert response.status_code == 200
+    assert response.context["open_form"].errors["first"]
+    game.refresh_from_db()
+    assert game.state == GameState.PLANNED
+    assert not game.on_sale.exists()
