@@ -15,8 +15,8 @@ from django.utils.translation import gettext_lazy as _
 from bingo import services
 from bingo.engine import Variant
 from bingo.engine.prizes import PrizeKind
+from bingo.forms import add_service_errors
 from bingo.models import Game, Session
-from cards.forms import _add_service_errors
 from cards.models import VARIANT_CHOICES, Series
 from halls.models import Room
 
@@ -64,7 +64,7 @@ class SessionForm(forms.Form):
                 room=data["room"], starts_at=data["starts_at"], scheduled_end=data["scheduled_end"], user=user
             )
         except ValidationError as exc:
-            _add_service_errors(self, exc)
+            add_service_errors(self, exc)
             raise
 
 
@@ -126,7 +126,7 @@ class GameForm(forms.Form):
                 session=session, variant=self.cleaned_data["variant"], prize_plan=self.prize_plan()
             )
         except ValidationError as exc:
-            _add_service_errors(self, exc)
+            add_service_errors(self, exc)
             raise
 
 
@@ -175,5 +175,5 @@ class OpenSalesForm(forms.Form):
         try:
             return services.game_open_sales(game=self.game, series=chosen)
         except ValidationError as exc:
-            _add_service_errors(self, exc)
+            add_service_errors(self, exc)
             raise

@@ -11,6 +11,7 @@ from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
 
 from bingo.engine import SERIES_SIZES, Variant, algorithm_for, parse_seed
+from bingo.forms import add_service_errors
 from cards import services
 from cards.models import VARIANT_CHOICES, CardSet, Series
 from halls.models import Hall
@@ -91,7 +92,7 @@ class CardSetForm(forms.Form):
                 user=user,
             )
         except ValidationError as exc:
-            _add_service_errors(self, exc)
+            add_service_errors(self, exc)
             raise
 
 
@@ -208,7 +209,7 @@ class SeriesForm(forms.Form):
                 )
             return services.series_create(card_set=data["card_set"], **common)
         except ValidationError as exc:
-            _add_service_errors(self, exc, aliases={"card_set": self._card_set_field()})
+            add_service_errors(self, exc, aliases={"card_set": self._card_set_field()})
             raise
 
     def _card_set_field(self) -> str | None:
@@ -267,21 +268,3 @@ class CardCheckForm(forms.Form):
         max_length=20,
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
     )
-
-
-def _add_service_errors(
-    form: forms.Form, exc: ValidationError, aliases: dict[str, str | None] | None = None
-) -> None:
-    """Put a service's ValidationError on the form: on the field it names, else on the form."""
-    if not hasattr(exc, "error_dict"):
-        for message in exc.messages:
-            form.add_error(None, message)
-        return
-    for field, errors in exc.message_dict.items():
-        target: str | None = field
-        if aliases and field in aliases:
-            target = aliases[field]
-        if target not in form.fields:
-            target = None
-        for message in errors:
-            form.add_error(target, message)

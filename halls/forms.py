@@ -9,8 +9,8 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from bingo.forms import add_service_errors
 from bingo.roles import Role
-from cards.forms import _add_service_errors
 from halls import services
 from halls.models import CashDesk, Hall, Room, StaffMembership
 
@@ -67,7 +67,7 @@ class HallForm(forms.Form):
                 return services.hall_create(**self.cleaned_data)
             return services.hall_update(hall=self.hall, **self.cleaned_data)
         except ValidationError as exc:
-            _add_service_errors(self, exc)
+            add_service_errors(self, exc)
             raise
 
 
@@ -81,7 +81,7 @@ class RoomForm(forms.Form):
         try:
             return services.room_create(hall=hall, name=self.cleaned_data["name"])
         except ValidationError as exc:
-            _add_service_errors(self, exc)
+            add_service_errors(self, exc)
             raise
 
 
@@ -95,7 +95,7 @@ class CashDeskForm(forms.Form):
         try:
             return services.cash_desk_create(hall=hall, name=self.cleaned_data["name"])
         except ValidationError as exc:
-            _add_service_errors(self, exc)
+            add_service_errors(self, exc)
             raise
 
 
@@ -124,5 +124,5 @@ class StaffForm(forms.Form):
                 hall=hall, user=self.cleaned_data["user"], role=Role(self.cleaned_data["role"])
             )
         except ValidationError as exc:
-            _add_service_errors(self, exc)
+            add_service_errors(self, exc)
             raise
