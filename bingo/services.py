@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from bingo import realtime
 from bingo.engine import Variant
 from bingo.engine.gamestate import GameState, IllegalTransition, transition
 from bingo.engine.prizes import (
@@ -217,6 +218,7 @@ def _sale_make(
 ) -> SaleResult:
     if not request_key or len(request_key) > 64:
         raise ValidationError(_("Each sale needs a request key of 1 to 64 characters."))
+    player = player.strip()
     if isinstance(quantity, bool) or not isinstance(quantity, int) or quantity < 1:
         raise ValidationError(_("Sell at least one card."))
     try:
@@ -248,17 +250,15 @@ def _sale_make(
                     cashier,
                     received,
                     request_key,
-                    player.strip(),
+                    player,
                 )
             if result is None:
-                result = _sell(game, quantity, cash_desk, cashier, received, request_key, player.strip())
+                result = _sell(game, quantity, cash_desk, cashier, received, request_key, player)
     except IntegrityError:
         # A retried request (same key): its first copy's sale stands, and this one sold nothing.
         if (done := _sale_done(request_key)) is not None:
             return done
         raise
-    from bingo import realtime
-
     transaction.on_commit(lambda: realtime.price_board_changed(game.pk))
     return result
 
