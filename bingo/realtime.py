@@ -3,8 +3,20 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+
+#: A process tells a game's price boards about sales at most once in this many seconds. The
+#: boards cover what falls in between: after each notice they read the figures once more,
+#: ``bingo.consumers.BOARD_TRAILING_SECONDS`` later, which must be longer than this.
+BOARD_NOTICE_SECONDS = 0.1
+
+_clock = time.monotonic
+_last_notice: dict[int, float] = {}
+_notice_lock = threading.Lock()
 
 
 def price_board_group(game_id: int) -> str:
@@ -13,7 +25,19 @@ def price_board_group(game_id: int) -> str:
 
 
 def price_board_changed(game_id: int) -> None:
-    """Tell the price boards of ``game_id`` that sales changed: they fetch the new figures."""
+    """Tell the price boards of ``game_id`` that sales changed: they fetch the new figures.
+
+    At 500 sales a second a notice per sale would cost more than the sale itself, so notices
+    from one process are spaced ``BOARD_NOTICE_SECONDS`` apart; the boards' trailing read picks
+    up the sales whose notice was skipped.
+    """
+    now = _clock()
+    with _notice_lock:
+        if now - _last_notice.get(game_id, -BOARD_NOTICE_SECONDS) < BOARD_NOTICE_SECONDS:
+            return
+        if len(_last_notice) > 1000:
+            _last_notice.clear()
+        _last_notice[game_id] = now
     layer = get_channel_layer()
     if layer is not None:
         async_to_sync(layer.group_send)(

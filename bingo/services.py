@@ -7,6 +7,7 @@ card number is skipped or sold twice (R36); PostgreSQL also refuses overlapping 
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass
 from datetime import datetime
@@ -238,21 +239,21 @@ def _sale_make(
     if not staff_has_role(user=cashier, hall_id=hall_id, role=Role.CASHIER):
         raise ValidationError(_("Only a cashier of this hall can sell its cards."))
     try:
-        with transaction.atomic():
-            result = None
-            if context and not context.card_limit:
-                result = _sell_fast(
-                    game.pk,
-                    context.series_id,
-                    context.price,
-                    quantity,
-                    cash_desk,
-                    cashier,
-                    received,
-                    request_key,
-                    player,
-                )
-            if result is None:
+        result = None
+        if context and not context.card_limit:
+            result = _sell_fast(
+                game.pk,
+                context.series_id,
+                context.price,
+                quantity,
+                cash_desk,
+                cashier,
+                received,
+                request_key,
+                player,
+            )
+        if result is None:
+            with transaction.atomic():
                 result = _sell(game, quantity, cash_desk, cashier, received, request_key, player)
     except IntegrityError:
         # A retried request (same key): its first copy's sale stands, and this one sold nothing.
@@ -316,6 +317,23 @@ _TAKE_NUMBERS = """
  RETURNING last_sold
 """
 
+# PostgreSQL: the numbers and the ledger row in one statement. Run outside any transaction it
+# commits by itself, so the series row lock (R36) is held only inside the server, for the
+# statement and its commit, never across a round trip to a client that may be descheduled.
+_TAKE_NUMBERS_AND_RECORD = (
+    "WITH taken AS ("
+    + _TAKE_NUMBERS
+    + """)
+INSERT INTO bingo_sale (game_id, series_id, first_number, last_number, quantity, unit_price,
+                        amount, cash_desk_id, cashier_id, cash_received, player, request_key,
+                        part, created_at)
+SELECT %(game)s, %(series)s, last_sold - %(quantity)s + 1, last_sold, %(quantity)s, %(price)s,
+       %(amount)s, %(desk)s, %(cashier)s, %(received)s, %(player)s, %(key)s, 1, %(now)s
+  FROM taken
+RETURNING id, first_number, last_number
+"""
+)
+
 
 def _sell_fast(
     game_id: int,
@@ -329,21 +347,53 @@ def _sell_fast(
     player: str,
 ) -> SaleResult | None:
     """The common sale: the next ``quantity`` cards of the game's first series, taken with one
-    conditional UPDATE (the row lock lasts until commit, R36). None when it does not apply:
-    the series is short (R38 rollover), the game is not selling, or the cash is short."""
+    conditional UPDATE that holds the series row lock until commit (R36). None when it does not
+    apply: the series is short (R38 rollover), the game is not selling, or the cash is short;
+    the locked path then decides, and explains any refusal."""
     amount = price * quantity
     if received < amount:
-        return None  # the full path explains the refusal
-    with connection.cursor() as cursor:
-        cursor.execute(_TAKE_NUMBERS, {"quantity": quantity, "series": series_id, "game": game_id})
-        row = cursor.fetchone()
-    if row is None:
         return None
-    last = int(row[0])
-    sale = Sale.objects.create(
+    params = {
+        "quantity": quantity,
+        "series": series_id,
+        "game": game_id,
+        "price": price,
+        "amount": amount,
+        "desk": desk.pk,
+        "cashier": cashier.pk,
+        "received": received,
+        "player": player,
+        "key": key,
+        "now": timezone.now(),
+    }
+    if connection.vendor == "postgresql":
+        # Inside a caller's transaction, a savepoint keeps a duplicate key from poisoning it.
+        savepoint = transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext()
+        with savepoint, connection.cursor() as cursor:
+            cursor.execute(_TAKE_NUMBERS_AND_RECORD, params)
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        sale_id, first, last = row
+    else:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(_TAKE_NUMBERS, params)
+            taken = cursor.fetchone()
+            if taken is None:
+                return None
+            last = int(taken[0])
+            first = last - quantity + 1
+            sale_id = Sale.objects.create(
+                game_id=game_id, series_id=series_id, first_number=first, last_number=last,
+                quantity=quantity, unit_price=price, amount=amount, cash_desk=desk,
+                cashier=cashier, cash_received=received, player=player, request_key=key,
+                part=1, created_at=params["now"],
+            ).pk  # fmt: skip
+    sale = Sale(
+        id=sale_id,
         game_id=game_id,
         series_id=series_id,
-        first_number=last - quantity + 1,
+        first_number=first,
         last_number=last,
         quantity=quantity,
         unit_price=price,
@@ -354,7 +404,10 @@ def _sell_fast(
         player=player,
         request_key=key,
         part=1,
+        created_at=params["now"],
     )
+    sale._state.adding = False
+    sale._state.db = connection.alias
     return SaleResult((sale,), amount, received - amount)
 
 

@@ -38,6 +38,7 @@ def client_as(client: Client, make_user: MakeUser) -> Callable[..., Client]:
 @pytest.fixture(autouse=True)
 def _forget_sale_contexts() -> None:
     """Test databases reuse ids after each rollback; real games never do."""
-    from bingo import services
+    from bingo import realtime, services
 
     services._sale_contexts.clear()
+    realtime._last_notice.clear()

@@ -9,6 +9,7 @@ REDIS_URL set, the in-memory layer without. ``transactional_db``: the broadcast 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Awaitable, Callable
 from decimal import Decimal
 from typing import Any
@@ -17,7 +18,7 @@ import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from asgiref.testing import ApplicationCommunicator
 
-from bingo import services
+from bingo import realtime, services
 from bingo.asgi import application
 from tests.test_sale_views import Desk
 
@@ -223,3 +224,43 @@ def test_the_board_ignores_what_a_client_sends(praia: Desk) -> None:
         return quiet
 
     assert run(scenario)
+
+
+def test_a_sale_whose_notice_was_skipped_still_reaches_the_board(praia: Desk) -> None:
+    """Sellers space their notices out (realtime.BOARD_NOTICE_SECONDS); the board's trailing
+    read after connect and after each notice picks up the sales in between."""
+    game = praia.selling
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        board = Board(game.pk)
+        await board.connect()
+        at_connect = await board.figures()
+        # As if this process had just sent a notice: this sale's notice is skipped.
+        realtime._last_notice[game.pk] = time.monotonic()
+        await sync_to_async(praia.sell)(game, 6)
+        later = await board.figures()
+        await board.close()
+        return at_connect, later
+
+    at_connect, later = run(scenario)
+
+    assert at_connect["cards_sold"] == 0
+    assert later["cards_sold"] == 6
+
+
+def test_notices_of_one_game_are_spaced_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    sent: list[tuple[str, dict[str, Any]]] = []
+
+    class Layer:
+        async def group_send(self, group: str, message: dict[str, Any]) -> None:
+            sent.append((group, message))
+
+    monkeypatch.setattr(realtime, "get_channel_layer", Layer)
+    clock = iter([100.0, 100.05, 100.2, 100.21])
+    monkeypatch.setattr(realtime, "_clock", lambda: next(clock))
+    realtime._last_notice.clear()
+
+    for _ in range(4):
+        realtime.price_board_changed(7)
+    # At 100.0 and 100.2 (0.2 s apart); 100.05 and 100.21 fall within 0.1 s of a notice.
+    assert sent == [("price-board.7", {"type": "board.changed", "game": 7})] * 2
