@@ -11,11 +11,15 @@ game, a cashier only their own sales.
 
 from __future__ import annotations
 
+import zoneinfo
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Max, Min, QuerySet, Sum
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
@@ -27,9 +31,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo import services
+from bingo import selectors, services
 from bingo.api import Conflict, MoneyField
 from bingo.engine import Variant
+from bingo.game_forms import in_hall_time
 from bingo.models import Game, GameSeries, Sale, Session
 from bingo.roles import Role
 from cards.api import ErrorSerializer, Pagination
@@ -102,18 +107,44 @@ class SessionDetailSerializer(SessionSerializer):
         read_only_fields = fields
 
 
+class HallClockField(serializers.DateTimeField):
+    """A date and time; one given without an offset is read on the clock of the hall it is about
+    (the serializer places it), never on the server's."""
+
+    def enforce_timezone(self, value: datetime) -> datetime:
+        if timezone.is_naive(value):
+            return value
+        placed: datetime = super().enforce_timezone(value)
+        return placed
+
+
+_HALL_CLOCK_HELP = "ISO 8601; without an offset, on the clock of the room's hall (its time_zone)."
+
+
 class SessionCreateSerializer(serializers.Serializer[Any]):
     """What a manager gives to open a session: the room (of a hall they work in) and its times."""
 
     room = serializers.PrimaryKeyRelatedField(queryset=Room.objects.select_related("hall"))
-    starts_at = serializers.DateTimeField()
-    scheduled_end = serializers.DateTimeField()
+    starts_at = HallClockField(help_text=_HALL_CLOCK_HELP)
+    scheduled_end = HallClockField(help_text=_HALL_CLOCK_HELP)
 
     def validate_room(self, room: Room) -> Room:
         # A room of a hall the caller does not work in is as unknown as a room that is not there.
         if not staff_halls(self.context["user"]).filter(pk=room.hall_id).exists():
             self.fields["room"].fail("does_not_exist", pk_value=room.pk)
         return room
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        zone = zoneinfo.ZoneInfo(attrs["room"].hall.time_zone)
+        errors: dict[str, list[str]] = {}
+        for name in ("starts_at", "scheduled_end"):
+            try:
+                attrs[name] = in_hall_time(attrs[name], zone)
+            except DjangoValidationError as exc:
+                errors[name] = exc.messages
+        if errors:
+            raise serializers.ValidationError(errors)
+        return attrs
 
 
 class SessionFilterSerializer(serializers.Serializer[Any]):
@@ -341,25 +372,19 @@ def _on_sale(game: Game) -> list[dict[str, Any]]:
 
 
 def _sessions(request: Request) -> QuerySet[Session]:
-    return Session.objects.filter(room__hall__in=staff_halls(request_user(request))).select_related(
-        "room", "opened_by"
-    )
+    return selectors.session_list_for(request_user(request))
 
 
 def _session(request: Request, session_id: int) -> Session:
     try:
-        return _sessions(request).select_related("room__hall").get(pk=session_id)
+        return _sessions(request).get(pk=session_id)
     except Session.DoesNotExist:
         raise NotFound(_("There is no session %(id)d.") % {"id": session_id}) from None
 
 
 def _game(request: Request, game_id: int) -> Game:
     try:
-        return (
-            Game.objects.filter(session__room__hall__in=staff_halls(request_user(request)))
-            .select_related("session__room__hall")
-            .get(pk=game_id)
-        )
+        return selectors.game_list_for(request_user(request)).get(pk=game_id)
     except Game.DoesNotExist:
         raise NotFound(_("There is no game %(id)d.") % {"id": game_id}) from None
 

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+import zoneinfo
+from datetime import datetime, timedelta, tzinfo
 from decimal import Decimal
 from typing import Any
 
 from django import forms
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.forms.fields import BaseTemporalField
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 
 from bingo import services
@@ -37,24 +41,85 @@ class RoomChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
         return f"{obj.hall.name} · {obj.name}"
 
 
-class SessionForm(forms.Form):
-    """A new session: the room, when it starts and when it is scheduled to end."""
+class WallClockField(forms.DateTimeField):
+    """A date and time as the hall's clock shows it: left naive, so that the form can place it
+    in the time zone of the hall it is about (the server's own zone plays no part)."""
 
-    room = RoomChoiceField(
-        label=_("Room"), queryset=Room.objects.select_related("hall").order_by("hall__name", "name")
+    def to_python(self, value: Any) -> datetime | None:
+        if value in self.empty_values:
+            return None
+        if isinstance(value, datetime):
+            return value
+        try:
+            parsed = parse_datetime(str(value).strip())
+        except ValueError:
+            raise ValidationError(self.error_messages["invalid"], code="invalid") from None
+        if parsed is not None:
+            return parsed
+        # The input formats, without DateTimeField's placing in the current time zone.
+        result: datetime | None = BaseTemporalField.to_python(self, value)
+        return result
+
+
+def _ambiguous_or_imaginary(value: datetime, zone: tzinfo) -> bool:
+    # Across a clock change a wall time happens twice, or never (PEP 495's fold tells which).
+    return zone.utcoffset(value.replace(fold=1 - value.fold)) != zone.utcoffset(value)
+
+
+def in_hall_time(value: datetime, zone: tzinfo) -> datetime:
+    """``value`` read on the hall's clock; ValidationError when a clock change makes it
+    ambiguous or skips it. An aware ``value`` already says which instant it is."""
+    if timezone.is_aware(value):
+        return value
+    if _ambiguous_or_imaginary(value, zone):
+        raise ValidationError(
+            _("%(time)s happens twice or not at all in %(zone)s (the clocks change); choose another time."),
+            code="ambiguous_time",
+            params={"time": value.strftime("%Y-%m-%d %H:%M"), "zone": str(zone)},
+        )
+    return timezone.make_aware(value, zone)
+
+
+class SessionForm(forms.Form):
+    """A new session: the room, when it starts and when it is scheduled to end, in the time
+    zone of the room's hall (SPEC: times are in the hall's time zone)."""
+
+    room = RoomChoiceField(label=_("Room"), queryset=Room.objects.none())
+    starts_at = WallClockField(
+        label=_("Starts at"),
+        input_formats=[_DATETIME_INPUT],
+        widget=_DateTimeInput(),
+        help_text=_("On the clock of the room's hall (its time zone)."),
     )
-    starts_at = forms.DateTimeField(
-        label=_("Starts at"), input_formats=[_DATETIME_INPUT], widget=_DateTimeInput()
-    )
-    scheduled_end = forms.DateTimeField(
+    scheduled_end = WallClockField(
         label=_("Scheduled end"), input_formats=[_DATETIME_INPUT], widget=_DateTimeInput()
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, rooms: QuerySet[Room], **kwargs: Any) -> None:
+        """``rooms``: the rooms offered, those of the halls the user manages."""
         if "initial" not in kwargs:
-            start = timezone.localtime().replace(second=0, microsecond=0)
+            # Now on the hall's clock when every room offered is in one time zone.
+            zones = set(rooms.order_by().values_list("hall__time_zone", flat=True).distinct())
+            zone = zoneinfo.ZoneInfo(zones.pop()) if len(zones) == 1 else timezone.get_current_timezone()
+            start = timezone.localtime(timezone=zone).replace(second=0, microsecond=0, tzinfo=None)
             kwargs["initial"] = {"starts_at": start, "scheduled_end": start + timedelta(hours=4)}
         super().__init__(*args, **kwargs)
+        field = self.fields["room"]
+        assert isinstance(field, RoomChoiceField)
+        field.queryset = rooms
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        room: Room | None = data.get("room")
+        if room is not None:
+            zone = zoneinfo.ZoneInfo(room.hall.time_zone)
+            for name in ("starts_at", "scheduled_end"):
+                if data.get(name) is not None:
+                    try:
+                        data[name] = in_hall_time(data[name], zone)
+                    except ValidationError as exc:
+                        self.add_error(name, exc)
+        return data
 
     def save(self, *, user: User) -> Session:
         """Open the session; service errors become form errors (then re-raised)."""

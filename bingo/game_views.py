@@ -1,31 +1,43 @@
 """Session and game screens: open sessions, add games, open and close their sales.
 
 Thin adapters (STYLE rule 3): every state change goes through bingo.services, and a refused
-change shows the service's message. Managers run everything here; callers may look.
+change shows the service's message. Managers run everything here; callers may look. Each sees
+only the sessions of the halls where they hold that role (halls/selectors.py): a session or
+game of another hall answers 404, and so does a change to one the user may only look at.
+Times show on the clock of the session's hall (templates: ``{% timezone %}``).
 """
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from django.contrib import messages
-from django.core.exceptions import ValidationError
-from django.db.models import Prefetch
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
+from django.db.models import Model, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bingo import services
+from bingo import selectors, services
 from bingo.engine.prizes import PrizeKind
 from bingo.game_forms import GameForm, OpenSalesForm, SessionForm
-from bingo.models import Game, GameSeries, GameState, Session
+from bingo.models import Game, GameState, Session
 from bingo.roles import Role, role_required, user_roles
+from halls.selectors import hall_list_for, room_list_for
 
 #: The most recent sessions the list shows.
 SESSIONS_SHOWN = 100
 
+#: Who looks at sessions and games; only managers change them.
+_READERS = (Role.MANAGER, Role.CALLER)
 
-def _can_manage(request: HttpRequest) -> bool:
-    return Role.MANAGER in user_roles(request.user)
+
+def _can_manage(request: HttpRequest, hall_id: int) -> bool:
+    return (
+        Role.MANAGER in user_roles(request.user)
+        and hall_list_for(request.user, Role.MANAGER).filter(pk=hall_id).exists()
+    )
 
 
 def _plan_display(game: Game) -> list[tuple[str, str]]:
@@ -36,38 +48,42 @@ def _plan_display(game: Game) -> list[tuple[str, str]]:
     ]
 
 
-def _session_or_404(pk: int) -> Session:
-    return get_object_or_404(Session.objects.select_related("room__hall", "opened_by"), pk=pk)
+_M = TypeVar("_M", bound=Model)
 
 
-def _game_or_404(pk: int) -> Game:
-    return get_object_or_404(
-        Game.objects.select_related("session__room__hall").prefetch_related(
-            Prefetch("on_sale", queryset=GameSeries.objects.select_related("series").order_by("position"))
-        ),
-        pk=pk,
-    )
+def _get_or_404(found: QuerySet[_M], pk: int) -> _M:
+    try:
+        return found.get(pk=pk)
+    except ObjectDoesNotExist:
+        raise Http404 from None
+
+
+def _session_or_404(request: HttpRequest, pk: int, *roles: Role) -> Session:
+    return _get_or_404(selectors.session_list_for(request.user, *(roles or _READERS)), pk)
+
+
+def _game_or_404(request: HttpRequest, pk: int, *roles: Role) -> Game:
+    return _get_or_404(selectors.game_list_for(request.user, *(roles or _READERS)), pk)
 
 
 @require_GET
-@role_required(Role.MANAGER, Role.CALLER)
+@role_required(*_READERS)
 def session_list(request: HttpRequest) -> HttpResponse:
-    """The latest sessions, each with its games and their states."""
-    sessions = Session.objects.select_related("room__hall").prefetch_related(
-        Prefetch("games", queryset=Game.objects.order_by("number"))
-    )[:SESSIONS_SHOWN]
+    """The latest sessions of the user's halls, each with its games and their states."""
+    sessions = selectors.session_list_for(request.user, *_READERS)[:SESSIONS_SHOWN]
     return render(
         request,
         "bingo/session_list.html",
-        {"nav": "sessions", "sessions": sessions, "can_manage": _can_manage(request)},
+        {"nav": "sessions", "sessions": sessions, "can_manage": Role.MANAGER in user_roles(request.user)},
     )
 
 
 @require_http_methods(["GET", "POST"])
 @role_required(Role.MANAGER)
 def session_create(request: HttpRequest) -> HttpResponse:
-    """Open a session in a room, from its start to its scheduled end."""
-    form = SessionForm(request.POST or None)
+    """Open a session in a room of a hall the user manages, from its start to its scheduled end,
+    both on the hall's clock."""
+    form = SessionForm(request.POST or None, rooms=room_list_for(request.user, Role.MANAGER))
     if request.method == "POST" and form.is_valid():
         try:
             session = form.save(user=request.user)  # type: ignore[arg-type]
@@ -80,18 +96,18 @@ def session_create(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-@role_required(Role.MANAGER, Role.CALLER)
+@role_required(*_READERS)
 def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A session, its games with their states and prize plans, and the form to add a game."""
-    session = _session_or_404(pk)
+    session = _session_or_404(request, pk)
     return render(
         request,
         "bingo/session_detail.html",
         {
             "nav": "sessions",
             "session": session,
-            "games": [(game, _plan_display(game)) for game in session.games.order_by("number")],
-            "can_manage": _can_manage(request),
+            "games": [(game, _plan_display(game)) for game in session.games.all()],
+            "can_manage": _can_manage(request, session.room.hall_id),
         },
     )
 
@@ -100,7 +116,7 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @role_required(Role.MANAGER)
 def game_create(request: HttpRequest, pk: int) -> HttpResponse:
     """Add a game to a session, with the default prize plan or shares meeting R7."""
-    session = _session_or_404(pk)
+    session = _session_or_404(request, pk, Role.MANAGER)
     form = GameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -114,7 +130,7 @@ def game_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _game_page(request: HttpRequest, game: Game, open_form: OpenSalesForm | None = None) -> HttpResponse:
-    can_manage = _can_manage(request)
+    can_manage = _can_manage(request, game.session.room.hall_id)
     if open_form is None and can_manage and game.state == GameState.PLANNED:
         open_form = OpenSalesForm(game=game)
     return render(
@@ -133,17 +149,17 @@ def _game_page(request: HttpRequest, game: Game, open_form: OpenSalesForm | None
 
 
 @require_GET
-@role_required(Role.MANAGER, Role.CALLER)
+@role_required(*_READERS)
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A game: state, prize plan, series on sale, and the announcements of R33 and R40."""
-    return _game_page(request, _game_or_404(pk))
+    return _game_page(request, _game_or_404(request, pk))
 
 
 @require_POST
 @role_required(Role.MANAGER)
 def game_open_sales(request: HttpRequest, pk: int) -> HttpResponse:
     """Put the chosen series on sale; the page then shows the announcement of R33."""
-    game = _game_or_404(pk)
+    game = _game_or_404(request, pk, Role.MANAGER)
     form = OpenSalesForm(request.POST, game=game)
     if form.is_valid():
         try:
@@ -160,7 +176,7 @@ def game_open_sales(request: HttpRequest, pk: int) -> HttpResponse:
 @role_required(Role.MANAGER)
 def game_close_sales(request: HttpRequest, pk: int) -> HttpResponse:
     """Close the sales; the page then shows the announcement of R40 as recorded."""
-    game = _game_or_404(pk)
+    game = _game_or_404(request, pk, Role.MANAGER)
     try:
         services.game_close_sales(game=game)
     except ValidationError as exc:

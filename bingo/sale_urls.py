@@ -8,6 +8,8 @@ app_name = "sales"
 urlpatterns: list[URLPattern] = [
     path("caixa/venda/", sale_views.cashier, name="cashier"),
     path("caixa/turno/", sale_views.shift_report, name="shift_report"),
+    # The receipt of one sale request (its idempotency key), for the 80 mm printer.
+    path("caixa/recibo/<str:request_key>/", sale_views.receipt, name="receipt"),
     # The price board of a game (R29): public, shown on a TV in the hall.
     path("quadro/<int:game_id>/", sale_views.price_board, name="price_board"),
 ]

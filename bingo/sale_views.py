@@ -8,6 +8,7 @@ refused with 403. The price board needs no login: it hangs on a TV in the hall.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import uuid
 from datetime import date, datetime, time, tzinfo
 from decimal import Decimal
@@ -16,6 +17,7 @@ from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from django import forms
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -25,7 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from bingo import selectors, services
-from bingo.models import Game
+from bingo.models import Game, Sale
 from bingo.roles import Role, role_required
 from halls.models import CashDesk
 
@@ -198,6 +200,7 @@ def _render_screen(
         "totals": totals,
         "totals_amount": money(totals.amount),
         "receipt": [(sale, money(sale.amount)) for sale in receipt],
+        "receipt_key": receipt[0].request_key if receipt else "",
         "receipt_amount": money(paid),
         "receipt_received": money(receipt[0].cash_received) if receipt else "",
         "receipt_change": money(receipt[0].cash_received - paid) if receipt else "",
@@ -205,6 +208,50 @@ def _render_screen(
         "other_games": [g for g in (games or []) if g.pk != game.pk],
     }
     return render(request, "bingo/cashier.html", context, status=status)
+
+
+@require_GET
+@role_required(Role.CASHIER)
+def receipt(request: HttpRequest, request_key: str) -> HttpResponse:
+    """The receipt of one sale request, laid out for the hall's 80 mm printer.
+
+    Any cashier of the sale's hall may show and reprint it; a retried request (same key) sold
+    nothing more, so it shows the same receipt.
+    """
+    sales = list(
+        Sale.objects.filter(request_key=request_key)
+        .select_related("series", "game__session__room__hall", "cash_desk", "cashier")
+        .order_by("part")
+    )
+    if not sales:
+        raise Http404
+    first = sales[0]
+    game = first.game
+    hall = game.session.room.hall
+    if hall.pk not in _hall_ids(request):
+        raise PermissionDenied
+    amount = sum((s.amount for s in sales), Decimal("0"))
+
+    def money(value: Decimal) -> str:
+        return selectors.money_display(value, hall.currency)
+
+    context: dict[str, Any] = {
+        "hall": hall,
+        "game": game,
+        "desk": first.cash_desk,
+        "sale": first,
+        "zone": _zone(hall.time_zone),
+        "parts": [(sale, money(sale.unit_price), money(sale.amount)) for sale in sales],
+        "quantity": sum(s.quantity for s in sales),
+        # R38 a): a second series has the first one's price, so one unit price holds for all.
+        "unit_price": money(first.unit_price),
+        "amount": money(amount),
+        "received": money(first.cash_received),
+        "change": money(first.cash_received - amount),
+        "cashier": first.cashier.get_full_name() or first.cashier.get_username(),
+        "back_url": _screen_url(game, first.cash_desk),
+    }
+    return render(request, "bingo/receipt.html", context)
 
 
 def _zone(name: str) -> tzinfo:
@@ -219,10 +266,62 @@ def _midnight(day: date, tz_name: str) -> datetime:
     return datetime.combine(day, time.min, tzinfo=_zone(tz_name))
 
 
+def _hall_cashiers(hall_id: int) -> list[User]:
+    """The people who are cashiers of the hall, by name: whom a shift report may be narrowed to."""
+    return list(
+        User.objects.filter(hall_roles__hall_id=hall_id, hall_roles__role=Role.CASHIER.value)
+        .distinct()
+        .order_by("first_name", "last_name", "username")
+    )
+
+
+def _cashier_shift_report(desk: CashDesk, since: datetime, cashier_id: int) -> selectors.ShiftReport:
+    """``selectors.shift_report`` narrowed to one cashier's sales at the desk."""
+    sales = list(
+        Sale.objects.filter(cash_desk=desk, cashier_id=cashier_id, created_at__gte=since)
+        .select_related("series", "game__session__room")
+        .order_by("game__session__starts_at", "game__number", "series_id", "first_number")
+    )
+    lines: list[selectors.ShiftLine] = []
+    for _key, group in itertools.groupby(sales, key=lambda sale: (sale.game_id, sale.series_id)):
+        rows = list(group)
+        ranges: list[selectors.ShiftRange] = []
+        for sale in rows:
+            if ranges and ranges[-1].last_number + 1 == sale.first_number:
+                ranges[-1] = selectors.ShiftRange(ranges[-1].first_number, sale.last_number)
+            else:
+                ranges.append(selectors.ShiftRange(sale.first_number, sale.last_number))
+        lines.append(
+            selectors.ShiftLine(
+                game_id=rows[0].game_id,
+                game_number=rows[0].game.number,
+                room_name=rows[0].game.session.room.name,
+                series_label=rows[0].series.label,
+                unit_price=rows[0].unit_price,
+                ranges=tuple(ranges),
+                cards=sum(sale.quantity for sale in rows),
+                amount=sum((sale.amount for sale in rows), Decimal("0")),
+                currency=desk.hall.currency,
+            )
+        )
+    times = [sale.created_at for sale in sales]
+    return selectors.ShiftReport(
+        cash_desk=desk,
+        since=since,
+        lines=tuple(lines),
+        cards=sum(line.cards for line in lines),
+        cash_expected=sum((line.amount for line in lines), Decimal("0")),
+        sales=len({sale.request_key for sale in sales}),
+        first_sale_at=min(times, default=None),
+        last_sale_at=max(times, default=None),
+    )
+
+
 @require_GET
 @role_required(Role.CASHIER)
 def shift_report(request: HttpRequest) -> HttpResponse:
-    """The shift report of a cashier's desk: cards by series and range, and the cash expected."""
+    """The shift report of a cashier's desk, for everyone or one cashier: cards by series and
+    range, and the cash expected."""
     desks = list(selectors.cashier_desks(request.user))
     desk_id = _int(request.GET.get("caixa")) or _int(request.session.get(DESK_SESSION_KEY))
     desk = next((d for d in desks if d.pk == desk_id), None)
@@ -232,15 +331,33 @@ def shift_report(request: HttpRequest) -> HttpResponse:
         desk = desks[0]
     report = None
     day = timezone.localdate()
+    cashiers: list[User] = []
+    chosen = None
     if desk is not None:
         day = timezone.now().astimezone(_zone(desk.hall.time_zone)).date()  # today in the hall
         with contextlib.suppress(ValueError):
             day = date.fromisoformat(request.GET.get("desde", "")) if request.GET.get("desde") else day
-        report = selectors.shift_report(cash_desk=desk, since=_midnight(day, desk.hall.time_zone))
+        since = _midnight(day, desk.hall.time_zone)
+        cashiers = _hall_cashiers(desk.hall_id)
+        # Only the desk's hall's cashiers: anyone else (another hall's, a stale choice) means all.
+        cashier_id = _int(request.GET.get("operador"))
+        chosen = next((person for person in cashiers if person.pk == cashier_id), None)
+        if chosen is None:
+            report = selectors.shift_report(cash_desk=desk, since=since)
+        else:
+            report = _cashier_shift_report(desk, since, chosen.pk)
     return render(
         request,
         "bingo/cashier_shift.html",
-        {"nav": "shift", "desks": desks, "desk": desk, "report": report, "day": day},
+        {
+            "nav": "shift",
+            "desks": desks,
+            "desk": desk,
+            "report": report,
+            "day": day,
+            "cashiers": cashiers,
+            "cashier": chosen,
+        },
     )
 
 

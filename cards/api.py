@@ -4,6 +4,11 @@ Thin adapters (STYLE rule 3): a serializer parses, one service or selector works
 renders. Who may call what (docs/api.md): the manager writes; the manager and the inspector
 read card sets and series and compare a set with its regeneration; only the manager downloads
 print PDFs; anyone may check a card against its printed check code.
+
+Card sets belong to no hall. Series do: a manager reads, creates, retires and prints only the
+series of the halls they manage (halls/selectors.py); another hall's series answers 404, as if
+it did not exist, and another hall is not a valid choice for a new series. An inspector reads
+the series of every hall.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.generics import GenericAPIView
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -32,6 +37,7 @@ from rest_framework.views import APIView
 from bingo.api import (
     Conflict,
     DigitsField,
+    HasRole,
     IsManager,
     IsManagerOrInspector,
     JSONLinesRenderer,
@@ -41,9 +47,11 @@ from bingo.api import (
 )
 from bingo.engine import MAX_CARDS, Variant, algorithm_for, parse_seed
 from bingo.engine.cardset import Cells
+from bingo.roles import Role, user_roles
 from cards import selectors, services
 from cards.models import CardSet, Series
 from halls.models import Hall
+from halls.selectors import hall_list_for
 
 # --- serializers ------------------------------------------------------------------------------
 
@@ -193,9 +201,12 @@ class SeriesSerializer(serializers.ModelSerializer[Series]):
 
 
 class SeriesCreateSerializer(serializers.Serializer[Any]):
-    """A new series of a ready card set in a hall (R3, R16-R19)."""
+    """A new series of a ready card set in a hall the caller manages (R3, R16-R19)."""
 
-    hall = serializers.PrimaryKeyRelatedField(queryset=Hall.objects.all())
+    hall = serializers.PrimaryKeyRelatedField(
+        queryset=Hall.objects.all(), help_text="A hall the caller manages."
+    )
+
     order_number = serializers.IntegerField(min_value=1)
     card_set = serializers.PrimaryKeyRelatedField(queryset=CardSet.objects.all())
     price = MoneyField(help_text='Face value of a card, as a decimal string ("25.00").')
@@ -209,6 +220,12 @@ class SeriesCreateSerializer(serializers.Serializer[Any]):
         help_text="Reference of the regulator's authorization, required for a size outside A-K (R19).",
     )
     double = serializers.BooleanField(default=False, help_text="Double cards, valid for two games (R15).")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if (user := self.context.get("user")) is not None:
+            # Another hall is as unknown as a hall that is not there.
+            self.fields["hall"].queryset = hall_list_for(user, Role.MANAGER)  # type: ignore[attr-defined]
 
 
 class SeriesFilterSerializer(serializers.Serializer[Any]):
@@ -271,11 +288,23 @@ def _ready_card_set(card_set_id: int) -> CardSet:
     return card_set
 
 
-def _series(series_id: int) -> Series:
+def _readable_series(request: Request) -> QuerySet[Series]:
+    """The series the caller may read: an inspector, every hall's; a manager, their halls'."""
+    found = selectors.series_list()
+    if Role.INSPECTOR in user_roles(request.user):
+        return found
+    return found.filter(hall__in=hall_list_for(request.user, Role.MANAGER))
+
+
+def _series(request: Request, series_id: int, *, manage: bool = False) -> Series:
+    """A series the caller may read (else 404); with ``manage``, of a hall they manage (else 403)."""
     try:
-        return selectors.series_get(series_id=series_id)
+        series = _readable_series(request).get(pk=series_id)
     except Series.DoesNotExist:
         raise NotFound(_("There is no series %(id)d.") % {"id": series_id}) from None
+    if manage and not hall_list_for(request.user, Role.MANAGER).filter(pk=series.hall_id).exists():
+        raise PermissionDenied(HasRole.message)
+    return series
 
 
 def _with_series_ids(card_sets: QuerySet[CardSet]) -> QuerySet[CardSet]:
@@ -450,17 +479,25 @@ class SeriesListView(GenericAPIView[Series]):
     def get(self, request: Request) -> Response:
         query = SeriesFilterSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        page = self.paginate_queryset(selectors.series_list(hall_id=query.validated_data.get("hall")))
+        series = _readable_series(request)
+        if (hall := query.validated_data.get("hall")) is not None:
+            series = series.filter(hall_id=hall)
+        page = self.paginate_queryset(series)
         return self.get_paginated_response(SeriesSerializer(page, many=True).data)
 
     @extend_schema(
         operation_id="series_create",
         request=SeriesCreateSerializer,
-        responses={201: SeriesSerializer, 400: OpenApiResponse(description="Field errors; nothing created.")},
+        responses={
+            201: SeriesSerializer,
+            400: OpenApiResponse(
+                description="Field errors (a hall the caller does not manage...); nothing created."
+            ),
+        },
         tags=["series"],
     )
     def post(self, request: Request) -> Response:
-        form = SeriesCreateSerializer(data=request.data)
+        form = SeriesCreateSerializer(data=request.data, context={"user": request.user})
         form.is_valid(raise_exception=True)
         series = services.series_create(
             **form.validated_data,
@@ -478,9 +515,13 @@ class SeriesDetailView(APIView):
 
     permission_classes = [IsAuthenticated, IsManagerOrInspector]
 
-    @extend_schema(operation_id="series_retrieve", responses=SeriesSerializer, tags=["series"])
+    @extend_schema(
+        operation_id="series_retrieve",
+        responses={200: SeriesSerializer, 404: ErrorSerializer},
+        tags=["series"],
+    )
     def get(self, request: Request, series_id: int) -> Response:
-        return Response(SeriesSerializer(_series(series_id)).data)
+        return Response(SeriesSerializer(_series(request, series_id)).data)
 
 
 class SeriesRetireView(APIView):
@@ -491,12 +532,17 @@ class SeriesRetireView(APIView):
     @extend_schema(
         operation_id="series_retire",
         request=None,
-        responses={200: SeriesSerializer, 400: OpenApiResponse(description="Already retired.")},
+        responses={
+            200: SeriesSerializer,
+            400: OpenApiResponse(description="Already retired."),
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+        },
         tags=["series"],
     )
     def post(self, request: Request, series_id: int) -> Response:
-        services.series_retire(series=_series(series_id))
-        return Response(SeriesSerializer(_series(series_id)).data)
+        services.series_retire(series=_series(request, series_id, manage=True))
+        return Response(SeriesSerializer(_series(request, series_id)).data)
 
 
 class CardCheckView(APIView):
@@ -563,6 +609,7 @@ class SeriesPDFView(APIView):
         responses={
             (200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, description="The PDF sheets."),
             (400, "application/json"): OpenApiResponse(description="A bad range."),
+            (403, "application/json"): ErrorSerializer,
             (404, "application/json"): ErrorSerializer,
         },
         tags=["series"],
@@ -570,7 +617,7 @@ class SeriesPDFView(APIView):
     def get(self, request: Request, series_id: int) -> HttpResponse:
         from cards.print_services import series_pdf_bytes
 
-        series = _series(series_id)
+        series = _series(request, series_id, manage=True)
         span = CardRangeSerializer(data=request.query_params, context={"size": series.size})
         span.is_valid(raise_exception=True)
         first, last = span.validated_data["first"], span.validated_data["last"]

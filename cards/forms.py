@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from bingo.engine import SERIES_SIZES, Variant, algorithm_for, parse_seed
@@ -109,7 +109,7 @@ class SeriesForm(forms.Form):
     SOURCE_EXISTING = "existing"
     SOURCE_NEW = "new"
 
-    hall = forms.ModelChoiceField(label=_("Hall"), queryset=Hall.objects.order_by("name"), empty_label=None)
+    hall = forms.ModelChoiceField(label=_("Hall"), queryset=Hall.objects.none(), empty_label=None)
     order_number = forms.IntegerField(
         label=_("Order number"),
         min_value=1,
@@ -167,8 +167,12 @@ class SeriesForm(forms.Form):
         help_text=_("Valid for two consecutive games; prizes paid after the second (R15, R45)."),
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, halls: QuerySet[Hall], **kwargs: Any) -> None:
+        """``halls``: the halls offered, those the user manages."""
         super().__init__(*args, **kwargs)
+        hall = self.fields["hall"]
+        assert isinstance(hall, forms.ModelChoiceField)
+        hall.queryset = halls.order_by("name")
         card_sets = CardSet.objects.filter(status=CardSet.Status.READY).order_by("size", "-created_at")
         field = self.fields["card_set"]
         assert isinstance(field, CardSetChoiceField)
@@ -228,10 +232,15 @@ def card_set_label(card_set: CardSet) -> str:
     }
 
 
-def next_order_numbers() -> dict[int, int]:
-    """For each hall, the order number after its highest one (the form suggests it)."""
-    highest = dict(Series.objects.values("hall").annotate(top=Max("order_number")).values_list("hall", "top"))
-    return {pk: (highest.get(pk) or 0) + 1 for pk in Hall.objects.values_list("pk", flat=True)}
+def next_order_numbers(*, halls: QuerySet[Hall]) -> dict[int, int]:
+    """For each of ``halls``, the order number after its highest one (the form suggests it)."""
+    highest = dict(
+        Series.objects.filter(hall__in=halls)
+        .values("hall")
+        .annotate(top=Max("order_number"))
+        .values_list("hall", "top")
+    )
+    return {pk: (highest.get(pk) or 0) + 1 for pk in halls.values_list("pk", flat=True)}
 
 
 class PrintForm(forms.Form):

@@ -26,6 +26,7 @@ from bingo.engine import (
     CardSet as EngineCardSet,
 )
 from bingo.engine.generate import check_request
+from bingo.engine_messages import engine_message, validation_error
 from cards.models import COLOUR_PATTERN, CardSet, CardSetCells, Series
 from cards.selectors import card_set_cells
 from halls.models import Hall
@@ -48,7 +49,7 @@ def card_set_request(
     try:
         check_request(chosen, size, seed, algorithm)
     except GenerationError as exc:
-        raise ValidationError(str(exc)) from None
+        raise validation_error(exc) from None
     if CardSet.objects.filter(variant=chosen.value, size=size, seed=str(seed), algorithm=algorithm).exists():
         raise ValidationError(_("A card set with this variant, size, seed and algorithm already exists."))
     card_set = CardSet.objects.create(
@@ -87,10 +88,12 @@ def card_set_generate(*, card_set_id: int) -> CardSet:
             declared_fingerprint=generated.fingerprint,
         )
         if not report.ok:  # the independent verifier disagrees with the generator: never store
-            raise GenerationError("; ".join(str(v) for v in report.violations[:3]))
+            violations = "; ".join(str(v) for v in report.violations[:3])
+            raise GenerationError(violations, code="verification_failed", params={"violations": violations})
     except GenerationError as exc:
+        # Stored for the manager's card-set page, in the language of the request or the worker.
         CardSet.objects.filter(pk=card_set_id).update(
-            status=CardSet.Status.FAILED, error=str(exc), progress=0
+            status=CardSet.Status.FAILED, error=engine_message(exc), progress=0
         )
         card_set.refresh_from_db()
         return card_set

@@ -2,7 +2,9 @@
 
 Thin adapters (STYLE rule 3): parse with a form, call one service or selector, render or
 redirect (POST-redirect-GET). Managers run everything here; the inspector may read card sets
-and run the regeneration check (R14); the card check at /verificar/ needs no login.
+and run the regeneration check (R14); the card check at /verificar/ needs no login. Card sets
+belong to no hall; series and their print jobs do, and a manager sees and prints only those of
+the halls they manage (halls/selectors.py): another hall's answers 404.
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -22,6 +25,7 @@ from bingo.roles import Role, role_required, user_roles
 from cards import print_services, selectors, services
 from cards.forms import CardCheckForm, CardSetForm, PrintForm, SeriesForm, next_order_numbers
 from cards.models import CardSet, PrintJob, Series
+from halls.selectors import hall_list_for
 
 #: At most this many cards are downloaded at once, with no record kept. A larger range (a whole
 #: series, typically) becomes a PrintJob: kept with its PDF and listed on the series page, and
@@ -41,10 +45,32 @@ def _card_set_or_404(pk: int) -> CardSet:
         raise Http404 from None
 
 
-def _series_or_404(pk: int) -> Series:
+def _managed_series(request: HttpRequest) -> QuerySet[Series]:
+    """The series of the halls the user manages, hall and card set joined."""
+    return selectors.series_list().filter(hall__in=hall_list_for(request.user, Role.MANAGER))
+
+
+def _readable_series(request: HttpRequest) -> QuerySet[Series]:
+    """The series the user may read: an inspector reads the whole card stock, series of every
+    hall included (as in the API); a manager, the series of the halls they manage."""
+    if Role.INSPECTOR in user_roles(request.user):
+        return selectors.series_list()
+    return _managed_series(request)
+
+
+def _series_or_404(request: HttpRequest, pk: int) -> Series:
     try:
-        return selectors.series_get(series_id=pk)
+        return _managed_series(request).get(pk=pk)
     except Series.DoesNotExist:
+        raise Http404 from None
+
+
+def _print_job_or_404(request: HttpRequest, pk: int, **filters: object) -> PrintJob:
+    try:
+        return PrintJob.objects.select_related("series").get(
+            pk=pk, series__hall__in=hall_list_for(request.user, Role.MANAGER), **filters
+        )
+    except PrintJob.DoesNotExist:
         raise Http404 from None
 
 
@@ -94,7 +120,7 @@ def card_set_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "nav": "card_sets",
             "card_set": card_set,
-            "series_list": selectors.series_list().filter(card_set=card_set),
+            "series_list": _readable_series(request).filter(card_set=card_set),
             "comparison": comparison,
             "is_manager": Role.MANAGER in user_roles(request.user),
             "size_letter": next((k for k, v in SERIES_SIZES.items() if v == card_set.size), ""),
@@ -145,26 +171,29 @@ def card_set_compare(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 @role_required(Role.MANAGER)
 def series_list(request: HttpRequest) -> HttpResponse:
-    """Every series by hall and order number, with colours, price and sales cursor."""
+    """The series of the halls the user manages, by hall and order number, with colours, price
+    and sales cursor."""
     return render(
-        request, "cards/series_list.html", {"nav": "series", "series_list": selectors.series_list()}
+        request, "cards/series_list.html", {"nav": "series", "series_list": _managed_series(request)}
     )
 
 
 @require_http_methods(["GET", "POST"])
 @role_required(Role.MANAGER)
 def series_create(request: HttpRequest) -> HttpResponse:
-    """Create a series (R16-R19), from an existing card set or a new one generated with it."""
-    next_numbers = next_order_numbers()
+    """Create a series (R16-R19) in a hall the user manages, from an existing card set or a new
+    one generated with it."""
+    halls = hall_list_for(request.user, Role.MANAGER)
+    next_numbers = next_order_numbers(halls=halls)
     initial: dict[str, Any] = {}
     if request.method == "GET":
         hall_id = request.GET.get("hall", "")
         chosen = int(hall_id) if hall_id.isdigit() and int(hall_id) in next_numbers else None
         if chosen is None and next_numbers:
-            chosen = SeriesForm().fields["hall"].queryset.values_list("pk", flat=True).first()  # type: ignore[attr-defined]
+            chosen = halls.order_by("name").values_list("pk", flat=True).first()
         if chosen is not None:
             initial = {"hall": chosen, "order_number": next_numbers[chosen]}
-    form = SeriesForm(request.POST or None, initial=initial)
+    form = SeriesForm(request.POST or None, initial=initial, halls=halls)
     if request.method == "POST" and form.is_valid():
         try:
             series = form.save(user=request.user)  # type: ignore[arg-type]
@@ -184,7 +213,7 @@ def series_create(request: HttpRequest) -> HttpResponse:
 @role_required(Role.MANAGER)
 def series_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A series' facts, a preview of card 1, the print form and its print jobs."""
-    series = _series_or_404(pk)
+    series = _series_or_404(request, pk)
     return render(
         request, "cards/series_detail.html", _series_detail_context(series, PrintForm(series=series))
     )
@@ -208,7 +237,7 @@ def _series_detail_context(series: Series, print_form: PrintForm) -> dict[str, A
 @role_required(Role.MANAGER)
 def series_print(request: HttpRequest, pk: int) -> HttpResponse:
     """Print cards first..last: a PDF download for a small range, a background job for a large one."""
-    series = _series_or_404(pk)
+    series = _series_or_404(request, pk)
     form = PrintForm(request.POST, series=series)
     if not form.is_valid():
         return render(request, "cards/series_detail.html", _series_detail_context(series, form), status=400)
@@ -250,7 +279,7 @@ def _pdf_name(series: Series, first: int, last: int) -> str:
 @role_required(Role.MANAGER)
 def print_job_status(request: HttpRequest, pk: int) -> JsonResponse:
     """A print job's progress, for the series page's poller."""
-    job = get_object_or_404(PrintJob, pk=pk)
+    job = _print_job_or_404(request, pk)
     return JsonResponse(
         {
             "status": job.status,
@@ -265,7 +294,7 @@ def print_job_status(request: HttpRequest, pk: int) -> JsonResponse:
 @role_required(Role.MANAGER)
 def print_job_download(request: HttpRequest, pk: int) -> HttpResponse:
     """The PDF of a finished print job."""
-    job = get_object_or_404(PrintJob.objects.select_related("series"), pk=pk, status=PrintJob.Status.DONE)
+    job = _print_job_or_404(request, pk, status=PrintJob.Status.DONE)
     with job.pdf.open("rb") as pdf:
         response = HttpResponse(pdf.read(), content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{_pdf_name(job.series, job.first, job.last)}"'
@@ -276,7 +305,7 @@ def print_job_download(request: HttpRequest, pk: int) -> HttpResponse:
 @role_required(Role.MANAGER)
 def series_retire(request: HttpRequest, pk: int) -> HttpResponse:
     """Ask for confirmation, then take the series out of use."""
-    series = _series_or_404(pk)
+    series = _series_or_404(request, pk)
     if request.method == "POST":
         try:
             services.series_retire(series=series)

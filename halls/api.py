@@ -7,7 +7,8 @@ of a hall the caller does not work in answer 404, as if they did not exist; a ro
 not allow the action answers 403. ``bingo/game_api.py`` uses the same helpers.
 
 Who may call what (docs/api.md): any staff of the hall reads it, its rooms and its desks; its
-managers add rooms and desks (halls/services.py).
+managers add rooms and desks (halls/services.py). Which halls those are is halls/selectors.py's
+answer, the same as on the screens; a superuser holding the manager role manages every hall.
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ from rest_framework.views import APIView
 from bingo.api import HasRole, MoneyField
 from bingo.roles import Role, roles_in_order
 from cards.api import ErrorSerializer, Pagination
-from halls import services
-from halls.models import CashDesk, Hall, Room, StaffMembership
+from halls import selectors, services
+from halls.models import CashDesk, Hall, Room
 
 # --- hall-scoped access -----------------------------------------------------------------------
 
@@ -44,13 +45,12 @@ def request_user(request: Request) -> User:
 
 def staff_halls(user: User) -> QuerySet[Hall]:
     """The halls ``user`` works in, in any staff role."""
-    return Hall.objects.filter(pk__in=StaffMembership.objects.filter(user=user).values("hall_id"))
+    return selectors.hall_list_for(user)
 
 
 def hall_roles(user: User, hall_id: int) -> frozenset[Role]:
     """The roles ``user`` holds in hall ``hall_id`` (empty when they do not work there)."""
-    names = StaffMembership.objects.filter(user=user, hall_id=hall_id).values_list("role", flat=True)
-    return frozenset(Role(name) for name in names)
+    return selectors.hall_roles_for(user, hall_id=hall_id)
 
 
 def require_hall_role(request: Request, hall_id: int, *roles: Role) -> frozenset[Role]:
@@ -208,7 +208,7 @@ class RoomDetailView(APIView):
     )
     def get(self, request: Request, room_id: int) -> Response:
         try:
-            room = Room.objects.filter(hall__in=staff_halls(request_user(request))).get(pk=room_id)
+            room = selectors.room_list_for(request_user(request)).get(pk=room_id)
         except Room.DoesNotExist:
             raise NotFound(_("There is no room %(id)d.") % {"id": room_id}) from None
         return Response(RoomSerializer(room).data)
@@ -269,7 +269,7 @@ class CashDeskDetailView(APIView):
     )
     def get(self, request: Request, desk_id: int) -> Response:
         try:
-            desk = CashDesk.objects.filter(hall__in=staff_halls(request_user(request))).get(pk=desk_id)
+            desk = selectors.cash_desk_list_for(request_user(request)).get(pk=desk_id)
         except CashDesk.DoesNotExist:
             raise NotFound(_("There is no cash desk %(id)d.") % {"id": desk_id}) from None
         return Response(CashDeskSerializer(desk).data)

@@ -60,11 +60,12 @@ class HallForm(forms.Form):
             kwargs["initial"] = {name: getattr(hall, name) for name in self.base_fields}
         super().__init__(*args, **kwargs)
 
-    def save(self) -> Hall:
-        """Create the hall, or update the one given; service errors become form errors."""
+    def save(self, *, user: User) -> Hall:
+        """Create the hall with ``user`` (who asks) as its manager, or update the one given;
+        service errors become form errors."""
         try:
             if self.hall is None:
-                return services.hall_create(**self.cleaned_data)
+                return services.hall_create(**self.cleaned_data, manager=user)
             return services.hall_update(hall=self.hall, **self.cleaned_data)
         except ValidationError as exc:
             add_service_errors(self, exc)

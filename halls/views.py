@@ -1,7 +1,8 @@
 """Manager screens for halls: their settings, rooms, cash desks and staff.
 
 Thin adapters (STYLE rule 3): parse with a form, call one service, redirect (POST-redirect-GET)
-or render the form again with the service's errors.
+or render the form again with the service's errors. A manager sees and changes only the halls
+they manage (halls/selectors.py); any other hall answers 404, as if it did not exist.
 """
 
 from __future__ import annotations
@@ -11,38 +12,40 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db.models import Count
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bingo.roles import Role, role_required
-from halls import services
+from halls import selectors, services
 from halls.forms import CashDeskForm, HallForm, RoomForm, StaffForm
 from halls.models import Hall, StaffMembership
+
+
+def _managed_hall_or_404(request: HttpRequest, pk: int) -> Hall:
+    try:
+        return selectors.hall_get_for(request.user, Role.MANAGER, hall_id=pk)
+    except Hall.DoesNotExist:
+        raise Http404 from None
 
 
 @require_GET
 @role_required(Role.MANAGER)
 def hall_list(request: HttpRequest) -> HttpResponse:
-    """Every hall with its settings and how many rooms, desks and staff it has."""
-    halls = Hall.objects.annotate(
-        room_count=Count("rooms", distinct=True),
-        desk_count=Count("cash_desks", distinct=True),
-        staff_count=Count("staff", distinct=True),
-    ).order_by("name")
+    """The halls the user manages, with their settings and how many rooms, desks and staff."""
+    halls = selectors.hall_overview_list(user=request.user)
     return render(request, "halls/hall_list.html", {"nav": "halls", "halls": halls})
 
 
 @require_http_methods(["GET", "POST"])
 @role_required(Role.MANAGER)
 def hall_create(request: HttpRequest) -> HttpResponse:
-    """Create a hall."""
+    """Create a hall; its creator becomes its manager."""
     form = HallForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            hall = form.save()
+            hall = form.save(user=request.user)  # type: ignore[arg-type]
         except ValidationError:
             pass  # the form now carries the service's errors
         else:
@@ -55,11 +58,11 @@ def hall_create(request: HttpRequest) -> HttpResponse:
 @role_required(Role.MANAGER)
 def hall_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Change a hall's settings."""
-    hall = get_object_or_404(Hall, pk=pk)
+    hall = _managed_hall_or_404(request, pk)
     form = HallForm(request.POST or None, hall=hall)
     if request.method == "POST" and form.is_valid():
         try:
-            form.save()
+            form.save(user=request.user)  # type: ignore[arg-type]
         except ValidationError:
             hall.refresh_from_db()  # the page heading shows the saved hall, not the refused input
         else:
@@ -69,15 +72,12 @@ def hall_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _detail(request: HttpRequest, hall: Hall, **forms: Any) -> HttpResponse:
-    staff = (
-        StaffMembership.objects.filter(hall=hall).select_related("user").order_by("user__username", "role")
-    )
     context = {
         "nav": "halls",
         "hall": hall,
         "rooms": hall.rooms.order_by("name"),
         "desks": hall.cash_desks.order_by("name"),
-        "staff": staff,
+        "staff": selectors.staff_list(hall=hall),
         "room_form": forms.get("room_form") or RoomForm(prefix="room"),
         "desk_form": forms.get("desk_form") or CashDeskForm(prefix="desk"),
         "staff_form": forms.get("staff_form") or StaffForm(prefix="staff"),
@@ -89,14 +89,14 @@ def _detail(request: HttpRequest, hall: Hall, **forms: Any) -> HttpResponse:
 @role_required(Role.MANAGER)
 def hall_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A hall's settings, rooms, cash desks and staff, with the forms to add to them."""
-    return _detail(request, get_object_or_404(Hall, pk=pk))
+    return _detail(request, _managed_hall_or_404(request, pk))
 
 
 @require_POST
 @role_required(Role.MANAGER)
 def room_create(request: HttpRequest, pk: int) -> HttpResponse:
     """Add a room to a hall."""
-    hall = get_object_or_404(Hall, pk=pk)
+    hall = _managed_hall_or_404(request, pk)
     form = RoomForm(request.POST, prefix="room")
     if form.is_valid():
         try:
@@ -113,7 +113,7 @@ def room_create(request: HttpRequest, pk: int) -> HttpResponse:
 @role_required(Role.MANAGER)
 def cash_desk_create(request: HttpRequest, pk: int) -> HttpResponse:
     """Add a cash desk to a hall."""
-    hall = get_object_or_404(Hall, pk=pk)
+    hall = _managed_hall_or_404(request, pk)
     form = CashDeskForm(request.POST, prefix="desk")
     if form.is_valid():
         try:
@@ -130,7 +130,7 @@ def cash_desk_create(request: HttpRequest, pk: int) -> HttpResponse:
 @role_required(Role.MANAGER)
 def staff_assign(request: HttpRequest, pk: int) -> HttpResponse:
     """Give an existing person a role in a hall."""
-    hall = get_object_or_404(Hall, pk=pk)
+    hall = _managed_hall_or_404(request, pk)
     form = StaffForm(request.POST, prefix="staff")
     if form.is_valid():
         try:
@@ -151,9 +151,10 @@ def staff_assign(request: HttpRequest, pk: int) -> HttpResponse:
 @role_required(Role.MANAGER)
 def staff_remove(request: HttpRequest, pk: int, membership_pk: int) -> HttpResponse:
     """Take a role in a hall away from a person."""
-    membership = get_object_or_404(
-        StaffMembership.objects.select_related("hall", "user"), pk=membership_pk, hall_id=pk
-    )
+    try:
+        membership = selectors.staff_membership_get_for(request.user, hall_id=pk, membership_id=membership_pk)
+    except StaffMembership.DoesNotExist:
+        raise Http404 from None
     user: User = membership.user
     try:
         services.staff_remove(

@@ -4,7 +4,8 @@ announcement, idempotent sales, and refusals that sell nothing."""
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.test import Client
@@ -540,3 +541,35 @@ def test_a_game_not_selling_sells_nothing(praia):
 def test_unknown_game_is_404(praia):
     response = sell(api(praia.staff[Role.CASHIER]), Game(pk=987654), praia.desk)
     assert response.status_code == 404
+
+
+# --- times on the hall's clock ----------------------------------------------------------------
+
+
+def test_a_session_time_without_offset_is_read_on_the_halls_clock(db):
+    tokyo = World("Sala Tóquio", time_zone="Asia/Tokyo")
+    body = {"room": tokyo.room.pk, "starts_at": "2026-11-23T20:00", "scheduled_end": "2026-11-23T23:00+09:00"}
+
+    response = api(tokyo.staff[Role.MANAGER]).post(
+        reverse("api:session-list"), body, content_type="application/json"
+    )
+
+    assert response.status_code == 201, response.content
+    session = Session.objects.get(pk=response.json()["id"])
+    assert session.starts_at == datetime(2026, 11, 23, 20, 0, tzinfo=ZoneInfo("Asia/Tokyo"))
+    assert session.scheduled_end == datetime(2026, 11, 23, 14, 0, tzinfo=UTC)
+
+
+def test_a_session_time_the_halls_clock_change_makes_ambiguous_is_refused(db):
+    lisbon = World("Sala Lisboa", time_zone="Europe/Lisbon")
+    # Lisbon's clocks go back from 02:00 to 01:00 on 25 October 2026: 01:30 happens twice.
+    body = {"room": lisbon.room.pk, "starts_at": "2026-10-25T01:30", "scheduled_end": "2026-10-25T05:00"}
+
+    response = api(lisbon.staff[Role.MANAGER]).post(
+        reverse("api:session-list"), body, content_type="application/json"
+    )
+
+    assert response.status_code == 400
+    assert list(response.json()) == ["starts_at"]
+    assert "Europe/Lisbon" in response.json()["starts_at"][0]
+    assert Session.objects.count() == 1

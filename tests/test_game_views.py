@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from bingo import services
 from bingo.models import Game, GameState, Session
 from bingo.roles import Role
-from halls.models import Hall, Room
+from halls.models import Hall, Room, StaffMembership
 from tests.cards.factories import card_set_make, series_make
 
 pytestmark = pytest.mark.django_db
@@ -25,6 +29,24 @@ ClientAs = Callable[..., Client]
 def room() -> Room:
     hall = Hall.objects.create(name="Sala Praia")
     return Room.objects.create(hall=hall, name="Salão 1")
+
+
+def _log_in_as(client: Client, make_user: Callable[..., User], role: Role, room: Room) -> Client:
+    """The client, logged in with ``role`` in the room's hall (each sees only their halls)."""
+    user = make_user(role)
+    StaffMembership.objects.create(hall=room.hall, user=user, role=role.value)
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def manager(client: Client, make_user: Callable[..., User], room: Room) -> Client:
+    return _log_in_as(client, make_user, Role.MANAGER, room)
+
+
+@pytest.fixture
+def caller(client: Client, make_user: Callable[..., User], room: Room) -> Client:
+    return _log_in_as(client, make_user, Role.CALLER, room)
 
 
 @pytest.fixture
@@ -66,8 +88,8 @@ def test_only_managers_change_sessions_and_games(
     assert game.state == GameState.PLANNED
 
 
-def test_callers_may_look_but_not_see_the_manager_buttons(client_as: ClientAs, game: Game) -> None:
-    client = client_as(Role.CALLER)
+def test_callers_may_look_but_not_see_the_manager_buttons(caller: Client, game: Game) -> None:
+    client = caller
     for path in (
         reverse("games:session_list"),
         reverse("games:session_detail", args=[game.session.pk]),
@@ -95,8 +117,8 @@ def test_anonymous_is_sent_to_login(client: Client, game: Game) -> None:
 # --- a game's life --------------------------------------------------------------------------------
 
 
-def test_session_game_open_and_close_through_the_screens(client_as: ClientAs, room: Room) -> None:
-    client = client_as(Role.MANAGER)
+def test_session_game_open_and_close_through_the_screens(manager: Client, room: Room) -> None:
+    client = manager
     card_set = card_set_make(variant="90", size=90)
     first = series_make(hall=room.hall, card_set=card_set, order_number=1, price="100.00")
     second = series_make(hall=room.hall, card_set=card_set, order_number=2, price="100.00")
@@ -138,8 +160,8 @@ def test_session_game_open_and_close_through_the_screens(client_as: ClientAs, ro
     assert reverse("games:game_detail", args=[game.pk]) in listing
 
 
-def test_a_prize_plan_breaking_r7_is_refused_with_its_reason(client_as: ClientAs, session: Session) -> None:
-    client = client_as(Role.MANAGER)
+def test_a_prize_plan_breaking_r7_is_refused_with_its_reason(manager: Client, session: Session) -> None:
+    client = manager
 
     response = client.post(
         reverse("games:game_create", args=[session.pk]),
@@ -154,18 +176,18 @@ def test_a_prize_plan_breaking_r7_is_refused_with_its_reason(client_as: ClientAs
     assert not Game.objects.exists()
 
 
-def test_a_session_ending_before_it_starts_is_refused(client_as: ClientAs, room: Room) -> None:
+def test_a_session_ending_before_it_starts_is_refused(manager: Client, room: Room) -> None:
     data = _session_form(room) | {"scheduled_end": "2026-11-23T19:00"}
 
-    response = client_as(Role.MANAGER).post(reverse("games:session_create"), data)
+    response = manager.post(reverse("games:session_create"), data)
 
     assert response.status_code == 200
     assert response.context["form"].non_field_errors()
     assert not Session.objects.exists()
 
 
-def test_closing_sales_that_never_opened_shows_the_refusal(client_as: ClientAs, game: Game) -> None:
-    client = client_as(Role.MANAGER)
+def test_closing_sales_that_never_opened_shows_the_refusal(manager: Client, game: Game) -> None:
+    client = manager
 
     response = client.post(reverse("games:game_close_sales", args=[game.pk]), follow=True)
 
@@ -174,21 +196,91 @@ def test_closing_sales_that_never_opened_shows_the_refusal(client_as: ClientAs, 
     assert game.closing_announcement == ""
     messages = [str(m) for m in response.context["messages"]]
     assert len(messages) == 1
-    assert "sales_closed" in messages[0]
+    # The refusal names the state the game could not move to, in the page's language.
+    with translation.override("pt"):
+        assert str(GameState.SALES_CLOSED.label).lower() in messages[0]
     assert messages[0] in response.content.decode()
 
 
-def test_opening_a_series_of_another_hall_is_refused_and_nothing_changes(
-    client_as: ClientAs, game: Game
-) -> None:
+def test_opening_a_series_of_another_hall_is_refused_and_nothing_changes(manager: Client, game: Game) -> None:
     other = series_make(hall=Hall.objects.create(name="Sala Mindelo"))
 
-    response = client_as(Role.MANAGER).post(
-        reverse("games:game_open_sales", args=[game.pk]), {"first": other.pk}
-    )
+    response = manager.post(reverse("games:game_open_sales", args=[game.pk]), {"first": other.pk})
 
     assert response.status_code == 200
     assert response.context["open_form"].errors["first"]
     game.refresh_from_db()
     assert game.state == GameState.PLANNED
     assert not game.on_sale.exists()
+
+
+# --- times on the hall's clock --------------------------------------------------------------------
+
+TOKYO = ZoneInfo("Asia/Tokyo")  # nine hours ahead of UTC, ten of the server's Cabo Verde
+
+
+@pytest.fixture
+def tokyo_room(room: Room) -> Room:
+    room.hall.time_zone = "Asia/Tokyo"
+    room.hall.save()
+    return room
+
+
+def test_the_session_form_reads_times_on_the_halls_clock(manager: Client, tokyo_room: Room) -> None:
+    assert settings.TIME_ZONE != "Asia/Tokyo"
+
+    response = manager.post(reverse("games:session_create"), _session_form(tokyo_room))
+
+    session = Session.objects.get()
+    assert response.status_code == 302
+    assert session.starts_at == datetime(2026, 11, 23, 20, 0, tzinfo=TOKYO)
+    assert session.scheduled_end == datetime(2026, 11, 24, 0, 0, tzinfo=TOKYO)
+    assert session.starts_at == datetime(2026, 11, 23, 11, 0, tzinfo=UTC)
+
+
+def test_session_pages_show_times_on_the_halls_clock(manager: Client, tokyo_room: Room) -> None:
+    start = datetime(2026, 11, 23, 20, 0, tzinfo=TOKYO)
+    session = services.session_open(
+        room=tokyo_room, starts_at=start, scheduled_end=start + timedelta(hours=4), user=None
+    )
+
+    detail = manager.get(reverse("games:session_detail", args=[session.pk])).content.decode()
+    listing = manager.get(reverse("games:session_list")).content.decode()
+
+    # On the server's clock (Cabo Verde, UTC-1) the session would show 10:00 - 14:00.
+    times = re.search(r'<span class="session-times">([^<]*)</span>', detail)
+    assert times is not None
+    assert times[1] == "23/11/2026 20:00 \u2013 24/11/2026 00:00"
+    assert "Asia/Tokyo" in detail
+    assert "23/11/2026 20:00" in listing
+    assert "24/11/2026 00:00" in listing
+    assert "10:00" not in listing
+
+
+def test_the_session_form_starts_on_the_halls_clock(manager: Client, tokyo_room: Room) -> None:
+    form = manager.get(reverse("games:session_create")).context["form"]
+
+    start = form.initial["starts_at"]
+    now_in_tokyo = timezone.localtime(timezone=TOKYO).replace(tzinfo=None)
+    assert abs(start - now_in_tokyo) < timedelta(minutes=2)
+    assert form.initial["scheduled_end"] - start == timedelta(hours=4)
+
+
+@pytest.mark.parametrize(
+    ("starts_at", "why"),
+    [("2026-10-25T01:30", "happens twice"), ("2026-03-29T01:30", "never happens")],
+)
+def test_a_time_the_halls_clock_change_makes_ambiguous_is_refused(
+    manager: Client, room: Room, starts_at: str, why: str
+) -> None:
+    # Lisbon's clocks go back from 02:00 to 01:00 on 25 October 2026 and forward from 01:00 to
+    # 02:00 on 29 March 2026; Cabo Verde's, the server's, never change.
+    room.hall.time_zone = "Europe/Lisbon"
+    room.hall.save()
+    data = _session_form(room) | {"starts_at": starts_at, "scheduled_end": "2026-10-25T05:00"}
+
+    response = manager.post(reverse("games:session_create"), data)
+
+    assert response.status_code == 200, why
+    assert "Europe/Lisbon" in response.context["form"].errors["starts_at"][0]
+    assert not Session.objects.exists()

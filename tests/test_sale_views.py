@@ -8,14 +8,16 @@ from decimal import Decimal
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
 from bingo import services
 from bingo.models import Sale
 from bingo.roles import Role, user_roles_set
-from halls.models import CashDesk
+from halls.models import CashDesk, StaffMembership
 from tests.conftest import MakeUser
+from tests.factories import UserFactory
 from tests.test_sales import HallSetup
 
 SCREEN = "/caixa/venda/"
@@ -329,6 +331,66 @@ def test_the_shift_report_starts_at_the_chosen_day(cashier: Client, praia: Desk)
     response = cashier.get(f"/caixa/turno/?caixa={praia.desk.pk}&desde=2999-01-01")
 
     assert response.context["report"].cards == 0
+
+
+def colleague_of(desk: Desk, first_name: str = "Bruno", last_name: str = "Silva") -> User:
+    """Another cashier of the desk's hall."""
+    person = UserFactory(roles=[Role.CASHIER], first_name=first_name, last_name=last_name)
+    StaffMembership.objects.create(hall=desk.hall, user=person, role=Role.CASHIER.value)
+    return person
+
+
+def test_the_shift_report_narrows_to_one_cashier(cashier: Client, praia: Desk) -> None:
+    bruno = colleague_of(praia)
+    other_desk = CashDesk.objects.create(hall=praia.hall, name="Caixa 2")
+    praia.sell(praia.selling, 3)  # 1-3
+    praia.sell(praia.selling, 2, cashier=bruno)  # 4-5 by Bruno, same desk
+    praia.sell(praia.selling, 1)  # 6
+    praia.sell(praia.selling, 4, desk=other_desk)  # 7-10 at the other desk
+    url = f"/caixa/turno/?caixa={praia.desk.pk}"
+
+    mine = cashier.get(f"{url}&operador={praia.cashier.pk}")
+    his = cashier.get(f"{url}&operador={bruno.pk}")
+    everyone = cashier.get(url)
+
+    assert mine.status_code == his.status_code == everyone.status_code == 200
+    assert "1\N{EN DASH}3, 6\N{EN DASH}6" in mine.content.decode()
+    assert (mine.context["report"].cards, mine.context["report"].sales) == (4, 2)
+    assert mine.context["report"].cash_expected == Decimal("400.00")
+    assert re.search(r"data-shift-cash><strong>400 CVE<", mine.content.decode())
+    assert "4\N{EN DASH}5" in his.content.decode()
+    assert (his.context["report"].cards, his.context["report"].cash_expected) == (2, Decimal("200.00"))
+    assert "1\N{EN DASH}6" in everyone.content.decode()
+    assert everyone.context["report"].cards == 6
+    # The filter lists the hall's cashiers and keeps the one chosen.
+    body = his.content.decode()
+    assert re.search(rf'<option value="{bruno.pk}" selected>Bruno Silva</option>', body)
+    assert f'<option value="{praia.cashier.pk}">' in body
+    assert "Sala Praia · Caixa 1 · Bruno Silva" in body
+
+
+def test_the_cashier_filter_keeps_the_day_filter(cashier: Client, praia: Desk) -> None:
+    praia.sell(praia.selling, 3)
+
+    today = cashier.get(f"/caixa/turno/?caixa={praia.desk.pk}&operador={praia.cashier.pk}")
+    later = cashier.get(f"/caixa/turno/?caixa={praia.desk.pk}&operador={praia.cashier.pk}&desde=2999-01-01")
+
+    assert today.context["report"].cards == 3
+    assert later.context["report"].cards == 0
+    assert later.context["cashier"] == praia.cashier
+    assert "No sales by this cashier at this desk in this period." in later.content.decode()
+
+
+def test_a_cashier_from_another_hall_in_the_filter_shows_the_whole_desk(cashier: Client, praia: Desk) -> None:
+    other = Desk(name="Sala Mindelo")
+    praia.sell(praia.selling, 3)
+
+    response = cashier.get(f"/caixa/turno/?caixa={praia.desk.pk}&operador={other.cashier.pk}")
+
+    assert response.status_code == 200
+    assert response.context["cashier"] is None
+    assert response.context["report"].cards == 3
+    assert f'value="{other.cashier.pk}"' not in response.content.decode()
 
 
 # --- the price board page ---------------------------------------------------------------------------

@@ -15,9 +15,16 @@ from collections.abc import Mapping
 from enum import StrEnum
 from types import MappingProxyType
 
+from bingo.engine.errors import EngineError
 
-class IllegalTransition(ValueError):  # noqa: N818 - the name the games service and SPEC use
-    """A move between game states the rules do not allow; the message names both states."""
+
+class IllegalTransition(EngineError):  # noqa: N818 - the name the games service and SPEC use
+    """A move between game states the rules do not allow; the message names both states.
+
+    ``params`` holds ``current`` and ``target`` (state values), and ``balls_drawn`` for R55.
+    """
+
+    codes = frozenset({"state_final", "not_allowed", "draw_begun"})
 
 
 class GameState(StrEnum):
@@ -64,13 +71,22 @@ def transition(current: GameState, target: GameState, *, balls_drawn: int = 0) -
     if balls_drawn < 0:
         raise ValueError(f"balls drawn cannot be negative, not {balls_drawn}")
     if target not in ALLOWED[current]:
+        moving = {"current": current.value, "target": target.value}
         if current in FINAL:
-            raise IllegalTransition(f"a game in state {current} is final and cannot move to {target}")
-        raise IllegalTransition(f"a game cannot move from {current} to {target}")
+            raise IllegalTransition(
+                f"a game in state {current} is final and cannot move to {target}",
+                code="state_final",
+                params=moving,
+            )
+        raise IllegalTransition(
+            f"a game cannot move from {current} to {target}", code="not_allowed", params=moving
+        )
     if current is GameState.DRAWING and target is GameState.SUSPENDED and balls_drawn > 0:
         # R55: once the draw has begun the game is not suspended; it continues by manual draw.
         raise IllegalTransition(
             f"a game cannot move from {current} to {target} after {balls_drawn} ball(s) drawn: "
-            "R55 continues it by manual draw"
+            "R55 continues it by manual draw",
+            code="draw_begun",
+            params={"current": current.value, "target": target.value, "balls_drawn": balls_drawn},
         )
     return target

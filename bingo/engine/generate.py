@@ -61,29 +61,57 @@ def capacity(variant: Variant) -> int:
 def check_request(variant: Variant, size: int, seed: int, algorithm: str) -> None:
     """Raise GenerationError, naming the reason, unless the request can be met."""
     if algorithm not in ALGORITHMS:
-        raise GenerationError(f"unknown algorithm {algorithm!r}: this engine knows {', '.join(ALGORITHMS)}")
+        raise GenerationError(
+            f"unknown algorithm {algorithm!r}: this engine knows {', '.join(ALGORITHMS)}",
+            code="unknown_algorithm",
+            params={"algorithm": algorithm, "known": ", ".join(ALGORITHMS)},
+        )
     if isinstance(size, bool) or not isinstance(size, int) or size <= 0:
-        raise GenerationError(f"size must be a whole number of cards above 0, not {size!r}")
+        raise GenerationError(
+            f"size must be a whole number of cards above 0, not {size!r}",
+            code="size_invalid",
+            params={"size": size},
+        )
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
-        raise GenerationError("seed must be a whole number from 0 to 2**256 - 1")
+        raise GenerationError(
+            "seed must be a whole number from 0 to 2**256 - 1", code="seed_invalid", params={}
+        )
     if size > capacity(variant):
         raise GenerationError(
-            f"impossible: a {variant}-ball set can hold at most {capacity(variant):,} different cards (R14)"
+            f"impossible: a {variant}-ball set can hold at most {capacity(variant):,} different cards (R14)",
+            code="over_capacity",
+            params={"variant": variant.value, "capacity": capacity(variant)},
         )
     if size > MAX_CARDS:
-        raise GenerationError(f"a card set holds at most {MAX_CARDS:,} cards")
+        raise GenerationError(
+            f"a card set holds at most {MAX_CARDS:,} cards",
+            code="over_max_cards",
+            params={"max_cards": MAX_CARDS},
+        )
     if variant is not Variant.B90 and size > capacity(variant) // _GRID_SHARE:
         raise GenerationError(
             f"a {variant}-ball set holds at most {capacity(variant) // _GRID_SHARE:,} cards "
-            "(a quarter of all different cards, so that enough stay free to draw from)"
+            "(a quarter of all different cards, so that enough stay free to draw from)",
+            code="over_grid_share",
+            params={"variant": variant.value, "max_cards": capacity(variant) // _GRID_SHARE},
         )
     if algorithm == ALGORITHM_STRIPS:
         if variant is not Variant.B90:
-            raise GenerationError("strips of six exist only for 90-ball cards")
+            raise GenerationError(
+                "strips of six exist only for 90-ball cards", code="strips_only_90", params={}
+            )
         if size % 6:
-            raise GenerationError(f"strips need a size that is a multiple of 6, not {size}")
+            raise GenerationError(
+                f"strips need a size that is a multiple of 6, not {size}",
+                code="strips_size_not_multiple",
+                params={"size": size},
+            )
         if size > MAX_STRIP_CARDS:
-            raise GenerationError(f"a set of strips holds at most {MAX_STRIP_CARDS:,} cards")
+            raise GenerationError(
+                f"a set of strips holds at most {MAX_STRIP_CARDS:,} cards",
+                code="strips_over_max",
+                params={"max_cards": MAX_STRIP_CARDS},
+            )
 
 
 def generate_card_set(
@@ -109,7 +137,11 @@ def generate_card_set(
             if repeated == 0 or not unique_lines_possible(variant, size):
                 break
         else:
-            raise GenerationError("could not make every line of the set different (R14); try another seed")
+            raise GenerationError(
+                "could not make every line of the set different (R14); try another seed",
+                code="lines_not_unique",
+                params={},
+            )
     return CardSet(variant=variant, seed=seed, algorithm=algorithm, cells=cells, repeated_lines=repeated)
 
 
@@ -134,4 +166,6 @@ def _ninety(stream: Stream, size: int, *, strips: bool) -> gen90.U8:
         where = (blocks[:, None] * block + np.arange(block)).ravel()
         cells[where] = fresh
         rows[where], cards[where] = row_codes_90(fresh), card_keys(Variant.B90, fresh)
-    raise GenerationError("could not make every row of the set different; try another seed")
+    raise GenerationError(
+        "could not make every row of the set different; try another seed", code="rows_not_unique", params={}
+    )

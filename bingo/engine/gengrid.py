@@ -224,7 +224,11 @@ def _separate_equal_cards(variant: Variant, stream: Stream, label: str, cells: U
         partners = stream.below(f"{label}/swap/{round_}", cells.shape[0], (dup.size,))
         for i, j in zip(dup.tolist(), partners.tolist(), strict=True):
             cells[[i, j], :, 0] = cells[[j, i], :, 0]
-    raise GenerationError("could not make every card of the set different (R14); try another seed")
+    raise GenerationError(
+        "could not make every card of the set different (R14); try another seed",
+        code="cards_not_unique",
+        params={},
+    )
 
 
 def _search(variant: Variant, stream: Stream, label: str, cells: U8) -> U8:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal, Inexact, localcontext
 from enum import StrEnum
 
+from bingo.engine.errors import EngineError
 from bingo.engine.variants import Variant
 
 #: Share of the game's sales paid out in prizes (R7).
@@ -30,8 +31,21 @@ _HUNDRED = Decimal(100)
 _PRECISION = 60
 
 
-class PrizePlanError(ValueError):
+class PrizePlanError(EngineError):
     """A prize plan that breaks R7, or a prize request the maths cannot meet."""
+
+    codes = frozenset(
+        {
+            "plan_empty",
+            "share_not_decimal",
+            "share_not_positive",
+            "prize_repeated",
+            "no_bingo",
+            "total_not_80",
+            "bingo_below_minimum",
+            "bingo_below_minimum_after_jackpot",  # R10
+        }
+    )
 
 
 class PrizeKind(StrEnum):
@@ -125,26 +139,44 @@ def plan_validate(plan: PrizePlan, *, jackpot_active: bool) -> None:
     money when the jackpot is active, R10) must stay at or above 55 % of sales.
     """
     if not plan.shares:
-        raise PrizePlanError("R7: a prize plan needs at least the bingo prize")
+        raise PrizePlanError("R7: a prize plan needs at least the bingo prize", code="plan_empty")
     kinds = [kind for kind, _ in plan.shares]
     for kind, percent in plan.shares:
         if not isinstance(percent, Decimal) or not percent.is_finite():
-            raise PrizePlanError(f"R7: the {kind} share must be a finite Decimal percent, not {percent!r}")
+            raise PrizePlanError(
+                f"R7: the {kind} share must be a finite Decimal percent, not {percent!r}",
+                code="share_not_decimal",
+                params={"kind": str(kind), "percent": str(percent)},
+            )
         if percent <= 0:
-            raise PrizePlanError(f"R7: the {kind} share must be above 0 %, not {percent} %")
+            raise PrizePlanError(
+                f"R7: the {kind} share must be above 0 %, not {percent} %",
+                code="share_not_positive",
+                params={"kind": str(kind), "percent": percent},
+            )
     repeated = sorted({kind.value for kind in kinds if kinds.count(kind) > 1})
     if repeated:
-        raise PrizePlanError(f"R7: each prize may appear once in a plan; repeated: {', '.join(repeated)}")
+        raise PrizePlanError(
+            f"R7: each prize may appear once in a plan; repeated: {', '.join(repeated)}",
+            code="prize_repeated",
+            params={"kinds": tuple(repeated)},
+        )
     if PrizeKind.BINGO not in kinds:
-        raise PrizePlanError("R7: a prize plan must pay a bingo prize")
+        raise PrizePlanError("R7: a prize plan must pay a bingo prize", code="no_bingo")
     if plan.total != PRIZE_PERCENT:
-        raise PrizePlanError(f"R7: the prize shares must total exactly 80 % of sales, not {plan.total} %")
+        raise PrizePlanError(
+            f"R7: the prize shares must total exactly 80 % of sales, not {plan.total} %",
+            code="total_not_80",
+            params={"total": plan.total, "required": PRIZE_PERCENT},
+        )
     paid = bingo_paid_percent(plan, jackpot_active=jackpot_active)
     if paid < MIN_BINGO_PERCENT:
         after = " after the jackpot's 3 % (R10)" if jackpot_active else ""
         raise PrizePlanError(
             f"R7: the bingo prize must be at least 55 % of sales{after}; "
-            f"this plan pays {paid.normalize():f} %"
+            f"this plan pays {paid.normalize():f} %",
+            code="bingo_below_minimum_after_jackpot" if jackpot_active else "bingo_below_minimum",
+            params={"paid": paid.normalize(), "minimum": MIN_BINGO_PERCENT},
         )
 
 

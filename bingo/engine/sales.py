@@ -33,9 +33,35 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 
+from bingo.engine.errors import EngineError
 
-class SaleError(ValueError):
+
+class SaleError(EngineError):
     """A sale the rules forbid or the stock cannot meet; the message says why in one line."""
+
+    codes = frozenset(
+        {
+            "stock_size_invalid",
+            "stock_last_sold_invalid",
+            "stock_price_invalid",
+            "second_series_same",  # R38
+            "second_series_price",  # R38 a)
+            "second_series_started",  # R38 b)
+            "second_series_sold_before",  # R38 b)
+            "second_series_past_limit",  # R38 c)
+            "first_start_invalid",  # R37
+            "first_last_sold_invalid",  # R37
+            "quantity_invalid",
+            "not_enough_cards",  # R38
+            "not_enough_cards_second_limit",  # R38 c)
+            "block_not_continuing",  # R36
+            "nothing_sold",  # R40
+            "too_many_series",  # R38
+            "range_invalid",  # R40
+            "nothing_announced",  # R33
+            "series_sold_out",  # R33
+        }
+    )
 
 
 @dataclass(frozen=True)
@@ -51,11 +77,23 @@ class SeriesStock:
     def __post_init__(self) -> None:
         """Refuse a stock that cannot exist."""
         if self.size < 1:
-            raise SaleError(f"series {self.label}: size must be at least 1, not {self.size}")
+            raise SaleError(
+                f"series {self.label}: size must be at least 1, not {self.size}",
+                code="stock_size_invalid",
+                params={"series": self.label, "size": self.size},
+            )
         if not 0 <= self.last_sold <= self.size:
-            raise SaleError(f"series {self.label}: last sold card {self.last_sold} is outside 0..{self.size}")
+            raise SaleError(
+                f"series {self.label}: last sold card {self.last_sold} is outside 0..{self.size}",
+                code="stock_last_sold_invalid",
+                params={"series": self.label, "last_sold": self.last_sold, "size": self.size},
+            )
         if not isinstance(self.price, Decimal) or not self.price.is_finite() or self.price <= 0:
-            raise SaleError(f"series {self.label}: the price must be a positive Decimal, not {self.price!r}")
+            raise SaleError(
+                f"series {self.label}: the price must be a positive Decimal, not {self.price!r}",
+                code="stock_price_invalid",
+                params={"series": self.label, "price": str(self.price)},
+            )
 
     @property
     def remaining(self) -> int:
@@ -99,16 +137,29 @@ def second_series_validate(first: SeriesStock, second: SeriesStock) -> None:
     yet so that its sale starts at card 1 (R38 b)).
     """
     if second.series_id == first.series_id:
-        raise SaleError(f"R38: the second series must differ from the first ({first.label})")
+        raise SaleError(
+            f"R38: the second series must differ from the first ({first.label})",
+            code="second_series_same",
+            params={"series": first.label},
+        )
     if second.price != first.price:
         raise SaleError(
             f"R38 a): the second series {second.label} costs {second.price}, "
-            f"the first {first.label} costs {first.price}; they must have the same price"
+            f"the first {first.label} costs {first.price}; they must have the same price",
+            code="second_series_price",
+            params={
+                "second": second.label,
+                "second_price": second.price,
+                "first": first.label,
+                "first_price": first.price,
+            },
         )
     if second.last_sold != 0:
         raise SaleError(
             f"R38 b): the second series {second.label} already has cards 1..{second.last_sold} sold; "
-            "its sale must start at card 1"
+            "its sale must start at card 1",
+            code="second_series_started",
+            params={"second": second.label, "last_sold": second.last_sold},
         )
 
 
@@ -123,33 +174,57 @@ def _game_check(first: SeriesStock, first_start: int, second: SeriesStock | None
     if not 1 <= first_start <= first.size:
         raise SaleError(
             f"R37: this game's sale of series {first.label} must begin at a card in 1..{first.size}, "
-            f"not {first_start}"
+            f"not {first_start}",
+            code="first_start_invalid",
+            params={"series": first.label, "size": first.size, "first_start": first_start},
         )
     if first.last_sold < first_start - 1:
         raise SaleError(
             f"R37: series {first.label} began this game at card {first_start}, "
-            f"so its last sold card cannot be {first.last_sold}"
+            f"so its last sold card cannot be {first.last_sold}",
+            code="first_last_sold_invalid",
+            params={"series": first.label, "first_start": first_start, "last_sold": first.last_sold},
         )
     if second is None:
         return
     if second.series_id == first.series_id:
-        raise SaleError(f"R38: the second series must differ from the first ({first.label})")
+        raise SaleError(
+            f"R38: the second series must differ from the first ({first.label})",
+            code="second_series_same",
+            params={"series": first.label},
+        )
     if second.price != first.price:
         raise SaleError(
             f"R38 a): the second series {second.label} costs {second.price}, "
-            f"the first {first.label} costs {first.price}; they must have the same price"
+            f"the first {first.label} costs {first.price}; they must have the same price",
+            code="second_series_price",
+            params={
+                "second": second.label,
+                "second_price": second.price,
+                "first": first.label,
+                "first_price": first.price,
+            },
         )
     if second.last_sold > 0 and first.remaining > 0:
         # In this game the second series is only sold once the first has run out, so these
         # cards were sold before this game: its sale here could not start at card 1.
         raise SaleError(
             f"R38 b): the second series {second.label} has cards sold before this game "
-            f"(up to n.º {second.last_sold}); a second series must start at card 1"
+            f"(up to n.º {second.last_sold}); a second series must start at card 1",
+            code="second_series_sold_before",
+            params={"second": second.label, "last_sold": second.last_sold},
         )
     if second.last_sold > _second_limit(first_start, second):
         raise SaleError(
             f"R38 c): the second series {second.label} has cards sold up to n.º {second.last_sold}, "
-            f"at or past n.º {first_start} where this game's sale of {first.label} began"
+            f"at or past n.º {first_start} where this game's sale of {first.label} began",
+            code="second_series_past_limit",
+            params={
+                "second": second.label,
+                "last_sold": second.last_sold,
+                "first_start": first_start,
+                "first": first.label,
+            },
         )
 
 
@@ -174,19 +249,29 @@ def allocate(quantity: int, first: SeriesStock, first_start: int, second: Series
     remain if the request cannot be met in full, or if ``quantity`` is below 1.
     """
     if isinstance(quantity, bool) or not isinstance(quantity, int) or quantity < 1:
-        raise SaleError(f"a sale is of at least 1 card, not {quantity!r}")
+        raise SaleError(
+            f"a sale is of at least 1 card, not {quantity!r}",
+            code="quantity_invalid",
+            params={"quantity": quantity},
+        )
     left = available(first, first_start, second)
     if quantity > left:
         asked = "1 card" if quantity == 1 else f"{quantity} cards"
         cards = "card remains" if left == 1 else "cards remain"
+        short = f"cannot sell {asked}: only {left} {cards} available in this game"
         if second is None:
-            why = f"series {first.label} has no second series to continue in (R38)"
-        else:
-            # R38 c): the second series stops below the number where this game's first began.
-            why = (
-                f"R38 c): series {second.label} may sell only up to n.º {_second_limit(first_start, second)}"
+            raise SaleError(
+                f"{short}; series {first.label} has no second series to continue in (R38)",
+                code="not_enough_cards",
+                params={"quantity": quantity, "available": left, "series": first.label},
             )
-        raise SaleError(f"cannot sell {asked}: only {left} {cards} available in this game; {why}")
+        # R38 c): the second series stops below the number where this game's first began.
+        limit = _second_limit(first_start, second)
+        raise SaleError(
+            f"{short}; R38 c): series {second.label} may sell only up to n.º {limit}",
+            code="not_enough_cards_second_limit",
+            params={"quantity": quantity, "available": left, "series": second.label, "limit": limit},
+        )
     blocks: list[Block] = []
     # R36: in number order, from the card after the last one sold.
     from_first = min(quantity, first.remaining)
@@ -249,7 +334,11 @@ class GameSeries:
             ):
                 second = replace(second, last_sold=block.last_number)
             else:
-                raise SaleError(f"block {block} does not continue this game's sale (R36)")
+                raise SaleError(
+                    f"block {block} does not continue this game's sale (R36)",
+                    code="block_not_continuing",
+                    params={"first_number": block.first_number, "last_number": block.last_number},
+                )
         return GameSeries(first, self.first_start, second)
 
     def sold(self) -> list[SeriesRange]:
@@ -300,13 +389,25 @@ def sales_closed_announcement(sold: Sequence[SeriesRange | tuple[str, int, int]]
     """
     ranges = [part if isinstance(part, SeriesRange) else SeriesRange(*part) for part in sold]
     if not ranges:
-        raise SaleError("R40: no cards were sold in this game; there is nothing to announce")
+        raise SaleError(
+            "R40: no cards were sold in this game; there is nothing to announce", code="nothing_sold"
+        )
     if len(ranges) > 2:
-        raise SaleError(f"R38: a game sells from at most two series, not {len(ranges)}")
+        raise SaleError(
+            f"R38: a game sells from at most two series, not {len(ranges)}",
+            code="too_many_series",
+            params={"count": len(ranges)},
+        )
     for part in ranges:
         if not 1 <= part.first_number <= part.last_number:
             raise SaleError(
-                f"R40: series {part.label}: n.º {part.first_number} to {part.last_number} is no range"
+                f"R40: series {part.label}: n.º {part.first_number} to {part.last_number} is no range",
+                code="range_invalid",
+                params={
+                    "series": part.label,
+                    "first_number": part.first_number,
+                    "last_number": part.last_number,
+                },
             )
     total = sum(part.count for part in ranges)
     verb = "Vendeu-se" if total == 1 else "Venderam-se"
@@ -324,11 +425,15 @@ def sales_open_announcement(series: Sequence[SeriesStock], currency: str = "CVE"
     the R38 c) limit on a second series is not in it. SaleError for no series or a sold-out one.
     """
     if not series:
-        raise SaleError("R33: announce at least one series on sale")
+        raise SaleError("R33: announce at least one series on sale", code="nothing_announced")
     parts: list[str] = []
     for stock in series:
         if stock.remaining == 0:
-            raise SaleError(f"R33: series {stock.label} is sold out and cannot be put on sale")
+            raise SaleError(
+                f"R33: series {stock.label} is sold out and cannot be put on sale",
+                code="series_sold_out",
+                params={"series": stock.label},
+            )
         parts.append(
             f"série {stock.label}, {_cards(stock.remaining)}, a {format_money(stock.price, currency)} cada"
         )

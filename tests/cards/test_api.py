@@ -19,7 +19,7 @@ from bingo.engine import Variant, generate_card_set
 from bingo.roles import Role
 from cards import selectors, services
 from cards.models import CardSet, CardSetCells, Series
-from halls.models import Hall
+from halls.models import Hall, StaffMembership
 from tests.factories import DEFAULT_PASSWORD
 
 SEED = 20170109
@@ -35,6 +35,21 @@ def _fresh_throttle(monkeypatch):
 @pytest.fixture
 def hall(db):
     return Hall.objects.create(name="Salão da Praia")
+
+
+@pytest.fixture
+def client_as(client, make_user, hall):
+    """``client_as(Role.MANAGER)``: the client logged in with those roles; a manager manages
+    ``hall`` (series are per hall: a manager sees only those of the halls they manage)."""
+
+    def login(*roles):
+        user = make_user(*roles)
+        if Role.MANAGER in roles:
+            StaffMembership.objects.create(hall=hall, user=user, role=Role.MANAGER.value)
+        client.force_login(user)
+        return client
+
+    return login
 
 
 @pytest.fixture
@@ -124,7 +139,10 @@ def test_role_matrix(client, make_user, series, role, name, method, url_name, ar
     url = reverse(f"api:{url_name}", args=[_resolve(a, objects) for a in args])
     data = {k: _resolve(v, objects) for k, v in body.items()} if body else None
     if role is not None:
-        client.force_login(make_user(role))
+        user = make_user(role)
+        if role == Role.MANAGER:  # a manager of the series' hall (series are per hall)
+            StaffMembership.objects.create(hall=series.hall, user=user, role=role.value)
+        client.force_login(user)
     counts = (CardSet.objects.count(), Series.objects.count())
 
     response = getattr(client, method)(url, data=data, content_type="application/json")

@@ -15,7 +15,7 @@ from bingo.roles import Role
 from cards import services
 from cards.models import CardSet, CardSetCells, PrintJob, Series
 from cards.selectors import card_check_code, card_get
-from halls.models import Hall
+from halls.models import Hall, StaffMembership
 
 pytestmark = pytest.mark.django_db
 
@@ -25,6 +25,21 @@ STAFF_REFUSED = (Role.CASHIER, Role.CALLER, Role.PLAYER)
 @pytest.fixture
 def hall() -> Hall:
     return Hall.objects.create(name="Salão da Praia")
+
+
+@pytest.fixture
+def client_as(client: Client, make_user: Any, hall: Hall) -> Any:
+    """``client_as(Role.MANAGER)``: the client logged in with those roles; a manager manages
+    ``hall`` (series are per hall: a manager sees only those of the halls they manage)."""
+
+    def login(*roles: Role) -> Client:
+        user = make_user(*roles)
+        if Role.MANAGER in roles:
+            StaffMembership.objects.create(hall=hall, user=user, role=Role.MANAGER.value)
+        client.force_login(user)
+        return client
+
+    return login
 
 
 @pytest.fixture

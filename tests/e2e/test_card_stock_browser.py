@@ -12,7 +12,7 @@ import pytest
 from bingo.roles import Role
 from cards.models import CardSet, Series
 from cards.selectors import card_check_code, card_get
-from halls.models import Hall
+from halls.models import Hall, StaffMembership
 from tests.conftest import MakeUser
 from tests.e2e.conftest import RunInBrowser
 from tests.factories import DEFAULT_PASSWORD
@@ -46,8 +46,9 @@ def _create_series(
 def test_a_manager_generates_a_k_set_makes_two_series_prints_and_checks_a_card(
     asgi_server: str, browser: RunInBrowser[Any], make_user: MakeUser, tmp_path: Path
 ) -> None:
-    make_user(Role.MANAGER, username="gerente")
+    gerente = make_user(Role.MANAGER, username="gerente")
     hall = Hall.objects.create(name="Salão da Praia")
+    StaffMembership.objects.create(hall=hall, user=gerente, role=Role.MANAGER.value)  # manages this hall
 
     def stock(context: Any) -> dict[str, Any]:
         page = context.new_page()

@@ -1,6 +1,10 @@
-"""Create the demo accounts: one user per role plus an ``admin`` superuser, with known passwords.
+"""Create the demo accounts: one user per role plus an ``admin`` superuser, with known passwords,
+and a demo hall (a room, a cash desk) where each staff account works in its role.
 
-Idempotent: running it again resets the same accounts to the same passwords and roles.
+Access is per hall (halls/selectors.py): without a membership in a hall the demo manager would
+manage nothing and the demo cashier sell nothing, so the demo hall gives them one.
+Idempotent: running it again resets the same accounts to the same passwords and roles, and
+gives back any role in the demo hall that was taken away.
 Refuses to run with DEBUG off unless ``--force``: known passwords must never reach production.
 """
 
@@ -18,6 +22,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from bingo.roles import Role, user_roles_set
+from halls import services as hall_services
+from halls.models import Hall, StaffMembership
 
 
 @dataclass(frozen=True)
@@ -40,6 +46,10 @@ DEMO_ACCOUNTS: tuple[DemoAccount, ...] = (
     DemoAccount("admin", "admin-demo", None),
 )
 
+DEMO_HALL = "Sala de demonstração"
+DEMO_ROOM = "Salão 1"
+DEMO_DESK = "Caixa 1"
+
 
 @transaction.atomic
 def demo_accounts_ensure() -> None:
@@ -53,6 +63,24 @@ def demo_accounts_ensure() -> None:
         user.set_password(account.password)
         user.save()
         user_roles_set(user=user, roles=[account.role] if account.role else [])
+
+
+@transaction.atomic
+def demo_hall_ensure() -> Hall:
+    """The demo hall with a room and a cash desk, and every demo staff account in its role there."""
+    hall = Hall.objects.filter(name=DEMO_HALL).first() or hall_services.hall_create(name=DEMO_HALL)
+    if not hall.rooms.exists():
+        hall_services.room_create(hall=hall, name=DEMO_ROOM)
+    if not hall.cash_desks.exists():
+        hall_services.cash_desk_create(hall=hall, name=DEMO_DESK)
+    user_model = get_user_model()
+    for account in DEMO_ACCOUNTS:
+        if account.role is None or account.role not in hall_services.STAFF_ROLES:
+            continue
+        user = user_model.objects.get(username=account.username)
+        if not StaffMembership.objects.filter(hall=hall, user=user, role=account.role.value).exists():
+            hall_services.staff_assign(hall=hall, user=user, role=account.role)
+    return hall
 
 
 class Command(BaseCommand):
@@ -80,7 +108,12 @@ class Command(BaseCommand):
                     )
                 )
             demo_accounts_ensure()
+            hall = demo_hall_ensure()
             self.stdout.write(self.style.SUCCESS(_("Demo accounts ready.")))
+            self.stdout.write(
+                _("Demo hall: %(hall)s. The manager, cashier, caller and inspector work there.")
+                % {"hall": hall.name}
+            )
             self.stdout.write(self.logins_table(options["base_url"].rstrip("/")))
 
     def logins_table(self, base_url: str) -> str:

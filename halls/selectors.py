@@ -1,0 +1,93 @@
+"""Reads of the halls app: which halls a person works in, in which roles, and what they hold.
+
+Access is per hall: a person sees a hall's rooms, desks, staff, sessions and series only while
+they hold a ``StaffMembership`` there, and manages them only as its manager, so a manager of
+one hall can do nothing in another. The role groups (bingo.roles) open the screens; the
+memberships choose the halls. The one exception: a superuser who holds the manager role
+manages every hall (and still needs that role, as bingo.roles wants for every superuser).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, QuerySet
+
+from bingo.roles import Role, user_roles
+from halls.models import CashDesk, Hall, Room, StaffMembership
+from halls.services import STAFF_ROLES
+
+AnyUser = AbstractBaseUser | AnonymousUser
+
+
+def _manages_every_hall(user: AnyUser) -> bool:
+    return bool(getattr(user, "is_superuser", False)) and Role.MANAGER in user_roles(user)
+
+
+def hall_list_for(user: AnyUser, *roles: Role) -> QuerySet[Hall]:
+    """The halls where ``user`` holds one of ``roles`` (any staff role when none is given)."""
+    if not user.is_authenticated:
+        return Hall.objects.none()
+    wanted = roles or STAFF_ROLES
+    if Role.MANAGER in wanted and _manages_every_hall(user):
+        return Hall.objects.all()
+    memberships = StaffMembership.objects.filter(user_id=user.pk, role__in=[role.value for role in wanted])
+    return Hall.objects.filter(pk__in=memberships.values("hall_id"))
+
+
+def hall_get_for(user: AnyUser, *roles: Role, hall_id: int) -> Hall:
+    """One hall where ``user`` holds one of ``roles``; Hall.DoesNotExist for any other."""
+    return hall_list_for(user, *roles).get(pk=hall_id)
+
+
+def hall_roles_for(user: AnyUser, *, hall_id: int) -> frozenset[Role]:
+    """The roles ``user`` holds in hall ``hall_id`` (empty where they do not work)."""
+    if not user.is_authenticated:
+        return frozenset()
+    names = StaffMembership.objects.filter(user_id=user.pk, hall_id=hall_id).values_list("role", flat=True)
+    held = {Role(name) for name in names}
+    if _manages_every_hall(user) and Hall.objects.filter(pk=hall_id).exists():
+        held.add(Role.MANAGER)
+    return frozenset(held)
+
+
+def hall_overview_list(*, user: AnyUser) -> QuerySet[Hall]:
+    """The halls ``user`` manages, by name, each with how many rooms, desks and staff it has."""
+    return (
+        hall_list_for(user, Role.MANAGER)
+        .annotate(
+            room_count=Count("rooms", distinct=True),
+            desk_count=Count("cash_desks", distinct=True),
+            staff_count=Count("staff", distinct=True),
+        )
+        .order_by("name")
+    )
+
+
+def room_list_for(user: AnyUser, *roles: Role) -> QuerySet[Room]:
+    """The rooms of the halls where ``user`` holds one of ``roles``, hall joined, by hall and name."""
+    return (
+        Room.objects.filter(hall__in=hall_list_for(user, *roles))
+        .select_related("hall")
+        .order_by("hall__name", "name")
+    )
+
+
+def cash_desk_list_for(user: AnyUser, *roles: Role) -> QuerySet[CashDesk]:
+    """The cash desks of the halls where ``user`` holds one of ``roles``, hall joined."""
+    return (
+        CashDesk.objects.filter(hall__in=hall_list_for(user, *roles))
+        .select_related("hall")
+        .order_by("hall__name", "name")
+    )
+
+
+def staff_list(*, hall: Hall) -> QuerySet[StaffMembership]:
+    """Who works in ``hall`` in which role, person joined, by user name."""
+    return StaffMembership.objects.filter(hall=hall).select_related("user").order_by("user__username", "role")
+
+
+def staff_membership_get_for(user: AnyUser, *, hall_id: int, membership_id: int) -> StaffMembership:
+    """One membership of a hall ``user`` manages; StaffMembership.DoesNotExist for any other."""
+    return StaffMembership.objects.select_related("hall", "user").get(
+        pk=membership_id, hall_id=hall_id, hall__in=hall_list_for(user, Role.MANAGER)
+    )

@@ -1,0 +1,201 @@
+"""The printable receipt of a sale request: what it shows, in the hall's time zone, laid out for
+an 80 mm printer; who may see it; and that a retried request shows the same receipt."""
+
+from __future__ import annotations
+
+import re
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from bingo import services
+from bingo.models import Sale
+from bingo.roles import Role
+from halls.models import StaffMembership
+from tests.conftest import MakeUser
+from tests.factories import UserFactory
+from tests.test_sale_views import SCREEN, Desk, english, key_of, sell_form
+
+
+@pytest.fixture
+def praia(db: None) -> Desk:
+    desk = Desk()
+    desk.cashier.first_name, desk.cashier.last_name = "Ana", "Lopes"
+    desk.cashier.save(update_fields=["first_name", "last_name"])
+    return desk
+
+
+@pytest.fixture
+def cashier(client: Client, praia: Desk) -> Client:
+    client.force_login(praia.cashier)
+    return english(client)
+
+
+def sell_through_the_screen(client: Client, desk: Desk, quantity: int = 3, cash: str = "500") -> str:
+    """Sell at the cashier screen as a cashier would; return the request key."""
+    key = key_of(client.get(f"{SCREEN}?jogo={desk.selling.pk}&caixa={desk.desk.pk}").content.decode())
+    assert client.post(SCREEN, sell_form(desk, key, quantity=quantity, cash=cash)).status_code == 302
+    return key
+
+
+def receipt_url(key: str) -> str:
+    return reverse("sales:receipt", args=[key])
+
+
+def text_of(body: str, marker: str) -> str:
+    match = re.search(rf"{marker}>([^<]*)<", body)
+    assert match is not None, f"the receipt has {marker}"
+    return match[1]
+
+
+def test_the_receipt_url_is_portuguese() -> None:
+    assert receipt_url("abc") == "/caixa/recibo/abc/"
+
+
+def test_the_receipt_shows_the_sale_for_the_80mm_printer(cashier: Client, praia: Desk) -> None:
+    key = sell_through_the_screen(cashier, praia, quantity=3, cash="500")
+
+    response = cashier.get(receipt_url(key))
+
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "<h1>Sala Praia</h1>" in body
+    assert "Sala 1" in body  # the room
+    assert text_of(body, "data-receipt-game") == str(praia.selling.number)
+    assert text_of(body, "data-receipt-desk") == "Caixa 1"
+    assert text_of(body, "data-receipt-cashier") == "Ana Lopes"
+    assert "Series A-1" in body
+    assert text_of(body, "data-receipt-range") == "n.º 1\N{EN DASH}3"
+    assert text_of(body, "data-receipt-quantity") == "3"
+    assert text_of(body, "data-receipt-unit-price") == "100 CVE"
+    assert text_of(body, "data-receipt-amount") == "300 CVE"
+    assert text_of(body, "data-receipt-received") == "500 CVE"
+    assert text_of(body, "data-receipt-change") == "200 CVE"
+    assert key in body
+    # Laid out for the printer, with a print button that the printout leaves out.
+    assert re.search(r"@media print \{[^@]*\.receipt \{ width: 72mm;", body)  # an 80 mm roll's print width
+    assert re.search(r'<button type="button" onclick="window\.print\(\)"[^>]*>Print receipt</button>', body)
+    assert re.search(r'<div class="actions no-print">', body)
+
+
+def test_the_print_button_reads_imprimir_in_portuguese(client: Client, praia: Desk) -> None:
+    client.force_login(praia.cashier)  # no language cookie: Portuguese (R54)
+    key = sell_through_the_screen(client, praia)
+
+    body = client.get(receipt_url(key)).content.decode()
+
+    assert re.search(r"window\.print\(\)[^>]*>Imprimir</button>", body)
+    assert "Recibo" in body
+
+
+def test_the_receipt_time_is_the_halls(db: None, client: Client) -> None:
+    tokyo = Desk(name="Sala Tóquio", time_zone="Asia/Tokyo")
+    client.force_login(tokyo.cashier)
+    key = sell_through_the_screen(english(client), tokyo)
+    sold_at = Sale.objects.get(request_key=key).created_at
+
+    shown = text_of(client.get(receipt_url(key)).content.decode(), "data-receipt-when")
+
+    assert shown == sold_at.astimezone(ZoneInfo("Asia/Tokyo")).strftime("%d/%m/%Y %H:%M")
+    # Ten hours from Cabo Verde (the server's zone): the hour must not be the server's.
+    assert shown != sold_at.astimezone(ZoneInfo("Atlantic/Cape_Verde")).strftime("%d/%m/%Y %H:%M")
+
+
+def test_a_rollover_sale_shows_both_series_on_the_receipt(db: None, client: Client) -> None:
+    desk = Desk(name="Sala Rollover")
+    services.game_close_sales(game=desk.selling)
+    first, second = desk.on_sale, desk.series(2)
+    warm_up = desk.game(first)
+    desk.sell(warm_up, 85)
+    services.game_close_sales(game=warm_up)
+    desk.selling = desk.game(first, second)
+    client.force_login(desk.cashier)
+    key = sell_through_the_screen(english(client), desk, quantity=8, cash="1000")
+
+    body = client.get(receipt_url(key)).content.decode()
+
+    parts = re.findall(r"<span>Series (A-\d)</span>\s*<span data-receipt-range>([^<]*)<", body)
+    assert parts == [("A-1", "n.º 86\N{EN DASH}90"), ("A-2", "n.º 1\N{EN DASH}3")]
+    assert text_of(body, "data-receipt-quantity") == "8"
+    assert text_of(body, "data-receipt-amount") == "800 CVE"
+    assert text_of(body, "data-receipt-change") == "200 CVE"
+
+
+def test_the_sale_result_links_to_its_receipt(cashier: Client, praia: Desk) -> None:
+    key = key_of(cashier.get(SCREEN).content.decode())
+
+    posted = cashier.post(SCREEN, sell_form(praia, key))
+    screen = cashier.get(posted["Location"]).content.decode()
+
+    assert re.search(rf'href="/caixa/recibo/{key}/"[^>]*data-receipt-print', screen)
+    assert cashier.get(receipt_url(key)).status_code == 200
+
+
+def test_a_retried_request_shows_the_same_receipt(cashier: Client, praia: Desk) -> None:
+    key = key_of(cashier.get(SCREEN).content.decode())
+    cashier.post(SCREEN, sell_form(praia, key, quantity=2, cash="200"))
+    before = cashier.get(receipt_url(key)).content.decode()
+
+    retried = cashier.post(SCREEN, sell_form(praia, key, quantity=2, cash="200"))
+    again = services.sale_make(
+        game=praia.selling,
+        quantity=2,
+        cash_desk=praia.desk,
+        cashier=praia.cashier,
+        cash_received="200",
+        request_key=key,
+    )
+    after = cashier.get(receipt_url(key)).content.decode()
+
+    assert retried.status_code == 302
+    assert [(s.first_number, s.last_number) for s in again.sales] == [(1, 2)]
+    assert Sale.objects.count() == 1
+    assert after == before
+    assert text_of(after, "data-receipt-range") == "n.º 1\N{EN DASH}2"
+
+
+# --- who may see it -------------------------------------------------------------------------------
+
+
+def test_another_cashier_of_the_hall_may_reprint_it(cashier: Client, praia: Desk, client: Client) -> None:
+    key = sell_through_the_screen(cashier, praia)
+    colleague = UserFactory(roles=[Role.CASHIER])
+    StaffMembership.objects.create(hall=praia.hall, user=colleague, role=Role.CASHIER.value)
+    client.force_login(colleague)
+
+    body = client.get(receipt_url(key)).content.decode()
+
+    assert text_of(body, "data-receipt-cashier") == "Ana Lopes"  # who sold it, not who reprints
+
+
+def test_a_cashier_of_another_hall_is_refused(praia: Desk, client: Client) -> None:
+    praia.sell(praia.selling, 2, key="k" * 32)
+    other = Desk(name="Sala Mindelo")
+    client.force_login(other.cashier)
+
+    assert client.get(receipt_url("k" * 32)).status_code == 403
+
+
+@pytest.mark.parametrize("roles", [(Role.CALLER,), (Role.MANAGER, Role.INSPECTOR)])
+def test_other_roles_are_refused(
+    praia: Desk, client: Client, make_user: MakeUser, roles: tuple[Role, ...]
+) -> None:
+    praia.sell(praia.selling, 2, key="k" * 32)
+    client.force_login(make_user(*roles))
+
+    assert client.get(receipt_url("k" * 32)).status_code == 403
+
+
+def test_anonymous_users_are_sent_to_log_in(praia: Desk, client: Client) -> None:
+    praia.sell(praia.selling, 2, key="k" * 32)
+
+    response = client.get(receipt_url("k" * 32))
+
+    assert response.status_code == 302
+    assert response["Location"].startswith("/entrar/")
+
+
+def test_an_unknown_request_key_is_404(cashier: Client) -> None:
+    assert cashier.get(receipt_url("no-such-sale")).status_code == 404
