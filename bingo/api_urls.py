@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from bingo import game_api
 from cards import api as cards_api
 from halls import api as halls_api
+from halls import ballset_api, jackpot_api
 
 app_name = "api"
 
@@ -38,6 +39,28 @@ urlpatterns: list[URLPattern] = [
     path("halls/<int:hall_id>/cash-desks/", halls_api.CashDeskListView.as_view(), name="hall-cash-desks"),
     path("rooms/<int:room_id>/", halls_api.RoomDetailView.as_view(), name="room-detail"),
     path("cash-desks/<int:desk_id>/", halls_api.CashDeskDetailView.as_view(), name="cash-desk-detail"),
+    # Ball sets (R20-R26) and the progressive jackpot (R9-R13): halls/ballset_api.py, halls/jackpot_api.py.
+    path("halls/<int:hall_id>/ball-sets/", ballset_api.HallBallSetListView.as_view(), name="hall-ball-sets"),
+    path("ball-sets/<int:ball_set_id>/", ballset_api.BallSetDetailView.as_view(), name="ball-set-detail"),
+    path(
+        "ball-sets/<int:ball_set_id>/checks/",
+        ballset_api.BallSetCheckListView.as_view(),
+        name="ball-set-checks",
+    ),
+    path(
+        "ball-sets/<int:ball_set_id>/replacements/",
+        ballset_api.BallSetReplacementListView.as_view(),
+        name="ball-set-replacements",
+    ),
+    path(
+        "ball-sets/<int:ball_set_id>/retire/", ballset_api.BallSetRetireView.as_view(), name="ball-set-retire"
+    ),
+    path("halls/<int:hall_id>/jackpot/", jackpot_api.JackpotView.as_view(), name="hall-jackpot"),
+    path(
+        "halls/<int:hall_id>/jackpot/movements/",
+        jackpot_api.JackpotMovementListView.as_view(),
+        name="hall-jackpot-movements",
+    ),
     path("sessions/", game_api.SessionListView.as_view(), name="session-list"),
     path("sessions/<int:session_id>/", game_api.SessionDetailView.as_view(), name="session-detail"),
     path("sessions/<int:session_id>/games/", game_api.SessionGamesView.as_view(), name="session-games"),

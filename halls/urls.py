@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, path
 
-from halls import views
+from halls import ballset_views, jackpot_views, views
 
 app_name = "halls"
 urlpatterns: list[URLPattern] = [
@@ -14,4 +14,35 @@ urlpatterns: list[URLPattern] = [
     path("<int:pk>/caixas/", views.cash_desk_create, name="cash_desk_create"),
     path("<int:pk>/pessoal/", views.staff_assign, name="staff_assign"),
     path("<int:pk>/pessoal/<int:membership_pk>/remover/", views.staff_remove, name="staff_remove"),
+    # Ball sets (R20-R26) and the progressive jackpot (R9-R13) of a hall.
+    path("<int:pk>/jogos-de-bolas/", ballset_views.ball_set_list, name="ball_set_list"),
+    path("<int:pk>/jogos-de-bolas/novo/", ballset_views.ball_set_create, name="ball_set_create"),
+    path("<int:pk>/jogos-de-bolas/<int:ball_set_pk>/", ballset_views.ball_set_detail, name="ball_set_detail"),
+    path(
+        "<int:pk>/jogos-de-bolas/<int:ball_set_pk>/verificacao/",
+        ballset_views.ball_set_check_record,
+        name="ball_set_check_record",
+    ),
+    path(
+        "<int:pk>/jogos-de-bolas/<int:ball_set_pk>/substituir-bola/",
+        ballset_views.ball_replace,
+        name="ball_replace",
+    ),
+    path(
+        "<int:pk>/jogos-de-bolas/<int:ball_set_pk>/substituir/",
+        ballset_views.ball_set_replace,
+        name="ball_set_replace",
+    ),
+    path(
+        "<int:pk>/jogos-de-bolas/<int:ball_set_pk>/retirar/",
+        ballset_views.ball_set_retire,
+        name="ball_set_retire",
+    ),
+    path("<int:pk>/premio-acumulado/", jackpot_views.jackpot_detail, name="jackpot_detail"),
+    path("<int:pk>/premio-acumulado/configurar/", jackpot_views.jackpot_configure, name="jackpot_configure"),
+    path(
+        "<int:pk>/premio-acumulado/movimentos/",
+        jackpot_views.jackpot_movement_create,
+        name="jackpot_movement_create",
+    ),
 ]

@@ -10,6 +10,13 @@ from django.core.management import call_command
 from django.urls import reverse
 
 ENDPOINTS = {
+    "/api/halls/{hall_id}/ball-sets/": {"get", "post"},
+    "/api/ball-sets/{ball_set_id}/": {"get"},
+    "/api/ball-sets/{ball_set_id}/checks/": {"get", "post"},
+    "/api/ball-sets/{ball_set_id}/replacements/": {"get", "post"},
+    "/api/ball-sets/{ball_set_id}/retire/": {"post"},
+    "/api/halls/{hall_id}/jackpot/": {"get", "put"},
+    "/api/halls/{hall_id}/jackpot/movements/": {"get", "post"},
     "/api/card-sets/": {"get", "post"},
     "/api/card-sets/{card_set_id}/": {"get"},
     "/api/card-sets/{card_set_id}/cards/": {"get"},

@@ -1,0 +1,163 @@
+"""Forms of the ball-set screens (R20-R26): they parse input; the services decide (STYLE rule 3)."""
+
+from __future__ import annotations
+
+import re
+import zoneinfo
+from typing import Any
+
+from django import forms
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from bingo.forms import add_service_errors
+from bingo.models import Session
+from halls import services
+from halls.models import BALL_SET_SIZES, BallReplacement, BallSet, BallSetCheck, Hall
+
+
+def _sessions_of(hall: Hall) -> QuerySet[Session]:
+    return Session.objects.filter(room__hall=hall).select_related("room__hall").order_by("-starts_at")
+
+
+class SessionChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
+    """A session of the hall, shown by room and start in the hall's time zone."""
+
+    def label_from_instance(self, obj: Session) -> str:
+        starts = timezone.localtime(obj.starts_at, zoneinfo.ZoneInfo(obj.room.hall.time_zone))
+        return f"{obj.room.name} · {starts:%Y-%m-%d %H:%M}"
+
+
+class BallSetForm(forms.Form):
+    """A new ball set of a hall (R22), with the games it already played (R25)."""
+
+    serial_number = forms.CharField(label=_("Serial number"), max_length=40)
+    size = forms.TypedChoiceField(
+        label=_("Number of balls"), coerce=int, choices=[(size, size) for size in BALL_SET_SIZES]
+    )
+    games_played = forms.IntegerField(
+        label=_("Games already played"),
+        min_value=0,
+        initial=0,
+        help_text=_("A set draws at most 2 000 games (R25): count those it drew before."),
+    )
+    notes = forms.CharField(label=_("Notes"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+    def save(self, *, hall: Hall, user: User) -> BallSet:
+        """Register the set; service errors become form errors."""
+        try:
+            return services.ball_set_create(hall=hall, user=user, **self.cleaned_data)
+        except ValidationError as exc:
+            add_service_errors(self, exc)
+            raise
+
+
+_BALL_LIST = re.compile(r"^[\d\s,;]*$")
+
+
+class BallSetCheckForm(forms.Form):
+    """The check of every ball at the start or the end of a session (R23)."""
+
+    session = SessionChoiceField(label=_("Session"), queryset=Session.objects.none())
+    phase = forms.ChoiceField(
+        label=_("When"), choices=BallSetCheck.Phase.choices, widget=forms.RadioSelect, initial="start"
+    )
+    faulty_balls = forms.CharField(
+        label=_("Faulty balls"),
+        required=False,
+        help_text=_("The numbers of the balls that failed, separated by commas. Blank: every ball OK."),
+    )
+    notes = forms.CharField(label=_("Notes"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args: Any, ball_set: BallSet, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.ball_set = ball_set
+        self.fields["session"].queryset = _sessions_of(ball_set.hall)  # type: ignore[attr-defined]
+
+    def clean_faulty_balls(self) -> list[int]:
+        text = self.cleaned_data["faulty_balls"]
+        if not _BALL_LIST.match(text):
+            raise ValidationError(_("Give the ball numbers separated by commas, e.g. 7, 23, 61."))
+        return [int(number) for number in re.findall(r"\d+", text)]
+
+    def save(self, *, user: User) -> BallSetCheck:
+        """Record the check; service errors become form errors."""
+        try:
+            return services.ball_set_check_record(ball_set=self.ball_set, user=user, **self.cleaned_data)
+        except ValidationError as exc:
+            add_service_errors(self, exc)
+            raise
+
+
+class BallReplaceForm(forms.Form):
+    """One damaged ball replaced by a new one with the same number (R26)."""
+
+    ball_number = forms.IntegerField(label=_("Ball number"), min_value=1)
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}))
+    session = SessionChoiceField(
+        label=_("During session"),
+        queryset=Session.objects.none(),
+        required=False,
+        help_text=_("The session whose acta reports it, if it happened during one (R61 k)."),
+    )
+
+    def __init__(self, *args: Any, ball_set: BallSet, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.ball_set = ball_set
+        self.fields["session"].queryset = _sessions_of(ball_set.hall)  # type: ignore[attr-defined]
+
+    def save(self, *, user: User) -> BallReplacement:
+        """Record the replaced ball; service errors become form errors."""
+        try:
+            return services.ball_replace(ball_set=self.ball_set, user=user, **self.cleaned_data)
+        except ValidationError as exc:
+            add_service_errors(self, exc)
+            raise
+
+
+class BallSetReplaceForm(forms.Form):
+    """The whole set replaced by another active set of the same hall and size (R25)."""
+
+    replacement = forms.ModelChoiceField(label=_("Replacement set"), queryset=BallSet.objects.none())
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}))
+    session = SessionChoiceField(
+        label=_("During session"),
+        queryset=Session.objects.none(),
+        required=False,
+        help_text=_("The session whose acta reports it, if it happened during one (R61 k)."),
+    )
+
+    def __init__(self, *args: Any, ball_set: BallSet, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.ball_set = ball_set
+        self.fields["session"].queryset = _sessions_of(ball_set.hall)  # type: ignore[attr-defined]
+        self.fields["replacement"].queryset = (  # type: ignore[attr-defined]
+            BallSet.objects.filter(hall_id=ball_set.hall_id, size=ball_set.size, state=BallSet.State.ACTIVE)
+            .exclude(pk=ball_set.pk)
+            .order_by("serial_number")
+        )
+
+    def save(self, *, user: User) -> BallReplacement:
+        """Record the replaced set; service errors become form errors."""
+        try:
+            return services.ball_set_replace(ball_set=self.ball_set, user=user, **self.cleaned_data)
+        except ValidationError as exc:
+            add_service_errors(self, exc)
+            raise
+
+
+class BallSetRetireForm(forms.Form):
+    """Take a set out of use for good (R25)."""
+
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}))
+
+    def save(self, *, ball_set: BallSet, user: User) -> BallSet:
+        """Retire the set; service errors become form errors."""
+        try:
+            return services.ball_set_retire(ball_set=ball_set, user=user, **self.cleaned_data)
+        except ValidationError as exc:
+            add_service_errors(self, exc)
+            raise

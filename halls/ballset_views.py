@@ -1,0 +1,202 @@
+"""Manager screens for a hall's ball sets (R20-R26): register them, record the check of every
+ball at the start and end of each session (R23), replace a ball or a whole set, retire a set.
+
+Thin adapters (STYLE rule 3): parse with a form, call one service, redirect (POST-redirect-GET)
+or render the page again with the service's errors. Only a manager of the hall (or a superuser
+holding the manager role) reaches them; any other hall answers 404, as if it did not exist.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from bingo.roles import Role, role_required
+from bingo.services import staff_has_role
+from halls.ballset_forms import (
+    BallReplaceForm,
+    BallSetCheckForm,
+    BallSetForm,
+    BallSetReplaceForm,
+    BallSetRetireForm,
+)
+from halls.models import BallReplacement, BallSet, BallSetCheck, BallSetUse, Hall
+
+#: The most recent games drawn with a set that its page lists.
+USES_SHOWN = 50
+
+
+def hall_managed_or_404(request: HttpRequest, hall_id: int) -> Hall:
+    """Hall ``hall_id`` when the user manages it (a superuser, every hall); 404 for any other."""
+    hall = get_object_or_404(Hall, pk=hall_id)
+    user: User = request.user  # type: ignore[assignment]
+    if not (user.is_superuser or staff_has_role(user=user, hall_id=hall.pk, role=Role.MANAGER)):
+        raise Http404
+    return hall
+
+
+def _ball_set_or_404(request: HttpRequest, hall_id: int, ball_set_id: int) -> BallSet:
+    hall = hall_managed_or_404(request, hall_id)
+    return get_object_or_404(BallSet.objects.select_related("hall"), pk=ball_set_id, hall=hall)
+
+
+def _user(request: HttpRequest) -> User:
+    user: User = request.user  # type: ignore[assignment]
+    return user
+
+
+def _list_page(request: HttpRequest, hall: Hall, form: BallSetForm | None = None) -> HttpResponse:
+    context = {
+        "nav": "halls",
+        "hall": hall,
+        "ball_sets": hall.ball_sets.order_by("state", "size", "serial_number"),
+        "form": form or BallSetForm(),
+    }
+    return render(request, "halls/ballset_list.html", context)
+
+
+@require_GET
+@role_required(Role.MANAGER)
+def ball_set_list(request: HttpRequest, pk: int) -> HttpResponse:
+    """A hall's ball sets, their games played and left (R25), and the form to register one."""
+    return _list_page(request, hall_managed_or_404(request, pk))
+
+
+@require_POST
+@role_required(Role.MANAGER)
+def ball_set_create(request: HttpRequest, pk: int) -> HttpResponse:
+    """Register a ball set of the hall (R22)."""
+    hall = hall_managed_or_404(request, pk)
+    form = BallSetForm(request.POST)
+    if form.is_valid():
+        try:
+            ball_set = form.save(hall=hall, user=_user(request))
+        except ValidationError:
+            pass  # the form now carries the service's errors
+        else:
+            messages.success(
+                request, _("Ball set %(serial)s registered.") % {"serial": ball_set.serial_number}
+            )
+            return redirect("halls:ball_set_detail", pk=hall.pk, ball_set_pk=ball_set.pk)
+    return _list_page(request, hall, form)
+
+
+def _detail_page(request: HttpRequest, ball_set: BallSet, **forms: Any) -> HttpResponse:
+    replacements = (
+        BallReplacement.objects.filter(Q(ball_set=ball_set) | Q(replacement_set=ball_set))
+        .select_related("ball_set", "replacement_set", "session__room", "replaced_by")
+        .order_by("-replaced_at", "-id")
+    )
+    context = {
+        "nav": "halls",
+        "hall": ball_set.hall,
+        "ball_set": ball_set,
+        "checks": BallSetCheck.objects.filter(ball_set=ball_set)
+        .select_related("session__room", "checked_by")
+        .order_by("-checked_at", "-id"),
+        "replacements": replacements,
+        "uses": BallSetUse.objects.filter(ball_set=ball_set)
+        .select_related("game__session__room")
+        .order_by("-number")[:USES_SHOWN],
+        "uses_shown": USES_SHOWN,
+        "active": ball_set.state == BallSet.State.ACTIVE,
+        "check_form": forms.get("check_form") or BallSetCheckForm(ball_set=ball_set, prefix="check"),
+        "ball_form": forms.get("ball_form") or BallReplaceForm(ball_set=ball_set, prefix="ball"),
+        "replace_form": forms.get("replace_form") or BallSetReplaceForm(ball_set=ball_set, prefix="set"),
+        "retire_form": forms.get("retire_form") or BallSetRetireForm(prefix="retire"),
+    }
+    return render(request, "halls/ballset_detail.html", context)
+
+
+@require_GET
+@role_required(Role.MANAGER)
+def ball_set_detail(request: HttpRequest, pk: int, ball_set_pk: int) -> HttpResponse:
+    """A ball set with its checks, replacements and games drawn, and the forms to record them."""
+    return _detail_page(request, _ball_set_or_404(request, pk, ball_set_pk))
+
+
+@require_POST
+@role_required(Role.MANAGER)
+def ball_set_check_record(request: HttpRequest, pk: int, ball_set_pk: int) -> HttpResponse:
+    """Record the check of every ball at the start or end of a session (R23)."""
+    ball_set = _ball_set_or_404(request, pk, ball_set_pk)
+    form = BallSetCheckForm(request.POST, ball_set=ball_set, prefix="check")
+    if form.is_valid():
+        try:
+            check = form.save(user=_user(request))
+        except ValidationError:
+            pass
+        else:
+            if check.result == BallSetCheck.Result.OK:
+                messages.success(request, _("Check recorded: every ball OK."))
+            else:
+                messages.error(
+                    request,
+                    _("Check recorded with faulty balls: %(balls)s.")
+                    % {"balls": ", ".join(str(ball) for ball in check.faulty_balls)},
+                )
+            return redirect("halls:ball_set_detail", pk=pk, ball_set_pk=ball_set.pk)
+    return _detail_page(request, ball_set, check_form=form)
+
+
+@require_POST
+@role_required(Role.MANAGER)
+def ball_replace(request: HttpRequest, pk: int, ball_set_pk: int) -> HttpResponse:
+    """Record one damaged ball replaced (R26)."""
+    ball_set = _ball_set_or_404(request, pk, ball_set_pk)
+    form = BallReplaceForm(request.POST, ball_set=ball_set, prefix="ball")
+    if form.is_valid():
+        try:
+            replacement = form.save(user=_user(request))
+        except ValidationError:
+            pass
+        else:
+            messages.success(request, _("Ball %(ball)s replaced.") % {"ball": replacement.ball_number})
+            return redirect("halls:ball_set_detail", pk=pk, ball_set_pk=ball_set.pk)
+    return _detail_page(request, ball_set, ball_form=form)
+
+
+@require_POST
+@role_required(Role.MANAGER)
+def ball_set_replace(request: HttpRequest, pk: int, ball_set_pk: int) -> HttpResponse:
+    """Record the whole set replaced by another (R25)."""
+    ball_set = _ball_set_or_404(request, pk, ball_set_pk)
+    form = BallSetReplaceForm(request.POST, ball_set=ball_set, prefix="set")
+    if form.is_valid():
+        try:
+            replacement = form.save(user=_user(request))
+        except ValidationError:
+            pass
+        else:
+            messages.success(
+                request,
+                _("Ball set %(old)s replaced by %(new)s.")
+                % {"old": ball_set.serial_number, "new": replacement.replacement_set},
+            )
+            return redirect("halls:ball_set_detail", pk=pk, ball_set_pk=ball_set.pk)
+    return _detail_page(request, ball_set, replace_form=form)
+
+
+@require_POST
+@role_required(Role.MANAGER)
+def ball_set_retire(request: HttpRequest, pk: int, ball_set_pk: int) -> HttpResponse:
+    """Take a set out of use for good (R25)."""
+    ball_set = _ball_set_or_404(request, pk, ball_set_pk)
+    form = BallSetRetireForm(request.POST, prefix="retire")
+    if form.is_valid():
+        try:
+            form.save(ball_set=ball_set, user=_user(request))
+        except ValidationError:
+            pass
+        else:
+            messages.success(request, _("Ball set %(serial)s retired.") % {"serial": ball_set.serial_number})
+            return redirect("halls:ball_set_detail", pk=pk, ball_set_pk=ball_set.pk)
+    return _detail_page(request, ball_set, retire_form=form)

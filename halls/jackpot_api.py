@@ -1,0 +1,190 @@
+"""A hall's progressive jackpot over the JSON API (R9-R13): its state and authorization terms,
+its configuration, and its ledger with the operator's seeds and adjustments.
+
+Thin adapters (STYLE rule 3) with halls/api.py's per-hall access: any staff of the hall reads;
+its managers configure, seed and adjust. Contributions (R10) and wins (R11) are the games'
+doing (halls.services.jackpot_contribute / jackpot_win), never a request's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
+from rest_framework.generics import GenericAPIView
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from bingo.api import MoneyField
+from bingo.roles import Role
+from cards.api import ErrorSerializer, Pagination
+from halls import services
+from halls.api import request_user, require_hall_role, staff_halls
+from halls.models import Hall, Jackpot, JackpotMovement
+
+_KINDS = JackpotMovement.Kind.values
+
+
+# Patterned strings, not enums: other components already have a field named "kind".
+@extend_schema_field({"type": "string", "pattern": f"^({'|'.join(_KINDS)})$"})
+class _KindField(serializers.CharField):
+    pass
+
+
+@extend_schema_field({"type": "string", "pattern": "^(seed|adjustment)$"})
+class _OperatorKindField(serializers.ChoiceField):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=[JackpotMovement.Kind.SEED, JackpotMovement.Kind.ADJUSTMENT], **kwargs)
+
+
+class JackpotSerializer(serializers.Serializer[Any]):
+    """A hall's jackpot: whether it runs now (R9, R12), its balance and base (R11), its terms (R12)."""
+
+    hall = serializers.IntegerField(read_only=True)
+    active = serializers.BooleanField(
+        read_only=True,
+        help_text="Switched on for the hall (R9) and within the authorization's time limit (R12).",
+    )
+    balance = MoneyField(max_digits=14, read_only=True)
+    base_value = MoneyField(read_only=True, help_text="Put back every time the jackpot is won (R11).")
+    currency = serializers.CharField(read_only=True)
+    authorization_reference = serializers.CharField(read_only=True)
+    conditions = serializers.CharField(read_only=True, help_text="Form and conditions of the award (R12).")
+    valid_until = serializers.DateField(read_only=True, allow_null=True, help_text="Time limit (R12).")
+
+
+class JackpotConfigSerializer(serializers.Serializer[Any]):
+    """The jackpot's base value (R11) and the terms of its authorization (R12)."""
+
+    base_value = MoneyField(min_value=0)
+    authorization_reference = serializers.CharField(
+        max_length=200, required=False, allow_blank=True, default=""
+    )
+    conditions = serializers.CharField(required=False, allow_blank=True, default="")
+    valid_until = serializers.DateField(required=False, allow_null=True, default=None)
+
+
+class JackpotMovementSerializer(serializers.ModelSerializer[JackpotMovement]):
+    """One line of the jackpot's insert-only ledger."""
+
+    kind = _KindField(
+        read_only=True, help_text="seed, contribution (R10), win (R11), reset (R11) or adjustment."
+    )
+    amount = MoneyField(max_digits=14, read_only=True, help_text="Signed: a win is negative.")
+    balance_after = MoneyField(max_digits=14, read_only=True)
+    created_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True
+    )
+
+    class Meta:
+        model = JackpotMovement
+        fields = ["id", "kind", "amount", "balance_after", "game", "note", "created_by", "created_at"]
+        read_only_fields = fields
+
+
+class JackpotMovementCreateSerializer(serializers.Serializer[Any]):
+    """The operator's own movement: a seed (R11) or an adjustment, which needs a note."""
+
+    kind = _OperatorKindField(help_text="seed or adjustment.")
+    amount = MoneyField(max_digits=14, help_text="A seed is positive; an adjustment either way.")
+    note = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+def _hall(request: Request, hall_id: int) -> Hall:
+    try:
+        return staff_halls(request_user(request)).get(pk=hall_id)
+    except Hall.DoesNotExist:
+        raise NotFound(_("There is no hall %(id)d.") % {"id": hall_id}) from None
+
+
+def _jackpot_data(hall: Hall) -> dict[str, Any]:
+    state = services.jackpot_state(hall=hall)
+    jackpot = Jackpot.objects.filter(hall=hall).first()
+    return {
+        "hall": hall.pk,
+        "active": state.active,
+        "balance": state.balance,
+        "base_value": state.base_value,
+        "currency": state.currency,
+        "authorization_reference": jackpot.authorization_reference if jackpot else "",
+        "conditions": jackpot.conditions if jackpot else "",
+        "valid_until": state.valid_until,
+    }
+
+
+_WRITE_ERRORS = {
+    400: OpenApiResponse(description="Field errors, or the rule refusing it; nothing changed."),
+    403: ErrorSerializer,
+    404: ErrorSerializer,
+}
+
+
+class JackpotView(APIView):
+    """A hall's jackpot: read by its staff, configured by its managers."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="halls_jackpot_retrieve",
+        responses={200: JackpotSerializer, 404: ErrorSerializer},
+        tags=["jackpot"],
+    )
+    def get(self, request: Request, hall_id: int) -> Response:
+        return Response(JackpotSerializer(_jackpot_data(_hall(request, hall_id))).data)
+
+    @extend_schema(
+        operation_id="halls_jackpot_configure",
+        request=JackpotConfigSerializer,
+        responses={200: JackpotSerializer, **_WRITE_ERRORS},
+        tags=["jackpot"],
+    )
+    def put(self, request: Request, hall_id: int) -> Response:
+        hall = _hall(request, hall_id)
+        require_hall_role(request, hall.pk, Role.MANAGER)
+        form = JackpotConfigSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        services.jackpot_configure(hall=hall, **form.validated_data)
+        return Response(JackpotSerializer(_jackpot_data(hall)).data)
+
+
+class JackpotMovementListView(GenericAPIView[JackpotMovement]):
+    """The jackpot's ledger, newest first: read by the hall's staff; seeds and adjustments by its managers."""
+
+    permission_classes = [IsAuthenticated]
+    pagination_class = Pagination
+    serializer_class = JackpotMovementSerializer
+
+    @extend_schema(
+        operation_id="halls_jackpot_movements_list",
+        responses={200: JackpotMovementSerializer(many=True), 404: ErrorSerializer},
+        tags=["jackpot"],
+    )
+    def get(self, request: Request, hall_id: int) -> Response:
+        hall = _hall(request, hall_id)
+        movements = JackpotMovement.objects.filter(jackpot__hall=hall).select_related("created_by")
+        page = self.paginate_queryset(movements.order_by("-id"))
+        return self.get_paginated_response(JackpotMovementSerializer(page, many=True).data)
+
+    @extend_schema(
+        operation_id="halls_jackpot_movements_create",
+        request=JackpotMovementCreateSerializer,
+        responses={201: JackpotMovementSerializer, **_WRITE_ERRORS},
+        tags=["jackpot"],
+    )
+    def post(self, request: Request, hall_id: int) -> Response:
+        hall = _hall(request, hall_id)
+        require_hall_role(request, hall.pk, Role.MANAGER)
+        form = JackpotMovementCreateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        user = request_user(request)
+        if data["kind"] == JackpotMovement.Kind.SEED:
+            movement = services.jackpot_seed(hall=hall, amount=data["amount"], note=data["note"], user=user)
+        else:
+            movement = services.jackpot_adjust(hall=hall, amount=data["amount"], note=data["note"], user=user)
+        return Response(JackpotMovementSerializer(movement).data, status=status.HTTP_201_CREATED)
