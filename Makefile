@@ -50,6 +50,9 @@ bench: $(STAMP)
 	$(PY) bench/print.py
 	$(PY) bench/sales.py
 	$(PY) bench/sales.py --rate 500
+	$(PY) bench/detection.py
+	$(PY) bench/jackpot_odds.py
+	$(PY) bench/display.py
 
 ## Re-pin requirements*.txt from requirements*.in.
 lock: $(PY)

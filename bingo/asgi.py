@@ -4,6 +4,7 @@ Websocket connections must come from an allowed host (origin validated) and carr
 session's user; consumers authenticate further and only relay events.
 """
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -25,3 +26,7 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+# Everything loaded so far lives as long as the worker: keep the collector from walking it
+# again and again, which paused a ball's delivery to 500 displays by 100-150 ms (bench/display.py).
+gc.freeze()

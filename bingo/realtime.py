@@ -8,6 +8,8 @@ import time
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
+from django.utils import translation
 
 #: A process tells a game's price boards about sales at most once in this many seconds. The
 #: boards cover what falls in between: after each notice they read the figures once more,
@@ -43,3 +45,32 @@ def price_board_changed(game_id: int) -> None:
         async_to_sync(layer.group_send)(
             price_board_group(game_id), {"type": "board.changed", "game": game_id}
         )
+
+
+def room_display_group(room_id: int) -> str:
+    """The channel-layer group of a room's displays (the hall's TVs, R28)."""
+    return f"room-display.{room_id}"
+
+
+def game_console_group(game_id: int) -> str:
+    """The channel-layer group of the consoles following a game (callers)."""
+    return f"game-console.{game_id}"
+
+
+def game_changed(game_id: int) -> None:
+    """A ball, a prize or a state change in ``game_id`` committed: the room's displays get the
+    new state in the event itself (built once here, however many displays there are), the
+    consoles a notice to read theirs."""
+    from bingo import draw_selectors
+    from bingo.models import Game
+
+    room_id = Game.objects.filter(pk=game_id).values_list("session__room_id", flat=True).first()
+    layer = get_channel_layer()
+    if layer is None or room_id is None:
+        return
+    # The hall's TVs speak the hall's language, whatever the caller's screen is set to (R54).
+    with translation.override(settings.LANGUAGE_CODE):
+        state = draw_selectors.display_state(room_id=room_id)
+    async_to_sync(layer.group_send)(room_display_group(room_id), {"type": "display.state", "state": state})
+    async_to_sync(layer.group_send)(game_console_group(game_id), {"type": "console.changed", "game": game_id})
+    price_board_changed(game_id)

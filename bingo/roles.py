@@ -179,6 +179,7 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             _("Progressive jackpot"),
             _("Set the base value, the number of balls and the conditions of the jackpot."),
             "R9-R13",
+            url_name="jackpot_calculator",
         ),
         Duty(
             _("Card series"),
@@ -186,7 +187,12 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             "R16-R19",
             url_name="cards:series_list",
         ),
-        Duty(_("Ball sets"), _("Register the serialized ball sets and record their checks."), "R20-R26"),
+        Duty(
+            _("Ball sets"),
+            _("Register the serialized ball sets and record their checks."),
+            "R20-R26",
+            url_name="halls:hall_list",
+        ),
         Duty(
             _("Sessions"),
             _("Open and close game sessions and their games."),
@@ -201,16 +207,25 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             "R34-R39",
             url_name="sales:cashier",
         ),
-        Duty(_("Pay prizes"), _("Pay prizes in cash against the winning card."), "R8, R50"),
+        Duty(
+            _("Pay prizes"),
+            _("Pay prizes in cash against the winning card."),
+            "R8, R50",
+            url_name="draw:prize_pay",
+        ),
     ),
     Role.CALLER: (
         Duty(
-            _("Run the draw"), _("Draw the balls electronically or key them in from the blower."), "R42, R55"
+            _("Run the draw"),
+            _("Draw the balls electronically or key them in from the blower."),
+            "R42, R55",
+            url_name="draw:caller_games",
         ),
         Duty(
             _("Check claims"),
             _("Check line and bingo claims against the balls drawn, and ask for any other winner."),
             "R43-R47, R49",
+            url_name="draw:caller_games",
         ),
     ),
     Role.INSPECTOR: (

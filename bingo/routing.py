@@ -3,8 +3,13 @@
 from django.urls import URLPattern, path
 
 from bingo.consumers import PriceBoardConsumer
+from bingo.draw_consumers import ConsoleConsumer, DisplayConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
     # The price board of a game (R29): public, like the page that opens it.
     path("ws/quadro/<int:game_id>/", PriceBoardConsumer.as_asgi()),
+    # A room's display (R13, R28): public, opened by the room's signed token.
+    path("ws/ecra/<str:token>/", DisplayConsumer.as_asgi()),
+    # A caller's console of one game: callers of the game's hall only.
+    path("ws/locutor/<int:game_id>/", ConsoleConsumer.as_asgi()),
 ]

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -21,8 +22,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from bingo import realtime
+from bingo import detection, realtime
 from bingo.engine import Variant
+from bingo.engine.detection import PrizeRulesError
 from bingo.engine.gamestate import GameState, IllegalTransition, transition
 from bingo.engine.prizes import (
     PrizeKind,
@@ -41,9 +43,11 @@ from bingo.engine.sales import (
     sales_open_announcement,
     second_series_validate,
 )
+from bingo.engine_messages import validation_error
 from bingo.models import Game, GameSeries, Sale, Session
 from bingo.roles import Role
 from cards.models import CardSet, Series
+from halls import services as hall_services
 from halls.models import CashDesk, Hall, Room, StaffMembership
 
 #: How each prize is named in announcements.
@@ -72,19 +76,65 @@ def _move(game: Game, target: GameState) -> None:
     try:
         game.state = transition(GameState(game.state), target).value
     except IllegalTransition as exc:
-        raise ValidationError(str(exc)) from None
+        raise validation_error(exc) from None
 
 
-def session_open(*, room: Room, starts_at: datetime, scheduled_end: datetime, user: User | None) -> Session:
-    """Open a session in ``room`` from ``starts_at`` to ``scheduled_end``."""
+def session_open(
+    *,
+    room: Room,
+    starts_at: datetime,
+    scheduled_end: datetime,
+    user: User | None,
+    jackpot_balls: int | None = None,
+) -> Session:
+    """Open a session in ``room`` from ``starts_at`` to ``scheduled_end``; with the hall's jackpot
+    active, ``jackpot_balls`` is the number of balls within which a bingo wins it, fixed and
+    announced now (R9)."""
     if scheduled_end <= starts_at:
         raise ValidationError(_("A session must end after it starts."))
-    return Session.objects.create(room=room, starts_at=starts_at, scheduled_end=scheduled_end, opened_by=user)
+    if jackpot_balls is not None:
+        if not room.hall.jackpot_active:
+            raise ValidationError(_("This hall's jackpot is not active (R9)."))
+        if isinstance(jackpot_balls, bool) or not 1 <= jackpot_balls <= 90:
+            raise ValidationError(_("The jackpot is won within 1 to 90 balls (R9)."))
+    return Session.objects.create(
+        room=room,
+        starts_at=starts_at,
+        scheduled_end=scheduled_end,
+        opened_by=user,
+        jackpot_balls=jackpot_balls,
+    )
 
 
-def game_create(*, session: Session, variant: str, prize_plan: dict[str, str] | None = None) -> Game:
+def session_close(*, session: Session) -> Session:
+    """End ``session``: every game in it must be finished, annulled, or never opened."""
+    with transaction.atomic():
+        session = Session.objects.select_for_update().get(pk=session.pk)
+        if session.ended_at is not None:
+            return session
+        open_games = session.games.filter(
+            state__in=[GameState.SELLING.value, GameState.SALES_CLOSED.value, GameState.DRAWING.value]
+        ).values_list("number", flat=True)
+        if open_games:
+            raise ValidationError(
+                _("Games %(numbers)s have not ended.") % {"numbers": ", ".join(str(n) for n in open_games)}
+            )
+        session.ended_at = timezone.now()
+        session.save(update_fields=["ended_at"])
+    return session
+
+
+def game_create(
+    *,
+    session: Session,
+    variant: str,
+    prize_plan: dict[str, str] | None = None,
+    line_kinds: list[str] | None = None,
+    pattern: str | None = None,
+) -> Game:
     """Add the next numbered game to ``session``, with the variant's default prize plan or
-    ``prize_plan`` (shares of sales in percent), refused unless it meets R7."""
+    ``prize_plan`` (shares of sales in percent), refused unless it meets R7; ``line_kinds`` and
+    ``pattern`` say what wins the line (R67, R75) and a 75-ball pattern bingo (R73 b))."""
     hall = session.room.hall
     try:
         chosen = Variant(variant)
@@ -94,7 +144,15 @@ def game_create(*, session: Session, variant: str, prize_plan: dict[str, str] | 
     try:
         plan_validate(plan, jackpot_active=hall.jackpot_active)
     except PrizePlanError as exc:
-        raise ValidationError(str(exc)) from None
+        raise validation_error(exc) from None
+    try:
+        rules = detection.rules_from(
+            chosen.value, [k.value for k, _share in plan.shares], line_kinds, pattern
+        )
+    except (PrizeRulesError, ValueError) as exc:
+        if isinstance(exc, PrizeRulesError):
+            raise validation_error(exc) from None
+        raise ValidationError(_("Unknown kind of line.")) from None
     with transaction.atomic():
         Session.objects.select_for_update().get(pk=session.pk)
         number = (session.games.aggregate(n=Max("number"))["n"] or 0) + 1
@@ -104,6 +162,7 @@ def game_create(*, session: Session, variant: str, prize_plan: dict[str, str] | 
             variant=chosen.value,
             prize_plan={kind.value: str(share) for kind, share in plan.shares},
             jackpot_active=hall.jackpot_active,
+            win_rules=detection.rules_json(rules),
         )
 
 
@@ -164,7 +223,7 @@ def _check_can_sell(game: Game, hall: Hall, series: Series, position: int, first
         try:
             second_series_validate(_stock(first), _stock(series))  # R38 a), b)
         except SaleError as exc:
-            raise ValidationError(str(exc)) from None
+            raise validation_error(exc) from None
 
 
 def _stock(series: Series) -> SeriesStock:
@@ -353,7 +412,7 @@ def _sell_fast(
     amount = price * quantity
     if received < amount:
         return None
-    params = {
+    params: dict[str, Any] = {
         "quantity": quantity,
         "series": series_id,
         "game": game_id,
@@ -382,13 +441,12 @@ def _sell_fast(
             if taken is None:
                 return None
             last = int(taken[0])
-            first = last - quantity + 1
-            sale_id = Sale.objects.create(
-                game_id=game_id, series_id=series_id, first_number=first, last_number=last,
+            sale = Sale.objects.create(
+                game_id=game_id, series_id=series_id, first_number=last - quantity + 1, last_number=last,
                 quantity=quantity, unit_price=price, amount=amount, cash_desk=desk,
-                cashier=cashier, cash_received=received, player=player, request_key=key,
-                part=1, created_at=params["now"],
-            ).pk  # fmt: skip
+                cashier=cashier, cash_received=received, player=player, request_key=key, part=1,
+            )  # fmt: skip
+        return SaleResult((sale,), amount, received - amount)
     sale = Sale(
         id=sale_id,
         game_id=game_id,
@@ -452,7 +510,7 @@ def _sell(
     try:
         blocks = allocate(quantity, _stock(first), first.start, _stock(second) if second else None)
     except SaleError as exc:
-        raise ValidationError(str(exc)) from None
+        raise validation_error(exc) from None
     price = first.price
     amount = price * quantity
     if received < amount:
@@ -531,6 +589,10 @@ def game_close_sales(*, game: Game) -> Game:
         game.closing_announcement = "\n".join(lines)
         game.sales_closed_at = timezone.now()
         game.save(update_fields=["state", "closing_announcement", "sales_closed_at"])
+        if game.jackpot_active:
+            # R10: 3 % of the prize money goes to the jackpot as the sale closes (game -> jackpot
+            # lock order, as prize_award takes them).
+            hall_services.jackpot_contribute(hall=hall, game_id=game.pk, amount=amounts.jackpot_contribution)
         for entry in entries:
             s = locked[entry.series_id]
             s.on_sale_in = None

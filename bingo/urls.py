@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from bingo import views
+from bingo import jackpot_calc_views, views
 from bingo.forms import LoginForm
 from bingo.roles import Role
 
@@ -30,6 +30,8 @@ urlpatterns = [
     path("salas/", include("halls.urls")),
     path("", include("bingo.game_urls")),
     path("", include("bingo.sale_urls")),
+    path("", include("bingo.draw_urls")),
+    path("jackpot/calculadora/", jackpot_calc_views.jackpot_calculator, name="jackpot_calculator"),
     path("api/", include("bingo.api_urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

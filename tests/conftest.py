@@ -38,7 +38,8 @@ def client_as(client: Client, make_user: MakeUser) -> Callable[..., Client]:
 @pytest.fixture(autouse=True)
 def _forget_sale_contexts() -> None:
     """Test databases reuse ids after each rollback; real games never do."""
-    from bingo import realtime, services
+    from bingo import detection, realtime, services
 
     services._sale_contexts.clear()
     realtime._last_notice.clear()
+    detection.forget()

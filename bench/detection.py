@@ -1,0 +1,145 @@
+"""Winner-detection benchmark: build a Detector over the 90-ball cards sold in a game and time
+every ball of several games, for 1,000,000 and 100,000 cards. Prints milliseconds.
+
+Two ways to play each game:
+
+* hall — as the games service plays it: once a ball makes line winners the line is confirmed
+  and closed (R47), and the game ends at the first bingo (R44);
+* every ball — all 90 balls, no prize closed: the worst case, where late balls complete lines
+  on hundreds of thousands of cards.
+
+A ball's time is ``Detector.draw`` plus reading the one-to-go counts of every prize, what the
+hall display asks after each ball: wall time, and CPU time beside it, which a busy shared
+machine disturbs less (a process put aside for a few ms shows in the wall time only).
+
+Targets on a 2-core machine: 1,000,000 cards < 5 ms per ball at P99; 100,000 cards < 1 ms
+median. The 1,000,000 cards are generated once (15-40 s, not measured). Run with
+``python bench/detection.py [--games N] [--cards N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import platform
+import random
+import resource
+import statistics
+import sys
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+
+import numpy as np
+
+from bingo.engine import (
+    NEAR,
+    Detector,
+    PrizeKind,
+    SoldCards,
+    Variant,
+    generate_card_set,
+    prize_rules,
+)
+
+LINE, BINGO = PrizeKind.LINE, PrizeKind.BINGO
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0-100), linear between the closest ranks."""
+    return float(np.percentile(np.array(values), q))
+
+
+def blocks_of(cells: np.ndarray, series: int) -> list[SoldCards]:
+    """The cards as ``series`` blocks of as many series, each sold from card 1."""
+    size = -(-len(cells) // series)
+    return [SoldCards(s + 1, 1, cells[s * size : (s + 1) * size]) for s in range(series)]
+
+
+def play(detector: Detector, order: list[int], *, hall: bool) -> tuple[list[float], list[float], int, int]:
+    """Per-ball milliseconds of wall and of CPU time, and the ball counts of the first line and
+    the first bingo (0: none)."""
+    times: list[float] = []
+    cpu: list[float] = []
+    first_line = first_bingo = 0
+    for ball in order:
+        start, start_cpu = time.perf_counter(), time.process_time()
+        outcome = detector.draw(ball)
+        for prize in detector.rules.prizes:
+            if prize not in detector.closed:
+                detector.need_counts(prize, NEAR)
+        times.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - start_cpu) * 1000)
+        if LINE in outcome.won and not first_line:
+            first_line = outcome.count
+            if hall:
+                detector.close(LINE)
+        if BINGO in outcome.won and not first_bingo:
+            first_bingo = outcome.count
+            if hall:
+                break
+    return times, cpu, first_line, first_bingo
+
+
+def case(cells: np.ndarray, games: int, seed: int) -> None:
+    rules = prize_rules(Variant.B90)
+    blocks = blocks_of(cells, 6)
+    builds: list[float] = []
+    hall: tuple[list[float], list[float]] = ([], [])
+    every: tuple[list[float], list[float]] = ([], [])
+    lines: list[int] = []
+    bingos: list[int] = []
+    claims: list[float] = []
+    for game in range(games):
+        order = list(range(1, 91))
+        random.Random(seed + game).shuffle(order)
+        for mode in ("hall", "every"):
+            start = time.perf_counter()
+            detector = Detector(rules, blocks)
+            builds.append((time.perf_counter() - start) * 1000)
+            times, cpu, first_line, first_bingo = play(detector, order, hall=mode == "hall")
+            found = hall if mode == "hall" else every
+            found[0].extend(times)
+            found[1].extend(cpu)
+            if mode == "hall":
+                lines.append(first_line)
+                bingos.append(first_bingo)
+                # The claim: check the first bingo winner's card and list every bingo (R46).
+                start = time.perf_counter()
+                winners = detector.winners(BINGO)
+                detector.card_check(winners[0].card.series_id, winners[0].card.number)
+                claims.append((time.perf_counter() - start) * 1000)
+            del detector
+    n = len(cells)
+    print(
+        f"{n:>9,} cards  build {min(builds):7.1f} ms (median {statistics.median(builds):7.1f})"
+        f"   first line at ball {min(lines)}-{max(lines)}, first bingo at {min(bingos)}-{max(bingos)}"
+    )
+    for label, (times, cpu) in (("hall      ", hall), ("every ball", every)):
+        p50, p99 = percentile(times, 50), percentile(times, 99)
+        print(
+            f"{'':>16}{label}  per ball P50 {p50:6.2f} ms  P99 {p99:6.2f} ms  max {max(times):6.2f} ms"
+            f"  | CPU P50 {percentile(cpu, 50):5.2f} P99 {percentile(cpu, 99):5.2f}  ({len(times)} balls)"
+        )
+    print(f"{'':>16}claim check + list of bingo winners  median {statistics.median(claims):6.2f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=5)
+    parser.add_argument("--cards", type=int, default=1_000_000)
+    parser.add_argument("--seed", type=int, default=2017)
+    args = parser.parse_args()
+    versions = f"python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}"
+    print(f"{versions}, {args.games} games per size")
+    start = time.perf_counter()
+    cells = generate_card_set(Variant.B90, args.cards, seed=args.seed).cells
+    print(f"(generated {args.cards:,} cards in {time.perf_counter() - start:.1f} s, not measured)")
+    for size in sorted({args.cards, min(100_000, args.cards)}, reverse=True):
+        case(cells[:size], args.games, args.seed)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak resident memory {peak:,.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,359 @@
+"""Display benchmark: 500 room displays on websockets while the caller draws balls.
+
+Target: every display shows a ball within 150 ms of its commit at P95 (R28: numbers are shown
+"as they are announced"). What runs: the real ASGI app (``bingo.asgi.application``) under a
+real uvicorn on loopback, in a thread of this process; 500 websocket clients (the
+``websockets`` package, as uvicorn uses) in separate processes, each connected to
+``/ws/ecra/<token>/`` and holding the state sent at connect. Balls are drawn through
+``draw_services.game_draw_ball`` the way the console's view runs it: a sync call in the server's
+event loop (``sync_to_async``), so its ``on_commit`` broadcast is the production path
+(``realtime.game_changed``: the state built once, then one group send to every display).
+
+Latency per delivery = the time a client read the message - the time the ball's transaction
+committed (an ``on_commit`` callback registered before the service's own, so it runs first).
+Both clocks are this machine's ``time.time()``. Every display must get every ball once.
+
+Layers: the in-memory channel layer always; Redis too when REDIS_URL is set (each layer in a
+fresh child process, since the layer is chosen by the settings at start). A throwaway test
+database is created and dropped (SQLite in a temporary file, or PostgreSQL with DATABASE_URL).
+
+Options: ``--gc-freeze`` freezes the garbage collector's generations once the displays are
+connected, as a server would after starting (``gc.freeze()``); ``--redis-as-configured`` uses
+the Redis layer exactly as settings.py builds it (by default the bench raises redis-py 8's
+pool of 100 connections and its 5 s read timeout; see docs/draw.md, "Screens").
+
+Run: python bench/display.py [--displays 500] [--balls 20] [--interval 0.5] [--gc-freeze]
+     REDIS_URL=redis://127.0.0.1:6379/7 python bench/display.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import multiprocessing
+import os
+import pathlib
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from typing import Any
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+# --- the display clients (no Django in these processes) -------------------------------------------
+
+
+async def _displays(url: str, origin: str, count: int, balls: int, ready: Any, timeout: float) -> list[Any]:
+    """``count`` displays: connect, read the state at connect, then stamp every later message.
+
+    Tells ``ready`` how many connected once each has connected or failed to.
+    """
+    from websockets.asyncio.client import connect
+
+    received: list[tuple[int, int, float]] = []  # (display, ball count, time read)
+    settled = asyncio.Event()
+    outcome = {"open": 0, "failed": 0}
+    gate = asyncio.Semaphore(50)  # open in waves: a real hall's TVs do not all start at once
+
+    def tally(key: str) -> None:
+        outcome[key] += 1
+        if outcome["open"] + outcome["failed"] == count:
+            settled.set()
+
+    async def one(index: int) -> None:
+        try:
+            async with gate:
+                ws = await connect(url, origin=origin, proxy=None, open_timeout=60, max_queue=None)
+                first = json.loads(await asyncio.wait_for(ws.recv(), 60))
+        except Exception:  # refused, or closed before its first state
+            tally("failed")
+            return
+        tally("open")
+        last = first["game"]["count"] if first.get("game") else 0
+        try:
+            while last < balls:
+                text = await asyncio.wait_for(ws.recv(), timeout)
+                at = time.time()
+                state = json.loads(text)
+                last = state["game"]["count"]
+                received.append((index, last, at))
+        except Exception:  # a display that stops hearing shows as missing deliveries
+            pass
+        finally:
+            await ws.close()
+
+    tasks = [asyncio.create_task(one(i)) for i in range(count)]
+    await settled.wait()
+    ready.send(outcome["open"])
+    await asyncio.gather(*tasks)
+    return received
+
+
+def _client_process(
+    url: str, origin: str, count: int, balls: int, ready: Any, results: Any, timeout: float
+) -> None:
+    received = asyncio.run(_displays(url, origin, count, balls, ready, timeout))
+    results.send(received)
+
+
+# --- one layer: server, game, draw ------------------------------------------------------------------
+
+
+def _setup(displays: int) -> tuple[Any, Any, str]:
+    """A hall with a room, a game of 600 sold cards, drawing electronically; its display token."""
+    from datetime import timedelta
+    from decimal import Decimal
+
+    from django.contrib.auth.models import User
+    from django.utils import timezone
+
+    from bingo import draw_selectors, draw_services, services
+    from bingo.engine import ALGORITHM_CARDS
+    from bingo.roles import Role
+    from cards import services as card_services
+    from halls.models import CashDesk, Hall, Room, StaffMembership
+
+    hall = Hall.objects.create(name="Bench")
+    room = Room.objects.create(hall=hall, name="Sala")
+    card_services.INLINE_LIMIT = 10**6
+    card_set = card_services.card_set_request(
+        variant="90", size=1_000, seed=1, algorithm=ALGORITHM_CARDS, user=None
+    )
+    series = card_services.series_create(
+        hall=hall, order_number=1, card_set=card_set, price="100", back_colour="#000000",
+        face_colour="#FFFFFF", authorization="bench", user=None,
+    )  # fmt: skip
+    now = timezone.now()
+    session = services.session_open(
+        room=room, starts_at=now, scheduled_end=now + timedelta(hours=4), user=None
+    )
+    game = services.game_open_sales(game=services.game_create(session=session, variant="90"), series=[series])
+    cashier = User.objects.create(username="caixa")
+    caller = User.objects.create(username="locutor")
+    StaffMembership.objects.create(hall=hall, user=cashier, role=Role.CASHIER.value)
+    StaffMembership.objects.create(hall=hall, user=caller, role=Role.CALLER.value)
+    desk = CashDesk.objects.create(hall=hall, name="Caixa 1")
+    services.sale_make(
+        game=game,
+        quantity=600,
+        cash_desk=desk,
+        cashier=cashier,
+        cash_received=Decimal("60000"),
+        request_key="b",
+    )
+    services.game_close_sales(game=game)
+    game = draw_services.game_start_draw(game=game, user=caller, mode="electronic")
+    return game, caller, draw_selectors.display_token(room=room)
+
+
+def _serve() -> tuple[Any, asyncio.AbstractEventLoop, int, threading.Thread]:
+    """uvicorn serving the ASGI app in a thread of its own, with its event loop exposed."""
+    import uvicorn
+
+    from bingo.asgi import application
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(application, lifespan="off", log_level="warning", backlog=2048, ws_max_queue=64)
+    )
+    loop = asyncio.new_event_loop()
+
+    def run() -> None:
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(server.serve(sockets=[sock]))
+
+    thread = threading.Thread(target=run, name="uvicorn", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.05)
+    return server, loop, port, thread
+
+
+def _percentile(ordered: list[float], q: float) -> float:
+    return ordered[max(0, min(len(ordered) - 1, round(q * len(ordered)) - 1))]
+
+
+def measure(displays: int, balls: int, interval: float, procs: int, gc_freeze: bool = False) -> None:
+    from asgiref.sync import sync_to_async
+    from django.conf import settings
+    from django.db import connections, transaction
+
+    from bingo import draw_services
+
+    game, caller, token = _setup(displays)
+    server, loop, port, thread = _serve()
+    layer = settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
+    commits: dict[int, float] = {}
+    announced: dict[int, float] = {}
+
+    def draw(position: int) -> None:
+        with transaction.atomic():
+            # Runs first after the commit, before the service's broadcast: the commit time.
+            transaction.on_commit(lambda: commits.__setitem__(position, time.time()))
+            draw_services.game_draw_ball(game=game, user=caller, position=position)
+        # The service's on_commit has run: the state built and sent to the displays' group, the
+        # consoles' and the price board's, each send waiting for the event loop.
+        announced[position] = time.time()
+        connections.close_all()
+
+    def draw_in_server(position: int) -> None:
+        asyncio.run_coroutine_threadsafe(sync_to_async(draw)(position), loop).result(30)
+
+    draw_in_server(1)  # warm-up, not measured: imports, first queries, first group send
+    context = multiprocessing.get_context("spawn")
+    url = f"ws://127.0.0.1:{port}/ws/ecra/{token}/"
+    origin = f"http://127.0.0.1:{port}"
+    share = [displays // procs + (1 if i < displays % procs else 0) for i in range(procs)]
+    pipes, workers = [], []
+    began = time.perf_counter()
+    for count in share:
+        ready_out, ready_in = context.Pipe(duplex=False)
+        results_out, results_in = context.Pipe(duplex=False)
+        worker = context.Process(
+            target=_client_process,
+            args=(url, origin, count, balls + 1, ready_in, results_in, 30.0),
+            daemon=True,
+        )
+        worker.start()
+        pipes.append((ready_out, results_out))
+        workers.append(worker)
+    connected = 0
+    for ready_out, _ in pipes:
+        if not ready_out.poll(300):
+            raise RuntimeError("the displays neither connected nor failed within 5 minutes")
+        connected += ready_out.recv()
+    connect_seconds = time.perf_counter() - began
+    if gc_freeze:
+        # What a server would do once started: a full collection then walks only new objects.
+        gc.collect()
+        gc.freeze()
+
+    for position in range(2, balls + 2):
+        time.sleep(interval)
+        draw_in_server(position)
+
+    received: list[tuple[int, int, float]] = []
+    for offset, (_, results_out) in enumerate(pipes):
+        for display, count, at in results_out.recv():
+            received.append((display + sum(share[:offset]), count, at))
+    for worker in workers:
+        worker.join(30)
+    server.should_exit = True
+    thread.join(15)
+
+    latencies = sorted((at - commits[count]) * 1000 for _, count, at in received if count in commits)
+    expected = connected * balls
+    per_ball: dict[int, list[float]] = {}
+    for _, count, at in received:
+        per_ball.setdefault(count, []).append(at)
+    spread = [(max(v) - min(v)) * 1000 for v in per_ball.values()]
+    print(f"layer: {layer}; database: {connections['default'].vendor}")
+    failed = "" if connected == displays else f" ({displays - connected} FAILED to connect)"
+    print(f"{connected} of {displays} displays connected in {connect_seconds:.1f} s{failed}")
+    print(f"{balls} balls, one every {interval:g} s")
+    print("garbage collector: " + ("frozen after start (gc.freeze)" if gc_freeze else "as Python defaults"))
+    print(
+        f"deliveries: {len(latencies):,} of {expected:,} expected"
+        + ("" if len(latencies) == expected else " (LOST SOME)")
+    )
+    if latencies:
+        p95 = _percentile(latencies, 0.95)
+        print(
+            f"commit -> display: P50 {statistics.median(latencies):.1f} ms, P95 {p95:.1f} ms, "
+            f"P99 {_percentile(latencies, 0.99):.1f} ms, max {latencies[-1]:.1f} ms "
+            f"(target P95 < 150 ms: {'met' if p95 < 150 else 'MISSED'})"
+        )
+        handed = sorted((announced[p] - commits[p]) * 1000 for p in commits if p in announced and p > 1)
+        print(
+            f"commit -> the draw's call returns (realtime.game_changed ran in it): median "
+            f"{statistics.median(handed):.1f} ms, max {handed[-1]:.1f} ms"
+        )
+        print(
+            f"first to last display of one ball: median {statistics.median(spread):.1f} ms, "
+            f"max {max(spread):.1f} ms"
+        )
+
+
+def child(args: argparse.Namespace) -> None:
+    """One layer in this process: a throwaway database, the server, the clients, the figures."""
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bingo.settings")
+    import django
+
+    django.setup()
+    from django.db import connection, connections
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()
+    if args.layer == "redis" and not args.redis_as_configured:
+        from django.conf import settings
+
+        # Two defaults of redis-py 8 that channels_redis 4.3 trips over (docs/draw.md, Screens):
+        # a pool of 100 connections, which 500 displays joining or leaving their group at once
+        # exhaust (MaxConnectionsError), and a 5 s read timeout, the very time channels_redis
+        # blocks waiting for a message (BZPOPMIN 5): an idle consumer may fail with "Timeout
+        # reading" and close its display's websocket.
+        hosts = [{"address": os.environ["REDIS_URL"], "max_connections": 1000, "socket_timeout": 10}]
+        settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = hosts
+        print(
+            "Redis layer: pool of 1000 connections, 10 s read timeout (--redis-as-configured: as in settings)"
+        )
+    old_name = connection.settings_dict["NAME"]
+    with tempfile.TemporaryDirectory() as scratch:
+        if connection.vendor == "sqlite":  # a file, so the server's threads share it
+            connection.settings_dict["TEST"]["NAME"] = str(pathlib.Path(scratch) / "bench.sqlite3")
+        connection.creation.create_test_db(verbosity=0, autoclobber=True)
+        try:
+            measure(args.displays, args.balls, args.interval, args.procs, args.gc_freeze)
+        finally:
+            connections.close_all()
+            connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--displays", type=int, default=500)
+    parser.add_argument("--balls", type=int, default=20, help="balls measured (after one warm-up ball)")
+    parser.add_argument("--interval", type=float, default=0.5, help="seconds between balls")
+    parser.add_argument("--procs", type=int, default=2, help="client processes sharing the displays")
+    parser.add_argument(
+        "--redis-as-configured", action="store_true", help="the Redis layer as settings.py sets it up"
+    )
+    parser.add_argument(
+        "--gc-freeze", action="store_true", help="gc.freeze() once the displays are connected"
+    )
+    parser.add_argument("--layer", choices=["memory", "redis"], help="run one layer in this process")
+    args = parser.parse_args()
+    if args.layer:
+        child(args)
+        return
+    layers = ["memory"] + (["redis"] if os.environ.get("REDIS_URL") else [])
+    for name in layers:
+        env = dict(os.environ)
+        if name == "memory":
+            env.pop("REDIS_URL", None)
+        argv = [sys.executable, __file__, "--layer", name]
+        argv += ["--displays", str(args.displays), "--balls", str(args.balls)]
+        argv += ["--interval", str(args.interval), "--procs", str(args.procs)]
+        argv += ["--gc-freeze"] if args.gc_freeze else []
+        argv += ["--redis-as-configured"] if args.redis_as_configured else []
+        subprocess.run(argv, env=env, check=True)
+        print()
+    if "redis" not in layers:
+        print("REDIS_URL not set: the Redis channel layer was not measured.")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,206 @@
+"""Reads of the draw: what the hall display and the caller's console show (R13, R28, R42, R46)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.core import signing
+from django.db.models import Sum
+from django.utils import timezone
+
+from bingo import detection, selectors
+from bingo.engine import Variant
+from bingo.engine.detection import Detector
+from bingo.engine.draw import ball_label
+from bingo.engine.prizes import PrizeKind as EnginePrize
+from bingo.models import Ball, Game, GameState, Prize, PrizeKind, Session
+from halls import services as hall_services
+from halls.models import Room
+
+_DISPLAY_SALT = "bingo.display"
+
+#: R53: the last game is announced in the session's last 10 minutes.
+LAST_GAME_NOTICE = timedelta(minutes=10)
+
+
+def session_last_game_due(*, session: Session, now: datetime | None = None) -> bool:
+    """Whether ``session`` is in its last 10 minutes, when the last game is announced (R53)."""
+    now = now or timezone.now()
+    return session.ended_at is None and now >= session.scheduled_end - LAST_GAME_NOTICE
+
+
+def display_token(*, room: Room) -> str:
+    """The token in a room's display URL (a TV logs in with nothing else): signed, so it cannot
+    be guessed from the room's id; a new ``DJANGO_SECRET_KEY`` revokes every token."""
+    return signing.dumps(room.pk, salt=_DISPLAY_SALT)
+
+
+def display_room_id(token: str) -> int | None:
+    """The room a display token opens, or None for a token that is not one of ours."""
+    try:
+        value = signing.loads(token, salt=_DISPLAY_SALT)
+    except signing.BadSignature:
+        return None
+    return value if isinstance(value, int) else None
+
+
+def room_current_game(*, room_id: int) -> Game | None:
+    """The game a room's display follows: the one drawing, else the latest that sold, else
+    the latest of the room's latest session."""
+    games = Game.objects.filter(session__room_id=room_id).select_related("session__room__hall")
+    for states in ((GameState.DRAWING,), (GameState.SALES_CLOSED, GameState.SELLING)):
+        found = (
+            games.filter(state__in=[s.value for s in states])
+            .order_by("-session__starts_at", "-number")
+            .first()
+        )
+        if found is not None:
+            return found
+    return games.order_by("-session__starts_at", "-number").first()
+
+
+def _balls(game: Game) -> list[int]:
+    return list(Ball.objects.filter(game=game).order_by("position").values_list("number", flat=True))
+
+
+def _card_label(series_label: str, number: int) -> str:
+    return f"{series_label} n.º {number}"
+
+
+def display_state(*, room_id: int) -> dict[str, Any]:
+    """Everything a room's display shows, as its websocket message (JSON): every ball drawn on
+    the board, the last one large, the ball count (R13), the prizes, the cards sold and the
+    jackpot (R9, R29)."""
+    room = Room.objects.select_related("hall").get(pk=room_id)
+    hall = room.hall
+    game = room_current_game(room_id=room_id)
+    message: dict[str, Any] = {"type": "display", "hall": hall.name, "room": room.name, "game": None}
+    jackpot = hall_services.jackpot_state(hall=hall)
+    message["jackpot"] = {
+        "active": jackpot.active,
+        "balance": f"{jackpot.balance:.2f}",
+        "display": selectors.money_display(jackpot.balance, hall.currency),
+    }
+    if game is None:
+        return message
+    variant = Variant(game.variant)
+    balls = _balls(game)
+    board = selectors.game_board(game_id=game.pk)
+    awarded = {p.kind: p for p in Prize.objects.filter(game=game).prefetch_related("cards__series")}
+    prizes = []
+    for prize in board.prizes if board else ():
+        record = awarded.get(prize.kind.value)
+        prizes.append(
+            {
+                "kind": prize.kind.value,
+                "name": str(PrizeKind(prize.kind.value).label),
+                "amount": f"{prize.amount:.2f}",
+                "display": prize.display,
+                "won": record is not None,
+                "winners": [_card_label(w.series.label, w.card_number) for w in record.cards.all()]
+                if record
+                else [],
+                "each": selectors.money_display(record.amount_each, hall.currency) if record else None,
+            }
+        )
+    if jackpot_prize := awarded.get(PrizeKind.JACKPOT.value):
+        message["jackpot"]["won"] = selectors.money_display(jackpot_prize.total, hall.currency)
+    message["jackpot"]["balls"] = game.session.jackpot_balls if game.jackpot_active else None
+    message["last_game"] = session_last_game_due(session=game.session)
+    message["game"] = {
+        "id": game.pk,
+        "number": game.number,
+        "variant": game.variant,
+        "state": game.state,
+        "state_name": str(GameState(game.state).label),
+        "balls": balls,
+        "count": len(balls),
+        "last": balls[-1] if balls else None,
+        "last_label": ball_label(variant, balls[-1]) if balls else None,
+        "size": int(variant.value),
+        "cards_sold": board.cards_sold if board else 0,
+        "total_display": board.total_display if board else "",
+        "prizes": prizes,
+    }
+    return message
+
+
+@dataclass(frozen=True)
+class PrizeStatus:
+    """One prize of a game as the caller's console shows it."""
+
+    kind: str
+    name: str
+    awarded: Prize | None
+    #: Sold cards holding it now (labels), while it is not awarded: the automatic mode's list.
+    holders: tuple[str, ...]
+    one_to_go: int
+
+
+@dataclass(frozen=True)
+class ConsoleState:
+    """The caller's console: the balls, each prize, who holds what, what may be done next."""
+
+    game: Game
+    balls: tuple[Ball, ...]
+    labels: tuple[str, ...]
+    prizes: tuple[PrizeStatus, ...]
+    electronic: bool
+    cards_sold: int
+    total: Decimal
+
+    @property
+    def next_position(self) -> int:
+        return len(self.balls) + 1
+
+
+def console_state(*, game: Game) -> ConsoleState:
+    """What the caller sees: balls drawn, each prize with its holders (system-detected winners,
+    R46) and the cards one number away."""
+    game = Game.objects.select_related("session__room__hall").get(pk=game.pk)
+    variant = Variant(game.variant)
+    balls = tuple(Ball.objects.filter(game=game).order_by("position"))
+    awarded = {p.kind: p for p in Prize.objects.filter(game=game).prefetch_related("cards__series")}
+    statuses: list[PrizeStatus] = []
+    if game.state in (GameState.DRAWING.value, GameState.FINISHED.value):
+        rules = detection.game_rules(game)
+        labels = {entry.series_id: entry.series.label for entry in game.on_sale.select_related("series")}
+
+        def read(detector: Detector) -> list[tuple[str, tuple[str, ...], int]]:
+            found: list[tuple[str, tuple[str, ...], int]] = []
+            for prize in rules.prizes:
+                if prize.value in awarded:
+                    found.append((prize.value, (), 0))
+                    continue
+                winners = detector.winners(prize)
+                found.append(
+                    (
+                        prize.value,
+                        tuple(_card_label(labels.get(w.card.series_id, "?"), w.card.number) for w in winners),
+                        detector.one_to_go(prize),
+                    )
+                )
+            return found
+
+        for kind, holders, close in detection.detector_use(game, read):
+            statuses.append(PrizeStatus(kind, str(PrizeKind(kind).label), awarded.get(kind), holders, close))
+        if jackpot := awarded.get(PrizeKind.JACKPOT.value):
+            statuses.append(PrizeStatus(jackpot.kind, str(PrizeKind.JACKPOT.label), jackpot, (), 0))
+    sold = game.sales.aggregate(cards=Sum("quantity"), total=Sum("amount"))
+    return ConsoleState(
+        game=game,
+        balls=balls,
+        labels=tuple(ball_label(variant, b.number) for b in balls),
+        prizes=tuple(statuses),
+        electronic=game.draw_mode == "electronic" and game.manual_from_ball is None,
+        cards_sold=sold["cards"] or 0,
+        total=sold["total"] or Decimal(0),
+    )
+
+
+def prize_kinds_in_order(game: Game) -> list[EnginePrize]:
+    """The prizes of ``game`` in the order they are decided (R44: the bingo last)."""
+    return list(detection.game_rules(game).prizes)

@@ -1,0 +1,478 @@
+"""Writes of the draw: starting it, drawing balls, claims, awarding and paying prizes (R42-R52).
+
+Every step locks the game row first, so the caller's console, a second caller and a cashier
+paying a prize never interleave: two presses of "draw" produce one ball, a claim is checked
+against exactly the balls drawn when it was made, and a prize is awarded once. Balls, claims,
+prizes and payments are insert-only records (on PostgreSQL triggers refuse changes).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from bingo import detection, realtime
+from bingo.engine import Variant
+from bingo.engine.detection import CardCheck, DetectionError, Detector, Winner
+from bingo.engine.draw import DrawError, keyed_ball, next_ball
+from bingo.engine.gamestate import GameState, IllegalTransition, transition
+from bingo.engine.payout import tax_withheld
+from bingo.engine.prizes import PrizeKind as EnginePrize
+from bingo.engine.prizes import prize_amounts, share
+from bingo.engine_messages import validation_error
+from bingo.models import (
+    Ball,
+    Claim,
+    DrawMode,
+    Game,
+    Prize,
+    PrizeKind,
+    PrizePayment,
+    PrizeWinner,
+    Refund,
+)
+from bingo.roles import Role
+from bingo.services import _move, _plan_from, quantum_for, staff_has_role
+from cards import selectors as card_selectors
+from cards.models import Series
+from halls import services as hall_services
+from halls.models import BallSet, CashDesk, JackpotMovement
+
+#: The draw's random source: the operating system's CSPRNG (never ``random``). A ball is chosen
+#: from the balls left when the caller presses "draw", never from a sequence prepared before.
+_RNG = secrets.SystemRandom()
+
+
+def _locked(game: Game) -> Game:
+    return Game.objects.select_for_update().select_related("session__room__hall").get(pk=game.pk)
+
+
+def _require_staff(user: User, game: Game, *roles: Role) -> None:
+    hall_id = game.session.room.hall_id
+    if user.is_superuser or any(staff_has_role(user=user, hall_id=hall_id, role=role) for role in roles):
+        return
+    raise ValidationError(_("Only the staff of this hall can do that."))
+
+
+def game_start_draw(
+    *, game: Game, user: User, mode: str = DrawMode.ELECTRONIC, ball_set: BallSet | None = None
+) -> Game:
+    """Start the draw of ``game`` after its sales closed (R42), electronic or physical.
+
+    A physical draw needs the hall's ball set, checked at the start of the session (R23) and
+    under its 2 000 games (R25); an electronic draw may name one as its fallback (R55).
+    """
+    if mode not in DrawMode.values:
+        raise ValidationError(_("Choose an electronic or a physical draw."))
+    if mode == DrawMode.PHYSICAL and ball_set is None:
+        raise ValidationError(_("A physical draw needs the ball set it is drawn with (R22-R25)."))
+    with transaction.atomic():
+        game = _locked(game)
+        _require_staff(user, game, Role.CALLER)
+        _move(game, GameState.DRAWING)
+        if ball_set is not None:
+            hall_services.ball_set_use_for_game(ball_set=ball_set, game=game)
+        game.draw_mode = mode
+        game.drawing_started_at = timezone.now()
+        game.save(update_fields=["state", "draw_mode", "drawing_started_at"])
+        transaction.on_commit(lambda: realtime.game_changed(game.pk))
+    return game
+
+
+def game_draw_ball(*, game: Game, user: User, position: int, number: int | None = None) -> Ball:
+    """Draw ball number ``position`` of ``game`` (1 for the first): chosen by the system in an
+    electronic draw, keyed in from the blower otherwise (and after R55's switch to manual).
+
+    ``position`` makes the press idempotent: if that ball is already out (a second caller, a
+    retried request) it is returned and nothing else is drawn. The ball is stored before
+    anyone sees it; displays hear of it after commit.
+    """
+    if isinstance(position, bool) or not isinstance(position, int) or position < 1:
+        raise ValidationError(_("Say which ball this is: 1 for the first."))
+    with transaction.atomic():
+        game = _locked(game)
+        _require_staff(user, game, Role.CALLER)
+        drawn = list(game.balls.order_by("position").values_list("number", flat=True))
+        if position <= len(drawn):
+            return game.balls.get(position=position)
+        if game.state != GameState.DRAWING.value:
+            raise ValidationError(_("Game %(n)d is not drawing.") % {"n": game.number})
+        if position != len(drawn) + 1:
+            raise ValidationError(
+                _("Ball %(asked)d cannot come before ball %(next)d.")
+                % {"asked": position, "next": len(drawn) + 1}
+            )
+        variant = Variant(game.variant)
+        electronic = game.draw_mode == DrawMode.ELECTRONIC and game.manual_from_ball is None
+        try:
+            if electronic:
+                if number is not None:
+                    raise ValidationError(_("In an electronic draw the system draws the ball."))
+                number = next_ball(variant, drawn, _RNG)
+            else:
+                if number is None:
+                    raise ValidationError(_("Key in the number of the ball from the blower."))
+                number = keyed_ball(variant, drawn, number)
+        except DrawError as exc:
+            raise validation_error(exc) from None
+        ball = Ball.objects.create(
+            game=game,
+            position=position,
+            number=number,
+            source=Ball.Source.ELECTRONIC if electronic else Ball.Source.MANUAL,
+            drawn_by=user,
+            drawn_at=timezone.now(),
+        )
+        transaction.on_commit(lambda: realtime.game_changed(game.pk))
+    return ball
+
+
+def game_switch_to_manual(*, game: Game, user: User, reason: str) -> Game:
+    """The electronic mechanism failed after the first ball: the game goes on by manual
+    extraction (R55), from the next ball; the reason is recorded."""
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError(_("Say what failed."))
+    with transaction.atomic():
+        game = _locked(game)
+        _require_staff(user, game, Role.CALLER)
+        if game.state != GameState.DRAWING.value or game.draw_mode != DrawMode.ELECTRONIC:
+            raise ValidationError(_("Only an electronic draw under way can switch to manual extraction."))
+        if game.manual_from_ball is not None:
+            return game
+        drawn = game.balls.count()
+        if drawn == 0:
+            raise ValidationError(_("Before the first ball a failure suspends the game (R55)."))
+        game.manual_from_ball = drawn + 1
+        game.state_reason = reason
+        game.save(update_fields=["manual_from_ball", "state_reason"])
+        transaction.on_commit(lambda: realtime.game_changed(game.pk))
+    return game
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    """What the caller sees after keying in a claimed card (R43, R46)."""
+
+    claim: Claim
+    #: The card with its marks (None when the card was not sold in this game).
+    check: CardCheck | None
+    #: Every sold card that holds the prize now, the claimed one included («Mais alguma linha?»).
+    holders: tuple[Winner, ...]
+    #: Prizes the game must award before this one (R44: the line before the bingo).
+    first: tuple[str, ...]
+
+    @property
+    def valid(self) -> bool:
+        return self.claim.outcome == Claim.Outcome.VALID
+
+
+def claim_check(*, game: Game, user: User, series: Series, card_number: int, kind: str) -> ClaimResult:
+    """Check a claimed card against this game's balls (R43, R49) and record the claim, valid or
+    not. A valid claim lists every sold card holding the same prize now (R46); a claim for a
+    prize already awarded is refused as late (R47)."""
+    with transaction.atomic():
+        game = _locked(game)
+        _require_staff(user, game, Role.CALLER)
+        if game.state != GameState.DRAWING.value:
+            raise ValidationError(_("Game %(n)d is not drawing.") % {"n": game.number})
+        rules = detection.game_rules(game)
+        if kind not in [p.value for p in rules.prizes]:
+            raise ValidationError(_("This game does not pay that prize."))
+        prize = EnginePrize(kind)
+        awarded = set(game.prizes.values_list("kind", flat=True))
+        late = kind in awarded
+
+        def look(detector: Detector) -> tuple[int, CardCheck | None, tuple[Winner, ...]]:
+            if late:
+                return detector.count, None, ()
+            try:
+                check = detector.card_check(series.pk, card_number)
+            except DetectionError:  # not sold in this game
+                return detector.count, None, ()
+            holds = check.prize(prize).holds
+            return detector.count, check, detector.winners(prize) if holds else ()
+
+        balls, check, holders = detection.detector_use(game, look)
+        if late:
+            outcome = Claim.Outcome.LATE
+        elif check is None:
+            outcome = Claim.Outcome.NOT_SOLD
+        elif holders:
+            outcome = Claim.Outcome.VALID
+        else:
+            outcome = Claim.Outcome.FALSE
+        claim = Claim.objects.create(
+            game=game,
+            kind=kind,
+            series=series,
+            card_number=card_number,
+            balls_drawn=balls,
+            outcome=outcome,
+            claimed_by=user,
+        )
+        first = _prizes_before(rules.prizes, prize, awarded)
+    return ClaimResult(claim, check, holders, first)
+
+
+def _prizes_before(prizes: tuple[EnginePrize, ...], prize: EnginePrize, awarded: set[str]) -> tuple[str, ...]:
+    # R44: a game's other prizes are decided before its bingo, which ends it. Whoever holds the
+    # bingo holds every other combination, so they can always be awarded first.
+    if prize is not EnginePrize.BINGO:
+        return ()
+    return tuple(p.value for p in prizes if p is not EnginePrize.BINGO and p.value not in awarded)
+
+
+def prize_award(*, game: Game, user: User, kind: str) -> Prize:
+    """Award prize ``kind`` to every sold card that holds it with the balls drawn so far (R46,
+    R49), shared in equal parts (R6); a bingo also decides the jackpot (R9) and ends the game
+    (R44). Later claims for it are refused (R47)."""
+    with transaction.atomic():
+        game = _locked(game)
+        _require_staff(user, game, Role.CALLER)
+        if game.state != GameState.DRAWING.value:
+            raise ValidationError(_("Game %(n)d is not drawing.") % {"n": game.number})
+        rules = detection.game_rules(game)
+        if kind not in [p.value for p in rules.prizes]:
+            raise ValidationError(_("This game does not pay that prize."))
+        prize = EnginePrize(kind)
+        awarded = set(game.prizes.values_list("kind", flat=True))
+        if kind in awarded:
+            raise ValidationError(_("That prize has already been awarded (R47)."))
+        if missing := _prizes_before(rules.prizes, prize, awarded):
+            raise ValidationError(
+                _("Award the %(prizes)s first (R44).")
+                % {"prizes": ", ".join(str(PrizeKind(p).label) for p in missing)}
+            )
+        balls, winners = detection.detector_use(game, lambda d: (d.count, d.winners(prize)))
+        if not winners:
+            raise ValidationError(_("No card holds that prize yet."))
+        hall = game.session.room.hall
+        quantum = quantum_for(hall.currency)
+        amounts = prize_amounts(
+            _plan_from(game.prize_plan),
+            game.sales.aggregate(total=Sum("amount"))["total"] or Decimal(0),
+            jackpot_active=game.jackpot_active,
+            quantum=quantum,
+        )
+        now = timezone.now()
+        record = _award(game, kind, amounts.amount(prize), winners, balls, quantum, user, now)
+        if prize is EnginePrize.BINGO:
+            _decide_jackpot(game, winners, balls, quantum, user, now)
+            _move(game, GameState.FINISHED)
+            game.finished_at = now
+            game.save(update_fields=["state", "finished_at"])
+        transaction.on_commit(lambda: realtime.game_changed(game.pk))
+    return record
+
+
+def _award(
+    game: Game,
+    kind: str,
+    total: Decimal,
+    winners: tuple[Winner, ...],
+    balls: int,
+    quantum: Decimal,
+    user: User,
+    now: datetime,
+) -> Prize:
+    each, remainder = share(total, len(winners), quantum)
+    record = Prize.objects.create(
+        game=game,
+        kind=kind,
+        balls_drawn=balls,
+        total=total,
+        winners=len(winners),
+        amount_each=each,
+        remainder=remainder,
+        awarded_by=user,
+        awarded_at=now,
+    )
+    PrizeWinner.objects.bulk_create(
+        PrizeWinner(
+            prize=record,
+            series_id=w.card.series_id,
+            card_number=w.card.number,
+            completed_at_ball=w.completed_at,
+            amount=each,
+        )
+        for w in winners
+    )
+    return record
+
+
+def _decide_jackpot(
+    game: Game, winners: tuple[Winner, ...], balls: int, quantum: Decimal, user: User, now: datetime
+) -> None:
+    """R9: a bingo within the session's announced number of balls wins the jackpot, shared by
+    the bingo's cards (R6); the jackpot then goes back to its base value (R11)."""
+    limit = game.session.jackpot_balls
+    if not game.jackpot_active or limit is None or balls > limit:
+        return
+    won = hall_services.jackpot_win(hall=game.session.room.hall, game_id=game.pk)
+    if won > 0:
+        _award(game, PrizeKind.JACKPOT, won, winners, balls, quantum, user, now)
+
+
+@dataclass(frozen=True)
+class Payout:
+    """What the cashier pays for one card: each prize it won, gross, tax withheld and net."""
+
+    payments: tuple[PrizePayment, ...]
+
+    @property
+    def net(self) -> Decimal:
+        return sum((p.net for p in self.payments), Decimal(0))
+
+    @property
+    def gross(self) -> Decimal:
+        return sum((p.gross for p in self.payments), Decimal(0))
+
+    @property
+    def tax(self) -> Decimal:
+        return sum((p.tax_withheld for p in self.payments), Decimal(0))
+
+
+def prize_pay(
+    *, series: Series, card_number: int, check_code: str, cash_desk: CashDesk, cashier: User
+) -> Payout:
+    """Pay in cash every prize card ``card_number`` of ``series`` won and has not been paid,
+    against the card and its check code (R50), once; double cards only after their second game
+    (R45). The hall's tax on prizes is withheld and recorded."""
+    hall = series.hall
+    if cash_desk.hall_id != hall.pk:
+        raise ValidationError(_("This cash desk belongs to another hall."))
+    if not staff_has_role(user=cashier, hall_id=hall.pk, role=Role.CASHIER):
+        raise ValidationError(_("Only a cashier of this hall can pay its prizes."))
+    if card_selectors.card_check(series=series, number=card_number, code=check_code) is None:
+        raise ValidationError(_("The card number or its check code is wrong."))
+    with transaction.atomic():
+        owed = list(
+            PrizeWinner.objects.select_for_update(of=("self",))
+            .select_related("prize__game__session")
+            .filter(series=series, card_number=card_number, payment__isnull=True)
+            .order_by("prize__game_id", "prize_id")
+        )
+        if not owed:
+            raise ValidationError(_("This card has no prize to pay."))
+        games = {w.prize.game for w in owed}
+        for game in games:
+            if game.state != GameState.FINISHED.value:
+                raise ValidationError(_("Prizes are paid once the game has ended (R44, R50)."))
+            if series.double and not _second_game_over(game):
+                raise ValidationError(_("Double cards are paid after their second game (R45)."))
+        quantum = quantum_for(hall.currency)
+        payments = []
+        for winner in owed:
+            tax = tax_withheld(
+                winner.amount, rate=hall.tax_rate, threshold=hall.tax_threshold, quantum=quantum
+            )
+            payments.append(
+                PrizePayment.objects.create(
+                    winner=winner,
+                    gross=winner.amount,
+                    tax_withheld=tax,
+                    net=winner.amount - tax,
+                    cash_desk=cash_desk,
+                    cashier=cashier,
+                )
+            )
+    return Payout(tuple(payments))
+
+
+def _second_game_over(game: Game) -> bool:
+    """R15, R45: a double card also plays the session's next game; paid when that one ended."""
+    following = Game.objects.filter(session=game.session, number=game.number + 1).first()
+    if following is None:
+        return game.session.ended_at is not None
+    return following.state in (GameState.FINISHED.value, GameState.ANNULLED.value)
+
+
+#: R55: a suspended game not solved within this time is annulled with a full refund.
+SUSPENSION_LIMIT = timedelta(minutes=15)
+
+
+def game_suspend(*, game: Game, user: User, reason: str) -> Game:
+    """Suspend ``game`` for a failure before its first ball (R55), recording why. After the first
+    ball a failure does not suspend: the game goes on by manual extraction."""
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError(_("Say what failed."))
+    with transaction.atomic():
+        game = _locked(game)
+        _require_staff(user, game, Role.CALLER, Role.MANAGER)
+        if game.state not in (GameState.SALES_CLOSED.value, GameState.DRAWING.value):
+            # A game still selling is closed first: its cards are sold and must be accounted for.
+            raise ValidationError(_("Only a game whose sales have closed can be suspended (R55)."))
+        try:
+            game.state = transition(
+                GameState(game.state), GameState.SUSPENDED, balls_drawn=game.balls.count()
+            ).value
+        except IllegalTransition as exc:
+            raise validation_error(exc) from None
+        game.suspended_at = timezone.now()
+        game.state_reason = reason
+        game.save(update_fields=["state", "suspended_at", "state_reason"])
+        transaction.on_commit(lambda: realtime.game_changed(game.pk))
+    return game
+
+
+def game_resume(*, game: Game, user: User) -> Game:
+    """The failure was solved: the suspended game is back to sales closed, ready to draw (R55)."""
+    with transaction.atomic():
+        game = _locked(game)
+        _require_staff(user, game, Role.CALLER, Role.MANAGER)
+        _move(game, GameState.SALES_CLOSED)
+        game.save(update_fields=["state"])
+        transaction.on_commit(lambda: realtime.game_changed(game.pk))
+    return game
+
+
+def game_annul(*, game: Game, user: User, reason: str) -> Game:
+    """Annul ``game`` and refund every card sold in full, recording why: a suspension unsolved
+    after 15 minutes (R55), or an error in announcing the numbers that affects the result (R57).
+    The jackpot gives back this game's contribution (R10): its prize money is refunded."""
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError(_("Say why the game is annulled."))
+    with transaction.atomic():
+        game = _locked(game)
+        _require_staff(user, game, Role.CALLER, Role.MANAGER)
+        if game.state == GameState.SUSPENDED.value and game.suspended_at is not None:
+            waited = timezone.now() - game.suspended_at
+            if waited < SUSPENSION_LIMIT:
+                minutes = int((SUSPENSION_LIMIT - waited).total_seconds() // 60) + 1
+                raise ValidationError(
+                    _("A suspended game is annulled after 15 minutes without a solution (R55); %(m)d more.")
+                    % {"m": minutes}
+                )
+        _move(game, GameState.ANNULLED)
+        game.state_reason = reason
+        game.finished_at = timezone.now()
+        game.save(update_fields=["state", "state_reason", "finished_at"])
+        Refund.objects.bulk_create(
+            Refund(sale=sale, game=game, amount=sale.amount, reason=reason, created_by=user)
+            for sale in game.sales.order_by("pk")
+        )
+        hall = game.session.room.hall
+        contributed = JackpotMovement.objects.filter(
+            game=game, kind=JackpotMovement.Kind.CONTRIBUTION
+        ).aggregate(t=Sum("amount"))["t"]
+        if contributed:
+            hall_services.jackpot_adjust(
+                hall=hall,
+                amount=-contributed,
+                note=_("Game %(n)d annulled: its contribution goes back (R10).") % {"n": game.number},
+                user=user,
+            )
+        transaction.on_commit(lambda: realtime.game_changed(game.pk))
+    return game

@@ -1,0 +1,589 @@
+"""Screens of the draw: the caller's console, the hall's display, prize payment at the cash desk.
+
+Thin adapters (STYLE rule 3): a form parses, one service of ``bingo.draw_services`` acts, the
+selectors of ``bingo.draw_selectors`` read, and a refused action shows the service's message.
+
+* The caller's console (R42-R47, R49, R55) lists the games of the halls where the user is a
+  caller; a game of another hall answers 404 and a user without the caller role 403. Every
+  action is a POST (CSRF-protected) that redirects back to the console, except the claim check,
+  whose answer (the card, its marks, every card holding the prize, R46) is the page itself. The
+  part of the console that changes with the draw is also served alone (``console_live``) so the
+  page can fetch it again when its websocket says the game changed.
+* The display (R13, R28) is public: it hangs on a TV and opens with a signed token, not a login.
+* Prize payment (R45, R50) belongs to the cashiers of the desk's hall.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+from urllib.parse import urlencode
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.models import User
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from bingo import draw_selectors, draw_services, selectors
+from bingo.draw_services import ClaimResult
+from bingo.engine import Variant
+from bingo.models import DrawMode, Game, GameState, PrizeKind, PrizePayment
+from bingo.roles import Role, role_required
+from bingo.sale_views import DESK_SESSION_KEY
+from cards import selectors as card_selectors
+from cards.models import Series
+from halls.models import BallSet, CashDesk, Room
+
+#: The games a caller's list shows: ready to draw, or drawing (R42).
+CONSOLE_STATES = (GameState.SALES_CLOSED.value, GameState.DRAWING.value)
+
+#: Prize payments the desk's list shows, newest first.
+PAYMENTS_SHOWN = 50
+
+# --- forms -------------------------------------------------------------------------------------
+
+
+class StartDrawForm(forms.Form):
+    """How the balls come out (SPEC §4), and for a physical draw the hall's ball set (R22-R25)."""
+
+    mode = forms.ChoiceField(
+        label=_("Draw"), choices=DrawMode.choices, initial=DrawMode.ELECTRONIC, widget=forms.RadioSelect
+    )
+    ball_set = forms.ModelChoiceField(
+        label=_("Ball set"),
+        queryset=BallSet.objects.none(),
+        required=False,
+        empty_label=_("(none)"),
+        help_text=_("Needed for a physical draw; an electronic draw may name one for a failure (R55)."),
+    )
+
+    def __init__(self, *args: Any, ball_sets: QuerySet[BallSet], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["ball_set"].queryset = ball_sets  # type: ignore[attr-defined]
+
+
+class BallForm(forms.Form):
+    """One ball: which one (``position``, 1 for the first: pressing twice draws once) and, when
+    keyed in from the blower, its number."""
+
+    position = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    number = forms.IntegerField(
+        label=_("Ball number"),
+        min_value=1,
+        required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "autocomplete": "off", "min": 1}),
+    )
+
+
+class ManualForm(forms.Form):
+    """R55: the electronic mechanism failed after the first ball; the game goes on by hand."""
+
+    reason = forms.CharField(label=_("What failed"), max_length=500)
+
+
+class ClaimForm(forms.Form):
+    """A claimed card (R43): series and number, and the prize claimed."""
+
+    series = forms.ModelChoiceField(label=_("Series"), queryset=Series.objects.none(), empty_label=None)
+    card_number = forms.IntegerField(
+        label=_("Card number"),
+        min_value=1,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "autocomplete": "off", "min": 1}),
+    )
+    kind = forms.ChoiceField(label=_("Prize"), choices=())
+
+    def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["series"].queryset = Series.objects.filter(  # type: ignore[attr-defined]
+            games__game=game
+        ).order_by("games__position")
+        self.fields["kind"].choices = [  # type: ignore[attr-defined]
+            (kind.value, PrizeKind(kind.value).label) for kind in draw_selectors.prize_kinds_in_order(game)
+        ]
+
+
+class AwardForm(forms.Form):
+    """Confirm a prize: it goes to every card holding it now (R46, R49)."""
+
+    kind = forms.ChoiceField(choices=PrizeKind.choices)
+
+
+class PrizePayForm(forms.Form):
+    """A winning card handed in at the desk (R50): its series, number and check code."""
+
+    cash_desk = forms.IntegerField(widget=forms.HiddenInput)
+    series = forms.ModelChoiceField(
+        label=_("Series"), queryset=Series.objects.none(), widget=forms.Select(attrs={"autofocus": True})
+    )
+    card_number = forms.IntegerField(
+        label=_("Card number"),
+        min_value=1,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "autocomplete": "off", "min": 1}),
+    )
+    check_code = forms.CharField(
+        label=_("Check code"),
+        max_length=20,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
+    )
+
+    def __init__(self, *args: Any, hall_id: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        series = card_selectors.series_list(hall_id=hall_id).order_by("order_number")
+        self.fields["series"].queryset = series  # type: ignore[attr-defined]
+        only = list(series[:2])
+        if not self.is_bound and len(only) == 1:  # one series in the hall: nothing to choose
+            self.initial.setdefault("series", only[0].pk)
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _user(request: HttpRequest) -> User:
+    user = request.user
+    assert isinstance(user, User)
+    return user
+
+
+def _caller_games(request: HttpRequest) -> QuerySet[Game]:
+    return selectors.game_list_for(request.user, Role.CALLER)
+
+
+def _game_or_404(request: HttpRequest, pk: int) -> Game:
+    """A game of a hall where the user is a caller; 404 for any other."""
+    try:
+        return _caller_games(request).get(pk=pk)
+    except ObjectDoesNotExist:
+        raise Http404 from None
+
+
+def _errors(request: HttpRequest, exc: ValidationError) -> None:
+    for message in exc.messages:
+        messages.error(request, message)
+
+
+def _form_errors(request: HttpRequest, form: forms.Form) -> None:
+    for field, errors in form.errors.items():
+        label = form.fields[field].label if field in form.fields else None
+        for error in errors:
+            messages.error(request, f"{label}: {error}" if label else str(error))
+
+
+def _to_console(game: Game) -> HttpResponse:
+    return redirect("draw:console", pk=game.pk)
+
+
+def _money(amount: Any, game: Game) -> str:
+    return selectors.money_display(amount, game.session.room.hall.currency)
+
+
+def _display_url(room: Room) -> str:
+    return reverse("draw:display", args=[draw_selectors.display_token(room=room)])
+
+
+def _ball_sets(game: Game) -> QuerySet[BallSet]:
+    # R22-R25: the hall's active sets of the game's size; the service checks the rest (R23).
+    return BallSet.objects.filter(
+        hall_id=game.session.room.hall_id, state=BallSet.State.ACTIVE, size=int(game.variant)
+    ).order_by("serial_number")
+
+
+def _live_context(request: HttpRequest, game: Game) -> dict[str, Any]:
+    """What the live part of the console shows: the draw, its controls, the prizes."""
+    console = draw_selectors.console_state(game=game)
+    game = console.game
+    prizes = [
+        {
+            "status": status,
+            "each": _money(status.awarded.amount_each, game) if status.awarded else "",
+            "total": _money(status.awarded.total, game) if status.awarded else "",
+        }
+        for status in console.prizes
+    ]
+    drawing = game.state == GameState.DRAWING.value
+    return {
+        "game": game,
+        "console": console,
+        "balls": list(zip(console.balls, console.labels, strict=True)),
+        "last_label": console.labels[-1] if console.labels else "",
+        "prizes": prizes,
+        "total_display": _money(console.total, game),
+        "drawing": drawing,
+        "can_start": game.state == GameState.SALES_CLOSED.value,
+        "start_form": StartDrawForm(ball_sets=_ball_sets(game)),
+        "ball_form": BallForm(initial={"position": console.next_position}),
+        "can_switch": drawing and console.electronic and bool(console.balls),
+        "manual_form": ManualForm(),
+        "display_url": _display_url(game.session.room),
+        # R43: while a claim is being checked the draw stops, so Enter must not draw a ball.
+        "focus_draw": True,
+    }
+
+
+def _console_page(
+    request: HttpRequest,
+    game: Game,
+    *,
+    claim_form: ClaimForm | None = None,
+    result: ClaimResult | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    # A claim just checked, or keyed in wrong: the draw waits for the caller (R43).
+    checking = result is not None or (claim_form is not None and claim_form.is_bound)
+    context = _live_context(request, game)
+    game = context["game"]
+    if game.state == GameState.DRAWING.value and (claim_form is None or result is not None):
+        # The prize most likely claimed next: the first not yet awarded (R44: the line first).
+        pending = [p.kind for p in context["console"].prizes if p.awarded is None]
+        claim_form = ClaimForm(game=game, initial={"kind": pending[0]} if pending else None)
+    context.update(
+        {
+            "nav": "console",
+            "claim_form": claim_form,
+            "claim": _claim_context(game, result) if result is not None else None,
+            "focus_draw": not checking,
+            "live_url": reverse("draw:console_live", args=[game.pk]),
+            "ws_path": f"/ws/locutor/{game.pk}/",
+        }
+    )
+    return render(request, "bingo/caller_console.html", context, status=status)
+
+
+def _claim_context(game: Game, result: ClaimResult) -> dict[str, Any]:
+    """The answer to a claim as the console shows it: outcome, card with marks, holders (R46)."""
+    series = {s.pk: s.label for s in Series.objects.filter(games__game=game)}
+    check = result.check
+    rows: list[list[tuple[int | None, bool]]] = []
+    if check is not None:
+        rows = [
+            list(zip(values, marks, strict=True))
+            for values, marks in zip(check.grid, check.marks, strict=True)
+        ]
+    claim = result.claim
+    return {
+        "claim": claim,
+        "valid": result.valid,
+        "outcome": claim.get_outcome_display(),
+        "kind_name": PrizeKind(claim.kind).label,
+        "card_label": f"{claim.series.label} n.º {claim.card_number}",
+        "rows": rows,
+        "letters": "BINGO" if game.variant == Variant.B75.value else "",
+        "holders": [f"{series.get(w.card.series_id, '?')} n.º {w.card.number}" for w in result.holders],
+        "first": [(kind, PrizeKind(kind).label) for kind in result.first],
+    }
+
+
+# --- the caller's console ------------------------------------------------------------------------
+
+
+@require_GET
+@role_required(Role.CALLER)
+def caller_games(request: HttpRequest) -> HttpResponse:
+    """The games of the caller's halls whose sales are closed or that are drawing (R42)."""
+    games = (
+        _caller_games(request)
+        .filter(state__in=CONSOLE_STATES)
+        .order_by("session__room__hall__name", "session__room__name", "session__starts_at", "number")
+    )
+    return render(request, "bingo/caller_games.html", {"nav": "games", "games": games})
+
+
+@require_GET
+@role_required(Role.CALLER)
+def console(request: HttpRequest, pk: int) -> HttpResponse:
+    """The caller's console of one game: the draw, claims and prizes, live over a websocket."""
+    return _console_page(request, _game_or_404(request, pk))
+
+
+@never_cache
+@require_GET
+@role_required(Role.CALLER)
+def console_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """The live part of the console alone, fetched again after each change of the game."""
+    game = _game_or_404(request, pk)
+    return render(request, "bingo/caller_console_live.html", _live_context(request, game))
+
+
+@require_POST
+@role_required(Role.CALLER)
+def draw_start(request: HttpRequest, pk: int) -> HttpResponse:
+    """Start the draw, electronic or physical (R42; a physical one with the hall's ball set)."""
+    game = _game_or_404(request, pk)
+    form = StartDrawForm(request.POST, ball_sets=_ball_sets(game))
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _to_console(game)
+    try:
+        draw_services.game_start_draw(
+            game=game,
+            user=_user(request),
+            mode=form.cleaned_data["mode"],
+            ball_set=form.cleaned_data["ball_set"],
+        )
+    except ValidationError as exc:
+        _errors(request, exc)
+    else:
+        messages.success(request, gettext("The draw has started."))
+    return _to_console(game)
+
+
+@require_POST
+@role_required(Role.CALLER)
+def draw_ball(request: HttpRequest, pk: int) -> HttpResponse:
+    """Draw the next ball (electronic), or record the one keyed in from the blower."""
+    game = _game_or_404(request, pk)
+    form = BallForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _to_console(game)
+    try:
+        draw_services.game_draw_ball(
+            game=game,
+            user=_user(request),
+            position=form.cleaned_data["position"],
+            number=form.cleaned_data["number"],
+        )
+    except ValidationError as exc:
+        _errors(request, exc)
+    return _to_console(game)
+
+
+@require_POST
+@role_required(Role.CALLER)
+def draw_manual(request: HttpRequest, pk: int) -> HttpResponse:
+    """R55: go on by manual extraction after the electronic mechanism failed."""
+    game = _game_or_404(request, pk)
+    form = ManualForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _to_console(game)
+    try:
+        draw_services.game_switch_to_manual(
+            game=game, user=_user(request), reason=form.cleaned_data["reason"]
+        )
+    except ValidationError as exc:
+        _errors(request, exc)
+    else:
+        messages.success(request, gettext("From the next ball on, key in the balls from the blower (R55)."))
+    return _to_console(game)
+
+
+@require_POST
+@role_required(Role.CALLER)
+def claim(request: HttpRequest, pk: int) -> HttpResponse:
+    """Check a claimed card (R43, R49); the answer shows it marked and every card holding the
+    prize now (R46). The claim is recorded whatever the outcome."""
+    game = _game_or_404(request, pk)
+    if game.state != GameState.DRAWING.value:
+        messages.error(request, gettext("Game %(n)d is not drawing.") % {"n": game.number})
+        return _to_console(game)
+    form = ClaimForm(request.POST, game=game)
+    if not form.is_valid():
+        return _console_page(request, game, claim_form=form, status=400)
+    data = form.cleaned_data
+    try:
+        result = draw_services.claim_check(
+            game=game,
+            user=_user(request),
+            series=data["series"],
+            card_number=data["card_number"],
+            kind=data["kind"],
+        )
+    except ValidationError as exc:
+        _errors(request, exc)
+        return _console_page(request, game, claim_form=form, status=400)
+    return _console_page(request, game, result=result)
+
+
+@require_POST
+@role_required(Role.CALLER)
+def prize_award(request: HttpRequest, pk: int) -> HttpResponse:
+    """Confirm a prize: every card holding it now shares it (R6, R46); a bingo ends the game (R44)."""
+    game = _game_or_404(request, pk)
+    form = AwardForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _to_console(game)
+    try:
+        prize = draw_services.prize_award(game=game, user=_user(request), kind=form.cleaned_data["kind"])
+    except ValidationError as exc:
+        _errors(request, exc)
+    else:
+        messages.success(
+            request,
+            gettext("Prize confirmed: %(prize)s, %(cards)d card(s), %(each)s each.")
+            % {
+                "prize": PrizeKind(prize.kind).label,
+                "cards": prize.winners,
+                "each": _money(prize.amount_each, game),
+            },
+        )
+    return _to_console(game)
+
+
+# --- the hall's display ---------------------------------------------------------------------------
+
+
+def _board_rows(size: int, drawn: list[int]) -> list[tuple[str, list[tuple[int, bool]]]]:
+    """The display's board of every number: rows of ten, or one row per letter for 75 balls (R77)."""
+    out = set(drawn)
+    if size == 75:
+        return [
+            (letter, [(n, n in out) for n in range(i * 15 + 1, i * 15 + 16)])
+            for i, letter in enumerate("BINGO")
+        ]
+    return [
+        ("", [(n, n in out) for n in range(start, min(start + 10, size + 1))])
+        for start in range(1, size + 1, 10)
+    ]
+
+
+@never_cache
+@require_GET
+def display(request: HttpRequest, token: str) -> HttpResponse:
+    """A room's display (R13, R28): every ball drawn, the last one large, the count, the prizes.
+
+    Public, like the price board, but opened by a signed token so rooms cannot be guessed.
+    """
+    room_id = draw_selectors.display_room_id(token)
+    if room_id is None:
+        raise Http404
+    try:
+        state = draw_selectors.display_state(room_id=room_id)
+    except Room.DoesNotExist:
+        raise Http404 from None
+    game = state["game"]
+    rows = _board_rows(game["size"], game["balls"]) if game else _board_rows(90, [])
+    return render(
+        request,
+        "bingo/display.html",
+        {"state": state, "game": game, "rows": rows, "ws_path": f"/ws/ecra/{token}/"},
+    )
+
+
+# --- prize payment at the cash desk -----------------------------------------------------------------
+
+
+def _int(value: object) -> int | None:
+    try:
+        return int(str(value))
+    except (TypeError, ValueError):
+        return None
+
+
+def _desk_for(request: HttpRequest, desks: list[CashDesk], desk_id: int | None) -> CashDesk | None:
+    """The desk, if it is one of the cashier's: None if none asked, 404/403 for another."""
+    if desk_id is None:
+        return None
+    desk = next((d for d in desks if d.pk == desk_id), None)
+    if desk is None:
+        if CashDesk.objects.filter(pk=desk_id).exists():
+            raise PermissionDenied
+        raise Http404
+    return desk
+
+
+def _desk_payments(desk: CashDesk) -> QuerySet[PrizePayment]:
+    # A read the desk's list needs; it belongs in a selector (see the report to the draw's owner).
+    return (
+        PrizePayment.objects.filter(cash_desk=desk)
+        .select_related("winner__prize__game__session__room", "winner__series", "cashier")
+        .order_by("-paid_at", "-pk")
+    )
+
+
+def _pay_url(desk: CashDesk, paid: list[int] | None = None) -> str:
+    query: dict[str, object] = {"caixa": desk.pk}
+    if paid:
+        query["pago"] = ",".join(str(p) for p in paid)
+    return f"{reverse('draw:prize_pay')}?{urlencode(query)}"
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(Role.CASHIER)
+def prize_pay(request: HttpRequest) -> HttpResponse:
+    """Pay a winning card in cash (R8, R50): series, number and check code; double cards after
+    their second game (R45); the hall's tax withheld. Then the desk's list of payments."""
+    desks = list(selectors.cashier_desks(request.user))
+    if request.method == "POST":
+        desk = _desk_for(request, desks, _int(request.POST.get("cash_desk")))
+        if desk is None:
+            raise Http404
+        form = PrizePayForm(request.POST, hall_id=desk.hall_id)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                payout = draw_services.prize_pay(
+                    series=data["series"],
+                    card_number=data["card_number"],
+                    check_code=data["check_code"],
+                    cash_desk=desk,
+                    cashier=_user(request),
+                )
+            except ValidationError as exc:
+                form.add_error(None, exc)
+            else:
+                request.session[DESK_SESSION_KEY] = desk.pk
+                return redirect(_pay_url(desk, [p.pk for p in payout.payments]))
+        return _pay_page(request, desks, desk, form, status=400)
+
+    desk = _desk_for(request, desks, _int(request.GET.get("caixa")))
+    if desk is None:  # the desk the cashier last worked at, as the sales screen remembers it
+        remembered = _int(request.session.get(DESK_SESSION_KEY))
+        desk = next((d for d in desks if d.pk == remembered), None)
+    if desk is None and len(desks) == 1:
+        desk = desks[0]
+    if desk is None:
+        return render(request, "bingo/prize_pay_choose.html", {"nav": "prizes", "desks": desks})
+    form = PrizePayForm(initial={"cash_desk": desk.pk}, hall_id=desk.hall_id)
+    return _pay_page(request, desks, desk, form)
+
+
+def _pay_page(
+    request: HttpRequest, desks: list[CashDesk], desk: CashDesk, form: PrizePayForm, *, status: int = 200
+) -> HttpResponse:
+    currency = desk.hall.currency
+    payments = list(_desk_payments(desk)[:PAYMENTS_SHOWN])
+    asked = request.GET.get("pago", "") if request.method == "GET" else ""
+    paid_ids = [pk for pk in map(_int, asked.split(",")) if pk is not None]
+    # Only this desk's payments by this cashier: a URL cannot show another's.
+    paid = list(_desk_payments(desk).filter(pk__in=paid_ids, cashier_id=request.user.pk)) if paid_ids else []
+
+    def row(p: PrizePayment) -> dict[str, Any]:
+        prize = p.winner.prize
+        return {
+            "payment": p,
+            "card": f"{p.winner.series.label} n.º {p.winner.card_number}",
+            "game": prize.game,
+            "prize": PrizeKind(prize.kind).label,
+            "gross": selectors.money_display(p.gross, currency),
+            "tax": selectors.money_display(p.tax_withheld, currency),
+            "net": selectors.money_display(p.net, currency),
+        }
+
+    receipt = [row(p) for p in sorted(paid, key=lambda p: p.pk)]
+    context = {
+        "nav": "prizes",
+        "desk": desk,
+        "desks": desks,
+        "form": form,
+        "receipt": receipt,
+        "receipt_gross": selectors.money_display(sum((p.gross for p in paid), Decimal(0)), currency)
+        if paid
+        else "",
+        "receipt_tax": selectors.money_display(sum((p.tax_withheld for p in paid), Decimal(0)), currency)
+        if paid
+        else "",
+        "receipt_net": selectors.money_display(sum((p.net for p in paid), Decimal(0)), currency)
+        if paid
+        else "",
+        "payments": [row(p) for p in payments],
+    }
+    return render(request, "bingo/prize_pay.html", context, status=status)

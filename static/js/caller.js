@@ -1,0 +1,159 @@
+/* The caller's console: live over a websocket, keyboard first. No framework, no CDN.
+ *
+ * The websocket only says "the game changed"; the page then fetches the live part of the
+ * console, rendered by the server, and puts it in place, keeping what the caller was typing
+ * and where the focus was. After a dropped connection it reconnects with a growing delay and
+ * fetches once, so nothing that happened meanwhile is missed. When the game moves to another
+ * state (started by another caller, ended by a bingo) the whole console is loaded again.
+ * Shortcut: R jumps to the claim form (R43: a claim stops the draw).
+ */
+(function () {
+  "use strict";
+
+  var root = document.getElementById("console");
+  if (!root) {
+    return;
+  }
+  var area = document.getElementById("console-live");
+  var live = document.querySelector("[data-live]");
+  var delay = 1000;
+  var MAX_DELAY = 30000;
+  var fetching = false;
+  var again = false;
+  var opened = false;
+
+  function setLive(isLive) {
+    if (!live) {
+      return;
+    }
+    live.textContent = live.getAttribute(isLive ? "data-label-live" : "data-label-offline");
+    live.classList.toggle("is-live", isLive);
+  }
+
+  function stateOf(node) {
+    var holder = node.querySelector("[data-console-state]");
+    return holder ? holder.getAttribute("data-console-state") : "";
+  }
+
+  // What the caller is doing inside the live part: the focused field and every typed value.
+  function remember() {
+    var kept = { focus: null, values: [] };
+    var active = document.activeElement;
+    if (active && area.contains(active) && active.name) {
+      kept.focus = active.name;
+    }
+    Array.prototype.forEach.call(area.querySelectorAll("input:not([type=hidden]), textarea"), function (field) {
+      if (field.name && field.value && field.type !== "radio") {
+        kept.values.push([field.form ? field.form.getAttribute("action") : "", field.name, field.value]);
+      }
+    });
+    return kept;
+  }
+
+  function restore(kept) {
+    kept.values.forEach(function (entry) {
+      var form = area.querySelector('form[action="' + entry[0] + '"]');
+      var field = form && form.querySelector('[name="' + entry[1] + '"]');
+      if (field && field.type !== "hidden") {
+        field.value = entry[2];
+      }
+    });
+    if (kept.focus) {
+      var target = area.querySelector('[name="' + kept.focus + '"]:not([type=hidden])') || area.querySelector("[data-primary]");
+      if (target) {
+        target.focus();
+      }
+    }
+  }
+
+  function refresh() {
+    if (fetching) {
+      again = true;
+      return;
+    }
+    fetching = true;
+    window
+      .fetch(root.getAttribute("data-live-url"), { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
+      .then(function (response) {
+        if (!response.ok) {
+          throw new Error(String(response.status));
+        }
+        return response.text();
+      })
+      .then(function (html) {
+        var next = document.createElement("div");
+        next.innerHTML = html;
+        if (stateOf(next) !== stateOf(area)) {
+          // Started elsewhere, or ended: the page's other parts (the claim form) change too.
+          window.location.assign(root.getAttribute("data-console-url"));
+          return;
+        }
+        var kept = remember();
+        area.replaceChildren.apply(area, Array.prototype.slice.call(next.childNodes));
+        restore(kept);
+        root.setAttribute("data-updated", String(Date.now()));
+      })
+      .catch(function () {
+        /* The next change, or the next reconnect, fetches again. */
+      })
+      .then(function () {
+        fetching = false;
+        if (again) {
+          again = false;
+          refresh();
+        }
+      });
+  }
+
+  function connect() {
+    if (!window.WebSocket) {
+      return;
+    }
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    var socket = new WebSocket(scheme + window.location.host + root.getAttribute("data-ws-path"));
+    socket.onopen = function () {
+      delay = 1000;
+      setLive(true);
+      if (opened) {
+        refresh(); // whatever happened while the connection was down
+      }
+      opened = true;
+    };
+    socket.onmessage = function (event) {
+      var message;
+      try {
+        message = JSON.parse(event.data);
+      } catch (err) {
+        return;
+      }
+      if (message && message.type === "console.changed") {
+        refresh();
+      }
+    };
+    socket.onclose = function () {
+      setLive(false);
+      var wait = delay + Math.floor(Math.random() * 500);
+      delay = Math.min(delay * 2, MAX_DELAY);
+      window.setTimeout(connect, wait);
+    };
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    // A number field takes no letter, so R works from the blower's number field too.
+    var typing = target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) && target.type !== "number";
+    if (typing || event.ctrlKey || event.metaKey || event.altKey) {
+      return;
+    }
+    if (event.key === "r" || event.key === "R") {
+      var field = document.querySelector("[data-claim-form] [name=card_number]");
+      if (field) {
+        event.preventDefault();
+        field.focus();
+        field.select();
+      }
+    }
+  });
+
+  connect();
+})();

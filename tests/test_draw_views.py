@@ -1,0 +1,469 @@
+"""The draw's screens (bingo.draw_views): the caller's console, the room's display, prize payment.
+
+Who may use them (callers of the game's hall; cashiers of the desk's hall; the display is
+public behind its signed token), CSRF on every POST, and what each action does through its
+service, including the service's refusals shown as messages.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+from bingo import draw_selectors, draw_services, services
+from bingo.draw_views import _board_rows
+from bingo.models import Ball, Claim, DrawMode, Game, Prize, PrizePayment
+from bingo.roles import Role, user_roles_set
+from cards import selectors as card_selectors
+from halls.models import BallSetUse, CashDesk
+from tests.test_draw import Draw, all_numbers, row
+
+pytestmark = pytest.mark.django_db
+
+
+class Console(Draw):
+    """A ``Draw`` hall whose caller and cashier also hold their roles (the screens need both)."""
+
+    def __init__(self, **hall_fields: object) -> None:
+        super().__init__(**hall_fields)
+        user_roles_set(user=self.caller, roles=[Role.CALLER])
+        user_roles_set(user=self.cashier, roles=[Role.CASHIER])
+
+    def closed(self, cards: int = 10) -> Game:
+        """A game whose first ``cards`` cards were sold and whose sales are closed: ready to draw."""
+        game = self.game(self.series(next(self._orders)))
+        if cards:
+            self.sell(game, cards)
+        return services.game_close_sales(game=game)
+
+
+@pytest.fixture
+def hall(db: None) -> Console:
+    return Console()
+
+
+def english(client: Client) -> Client:
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
+@pytest.fixture
+def caller(client: Client, hall: Console) -> Client:
+    client.force_login(hall.caller)
+    return english(client)
+
+
+def url(name: str, game: Game) -> str:
+    return reverse(f"draw:{name}", args=[game.pk])
+
+
+def body(response: object) -> str:
+    return response.content.decode()  # type: ignore[attr-defined]
+
+
+def test_the_url_names_resolve_to_portuguese_paths() -> None:
+    assert reverse("draw:caller_games") == "/locutor/jogos/"
+    assert reverse("draw:console", args=[7]) == "/locutor/jogo/7/"
+    assert reverse("draw:draw_ball", args=[7]) == "/locutor/jogo/7/bola/"
+    assert reverse("draw:display", args=["abc"]) == "/ecra/abc/"
+    assert reverse("draw:prize_pay") == "/caixa/premios/"
+
+
+# --- who may use the console ---------------------------------------------------------------------
+
+
+def test_the_caller_lists_only_their_halls_games_ready_to_draw(caller: Client, hall: Console) -> None:
+    ready = hall.closed()
+    drawing = hall.drawing(mode=DrawMode.ELECTRONIC)
+    selling = hall.game(hall.series(50))
+    other = Console(name="Sala Mindelo")
+    foreign = other.closed()
+
+    page = body(caller.get("/locutor/jogos/"))
+
+    listed = {int(n) for n in re.findall(r'data-game="(\d+)"', page)}
+    assert listed == {ready.pk, drawing.pk}
+    assert selling.pk not in listed
+    assert foreign.pk not in listed
+    assert f'href="/locutor/jogo/{ready.pk}/"' in page
+
+
+@pytest.mark.parametrize(
+    ("name", "method"),
+    [
+        ("console", "get"),
+        ("console_live", "get"),
+        ("draw_ball", "post"),
+        ("draw_start", "post"),
+        ("claim", "post"),
+    ],
+)
+def test_a_cashier_gets_403_and_a_caller_of_another_hall_404(
+    client: Client, hall: Console, name: str, method: str
+) -> None:
+    game = hall.closed()
+    other = Console(name="Sala Mindelo")
+
+    client.force_login(hall.cashier)
+    assert getattr(client, method)(url(name, game), {"position": 1, "mode": "electronic"}).status_code == 403
+    client.force_login(other.caller)
+    assert getattr(client, method)(url(name, game), {"position": 1, "mode": "electronic"}).status_code == 404
+    game.refresh_from_db()
+    assert game.state == "sales_closed"
+    assert not Ball.objects.exists()
+
+
+def test_someone_logged_out_is_sent_to_log_in(client: Client, hall: Console) -> None:
+    game = hall.closed()
+    response = client.get(url("console", game))
+    assert response.status_code == 302
+    assert response["Location"].startswith("/entrar/")
+
+
+def test_every_post_needs_the_csrf_token(hall: Console) -> None:
+    game = hall.drawing(mode=DrawMode.ELECTRONIC)
+    strict = english(Client(enforce_csrf_checks=True))
+    strict.force_login(hall.caller)
+
+    refused = strict.post(url("draw_ball", game), {"position": 1})
+
+    assert refused.status_code == 403
+    assert not Ball.objects.exists()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body(strict.get(url("console", game))))
+    assert token is not None
+    accepted = strict.post(url("draw_ball", game), {"position": 1, "csrfmiddlewaretoken": token[1]})
+    assert accepted.status_code == 302
+    assert Ball.objects.filter(game=game).count() == 1
+
+
+# --- the draw -------------------------------------------------------------------------------------
+
+
+def test_an_electronic_draw_starts_and_each_press_draws_the_next_ball_once(
+    caller: Client, hall: Console
+) -> None:
+    game = hall.closed()
+    page = body(caller.get(url("console", game)))
+    assert "data-start-form" in page
+    assert f'href="/ecra/{draw_selectors.display_token(room=hall.room)}/"' in page  # the room's display
+
+    started = caller.post(url("draw_start", game), {"mode": "electronic"}, follow=True)
+
+    assert "The draw has started." in body(started)
+    game.refresh_from_db()
+    assert (game.state, game.draw_mode) == ("drawing", "electronic")
+    page = body(started)
+    assert "data-draw-ball" in page
+    assert re.search(r'name="position" value="1"', page)
+
+    caller.post(url("draw_ball", game), {"position": 1})
+    caller.post(url("draw_ball", game), {"position": 1})  # pressed twice: one ball
+    assert game.balls.count() == 1
+    caller.post(url("draw_ball", game), {"position": 2})
+    balls = list(game.balls.order_by("position").values_list("number", flat=True))
+    assert len(balls) == 2
+
+    page = body(caller.get(url("console", game)))
+    assert re.search(r"data-count>2<", page)
+    assert re.search(rf"data-last-ball>{balls[-1]}<", page)
+    assert re.search(r'name="position" value="3"', page)
+    assert [int(n) for n in re.findall(r'data-ball="(\d+)"', page)] == balls
+
+
+def test_a_ball_out_of_turn_is_refused_with_the_services_message(caller: Client, hall: Console) -> None:
+    game = hall.drawing(mode=DrawMode.ELECTRONIC)
+
+    response = caller.post(url("draw_ball", game), {"position": 3}, follow=True)
+
+    assert "Ball 3 cannot come before ball 1." in body(response)
+    assert not game.balls.exists()
+
+
+def test_a_physical_draw_needs_the_halls_ball_set_and_takes_keyed_balls(
+    caller: Client, hall: Console
+) -> None:
+    game = hall.closed()
+
+    refused = caller.post(url("draw_start", game), {"mode": "physical"}, follow=True)
+    assert "physical draw needs the ball set" in body(refused)
+    game.refresh_from_db()
+    assert game.state == "sales_closed"
+
+    caller.post(url("draw_start", game), {"mode": "physical", "ball_set": hall.ball_set.pk})
+    game.refresh_from_db()
+    assert (game.state, game.draw_mode) == ("drawing", "physical")
+    assert BallSetUse.objects.get(game=game).ball_set == hall.ball_set  # R25: counted
+    page = body(caller.get(url("console", game)))
+    assert 'name="number"' in page
+    assert "data-draw-ball" not in page
+
+    caller.post(url("draw_ball", game), {"position": 1, "number": 42})
+    bad = caller.post(url("draw_ball", game), {"position": 2, "number": 42}, follow=True)
+    assert "already been drawn" in body(bad)
+    assert list(game.balls.values_list("number", "source")) == [(42, "manual")]
+
+
+def test_the_electronic_draw_switches_to_manual_extraction_with_a_reason(
+    caller: Client, hall: Console
+) -> None:
+    game = hall.drawing(mode=DrawMode.ELECTRONIC)
+    assert "data-manual-form" not in body(caller.get(url("console", game)))  # R55: not before ball 1
+    first = draw_services.game_draw_ball(game=game, user=hall.caller, position=1)
+    assert "data-manual-form" in body(caller.get(url("console", game)))
+
+    blank = caller.post(url("draw_manual", game), {"reason": ""}, follow=True)
+    assert "This field is required" in body(blank)
+
+    switched = caller.post(url("draw_manual", game), {"reason": "Drum jammed"}, follow=True)
+
+    game.refresh_from_db()
+    assert game.manual_from_ball == 2
+    assert game.state_reason == "Drum jammed"
+    page = body(switched)
+    assert "key in the balls from the blower (R55)" in page
+    assert 'name="number"' in page
+    keyed = (first.number % 90) + 1
+    caller.post(url("draw_ball", game), {"position": 2, "number": keyed})
+    assert game.balls.get(position=2).number == keyed
+
+
+# --- claims and prizes -----------------------------------------------------------------------------
+
+
+def claim_form(hall: Console, game: Game, number: int, kind: str = "line") -> dict[str, object]:
+    return {"series": hall.series_of(game).pk, "card_number": number, "kind": kind}
+
+
+def test_a_valid_claim_shows_the_card_marked_and_every_card_holding_the_prize(
+    caller: Client, hall: Console
+) -> None:
+    game = hall.drawing(cards=10)
+    card = hall.card(game, 3)
+    hall.key(game, *row(card, 0))
+
+    response = caller.post(url("claim", game), claim_form(hall, game, 3))
+
+    assert response.status_code == 200
+    page = body(response)
+    assert 'data-claim-outcome="valid"' in page
+    assert "Any other line?" in page
+    assert page.count("data-marked") == 5  # the five numbers of the row, on the card shown
+    holders = re.search(r"data-claim-holders>(.*?)</ul>", page, re.S)
+    assert holders is not None
+    expected = {w.card.number for w in hall.claim(game, 3).holders}
+    assert set(map(int, re.findall(r"A-1 n.º (\d+)", holders[1]))) == expected
+    assert 'data-award="line"' in page
+    # R43: while a claim is being checked, Enter does not draw the next ball.
+    assert not re.search(r"data-draw-ball[^>]*autofocus", page)
+    assert Claim.objects.filter(game=game, card_number=3, outcome="valid").exists()
+
+
+@pytest.mark.parametrize(("number", "outcome"), [(3, "false"), (50, "not_sold")])
+def test_a_false_claim_or_an_unsold_card_is_said_so_and_the_game_goes_on(
+    caller: Client, hall: Console, number: int, outcome: str
+) -> None:
+    game = hall.drawing(cards=10)
+    hall.key(game, *row(hall.card(game, 3), 0)[:4])
+
+    page = body(caller.post(url("claim", game), claim_form(hall, game, number)))
+
+    assert f'data-claim-outcome="{outcome}"' in page
+    assert "data-claim-holders" not in page
+    assert Claim.objects.get().outcome == outcome
+    game.refresh_from_db()
+    assert game.state == "drawing"
+
+
+def test_a_claim_for_an_awarded_prize_is_late(caller: Client, hall: Console) -> None:
+    game = hall.drawing(cards=10)
+    hall.key(game, *row(hall.card(game, 2), 2))
+    draw_services.prize_award(game=game, user=hall.caller, kind="line")
+
+    page = body(caller.post(url("claim", game), claim_form(hall, game, 2)))
+
+    assert 'data-claim-outcome="late"' in page  # R47
+
+
+def test_the_console_lists_the_system_detected_holders_after_each_ball(caller: Client, hall: Console) -> None:
+    game = hall.drawing(cards=10)
+    card = hall.card(game, 7)
+    hall.key(game, *row(card, 0)[:4])
+    page = body(caller.get(url("console_live", game)))
+    assert "<html" not in page  # the fragment alone
+    assert "data-holders" not in page
+    assert int(re.findall(r"data-one-to-go>(\d+)<", page)[0]) >= 1  # card 7 is one number away
+
+    hall.key(game, row(card, 0)[4])
+    page = body(caller.get(url("console_live", game)))
+
+    holders = re.search(r'data-prize="line".*?data-holders>(.*?)</ul>', page, re.S)
+    assert holders is not None
+    assert "A-1 n.º 7" in holders[1]
+    assert 'data-award="line"' in page
+
+
+def test_confirming_a_prize_awards_it_to_every_holder_and_the_bingo_ends_the_game(
+    caller: Client, hall: Console
+) -> None:
+    game = hall.drawing(cards=10)
+    card = hall.card(game, 6)
+    hall.key(game, *all_numbers(card))
+
+    early = caller.post(url("prize_award", game), {"kind": "bingo"}, follow=True)
+    assert "first (R44)" in body(early)
+    assert not Prize.objects.exists()
+
+    line = caller.post(url("prize_award", game), {"kind": "line"}, follow=True)
+    prize = Prize.objects.get(game=game, kind="line")
+    assert f"Prize confirmed: Line, {prize.winners} card(s)" in body(line)
+    assert 'class="console-prize is-awarded" data-prize="line"' in body(line)
+    assert '<option value="bingo" selected>' in body(line)  # the next claim is for the bingo
+
+    caller.post(url("prize_award", game), {"kind": "bingo"})
+    game.refresh_from_db()
+    assert game.state == "finished"
+    assert 6 in Prize.objects.get(game=game, kind="bingo").cards.values_list("card_number", flat=True)
+    page = body(caller.get(url("console", game)))
+    assert "The game has ended." in page
+    assert "data-claim-form" not in page
+
+
+# --- the display -----------------------------------------------------------------------------------
+
+
+def test_the_display_is_public_and_shows_the_balls_count_and_last_ball(client: Client, hall: Console) -> None:
+    game = hall.drawing(cards=10)
+    hall.key(game, 12, 45, 78)
+    token = draw_selectors.display_token(room=hall.room)
+
+    response = english(client).get(f"/ecra/{token}/")
+
+    assert response.status_code == 200
+    page = body(response)
+    lit = {int(n) for n in re.findall(r'class="display-cell is-drawn" data-n="(\d+)"', page)}
+    assert lit == {12, 45, 78}
+    assert len(re.findall(r'data-n="\d+"', page)) == 90
+    assert re.search(r"data-count>3<", page)  # R13
+    assert re.search(r"data-last>78<", page)
+    assert re.search(r"data-cards-sold>10<", page)
+    assert f'data-ws-path="/ws/ecra/{token}/"' in page
+    assert 'data-prize="line"' in page
+    assert 'id="display-state"' in page
+    assert "data-jackpot hidden" in page  # this hall runs no jackpot
+
+
+def test_a_display_with_a_bad_token_is_not_found(client: Client, hall: Console) -> None:
+    token = draw_selectors.display_token(room=hall.room)
+    assert client.get(f"/ecra/{token}x/").status_code == 404
+    assert client.get(f"/ecra/{hall.room.pk}/").status_code == 404
+
+
+def test_the_75_ball_board_has_a_row_per_letter() -> None:  # R77
+    rows = _board_rows(75, [1, 75])
+    assert [letter for letter, _ in rows] == list("BINGO")
+    assert rows[0][1][0] == (1, True)
+    assert rows[4][1][-1] == (75, True)
+    assert [len(cells) for _, cells in _board_rows(90, [])] == [10] * 9
+
+
+# --- prize payment ------------------------------------------------------------------------------
+
+
+def won(hall: Console) -> tuple[Game, int]:
+    game = hall.drawing(cards=10)
+    hall.key(game, *all_numbers(hall.card(game, 5)))
+    draw_services.prize_award(game=game, user=hall.caller, kind="line")
+    draw_services.prize_award(game=game, user=hall.caller, kind="bingo")
+    return game, 5
+
+
+@pytest.fixture
+def cashier(client: Client, hall: Console) -> Client:
+    client.force_login(hall.cashier)
+    return english(client)
+
+
+def pay_form(hall: Console, game: Game, number: int, code: str) -> dict[str, object]:
+    return {
+        "cash_desk": hall.desk.pk,
+        "series": hall.series_of(game).pk,
+        "card_number": number,
+        "check_code": code,
+    }
+
+
+def test_the_cashier_pays_a_winning_card_and_sees_gross_tax_and_net(db: None, client: Client) -> None:
+    from decimal import Decimal
+
+    hall = Console(tax_rate=Decimal("10"), tax_threshold=Decimal("100"))
+    client.force_login(hall.cashier)
+    english(client)
+    game, number = won(hall)
+    code = card_selectors.card_check_code(series=hall.series_of(game), number=number)
+    page = body(client.get("/caixa/premios/"))
+    assert re.search(rf'<option value="{hall.series_of(game).pk}"( selected)?>A-1</option>', page)
+
+    posted = client.post("/caixa/premios/", pay_form(hall, game, number, code))
+
+    assert posted.status_code == 302
+    payments = list(PrizePayment.objects.order_by("pk"))
+    assert payments
+    assert {p.cashier for p in payments} == {hall.cashier}
+    page = body(client.get(posted["Location"]))
+    assert len(re.findall(r'<tr data-payment="\d+">', page)) == 2 * len(payments)  # payout + desk list
+    net = sum(p.net for p in payments)
+    tax = sum(p.tax_withheld for p in payments)
+    assert tax > 0
+    assert re.search(rf"data-payout-net>{net:.0f} CVE<", page)
+    assert re.search(rf"data-payout-tax>{tax:.0f} CVE<", page)
+
+    again = client.post("/caixa/premios/", pay_form(hall, game, number, code))
+    assert again.status_code == 400
+    assert "This card has no prize to pay." in body(again)
+    assert PrizePayment.objects.count() == len(payments)
+
+
+def test_a_wrong_check_code_pays_nothing(cashier: Client, hall: Console) -> None:
+    game, number = won(hall)
+
+    response = cashier.post("/caixa/premios/", pay_form(hall, game, number, "WRONG"))
+
+    assert response.status_code == 400
+    assert "check code is wrong" in body(response)
+    assert not PrizePayment.objects.exists()
+
+
+def test_prize_payment_is_for_the_cashiers_of_the_desks_hall(client: Client, hall: Console) -> None:
+    game, number = won(hall)
+    code = card_selectors.card_check_code(series=hall.series_of(game), number=number)
+    other = Console(name="Sala Mindelo")
+
+    client.force_login(hall.caller)
+    assert client.get("/caixa/premios/").status_code == 403
+    assert client.post("/caixa/premios/", pay_form(hall, game, number, code)).status_code == 403
+    client.force_login(other.cashier)
+    assert client.get(f"/caixa/premios/?caixa={hall.desk.pk}").status_code == 403
+    assert client.post("/caixa/premios/", pay_form(hall, game, number, code)).status_code == 403
+    # Their own desk, this hall's series: not one of the desk's hall's series, refused.
+    foreign = {**pay_form(hall, game, number, code), "cash_desk": other.desk.pk}
+    assert client.post("/caixa/premios/", foreign).status_code == 400
+    assert not PrizePayment.objects.exists()
+    assert CashDesk.objects.count() == 2
+
+
+def test_the_claim_form_offers_each_series_of_the_game_once(hall: Console) -> None:
+    from bingo.draw_views import ClaimForm
+
+    series = hall.series(99)
+    first = hall.game(series)
+    hall.sell(first, 3)
+    services.game_close_sales(game=first)
+    second = hall.game(series)  # the same series goes on selling in the next game (R37)
+
+    offered = list(ClaimForm(game=second).fields["series"].queryset)  # type: ignore[attr-defined]
+
+    assert offered == [series]
