@@ -73,11 +73,13 @@ def detector_use(game: Game, read: Callable[[Detector], T]) -> T:
     ``read`` runs under the process's detector lock, so no other thread moves the detector
     while it reads; read what you need and return it (not the detector).
     """
-    drawn = list(game.balls.order_by("position").values_list("number", flat=True))
-    # R47: an awarded prize is no longer followed (its later balls cost nothing).
     kinds = {p.value for p in PrizeKind}
-    awarded = {PrizeKind(k) for k in game.prizes.values_list("kind", flat=True) if k in kinds}
     with _lock:
+        # Read under the lock: a reader holding older balls must not wind a shared detector
+        # back (a rebuild of a million cards) after a newer reader moved it forward.
+        drawn = list(game.balls.order_by("position").values_list("number", flat=True))
+        # R47: an awarded prize is no longer followed (its later balls cost nothing).
+        awarded = {PrizeKind(k) for k in game.prizes.values_list("kind", flat=True) if k in kinds}
         detector = _detectors.get(game.pk)
         if detector is None or list(detector.drawn) != drawn[: detector.count]:
             detector = Detector(game_rules(game), _blocks(game), drawn)

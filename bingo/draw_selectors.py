@@ -48,10 +48,14 @@ def display_room_id(token: str) -> int | None:
 
 
 def room_current_game(*, room_id: int) -> Game | None:
-    """The game a room's display follows: the one drawing, else the latest that sold, else
-    the latest of the room's latest session."""
+    """The game a room's display follows: the one drawing, else the latest selling or about to
+    draw, else the latest that ended, else the latest planned."""
     games = Game.objects.filter(session__room_id=room_id).select_related("session__room__hall")
-    for states in ((GameState.DRAWING,), (GameState.SALES_CLOSED, GameState.SELLING)):
+    for states in (
+        (GameState.DRAWING,),
+        (GameState.SALES_CLOSED, GameState.SELLING, GameState.SUSPENDED),
+        (GameState.FINISHED, GameState.ANNULLED),  # its winners stay up until the next game sells
+    ):
         found = (
             games.filter(state__in=[s.value for s in states])
             .order_by("-session__starts_at", "-number")

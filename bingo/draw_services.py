@@ -15,7 +15,7 @@ from decimal import Decimal
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -45,7 +45,7 @@ from bingo.services import _move, _plan_from, quantum_for, staff_has_role
 from cards import selectors as card_selectors
 from cards.models import Series
 from halls import services as hall_services
-from halls.models import BallSet, CashDesk, JackpotMovement
+from halls.models import BallSet, CashDesk, Hall
 
 #: The draw's random source: the operating system's CSPRNG (never ``random``). A ball is chosen
 #: from the balls left when the caller presses "draw", never from a sequence prepared before.
@@ -103,13 +103,31 @@ def game_draw_ball(*, game: Game, user: User, position: int, number: int | None 
         _require_staff(user, game, Role.CALLER)
         drawn = list(game.balls.order_by("position").values_list("number", flat=True))
         if position <= len(drawn):
-            return game.balls.get(position=position)
+            existing = game.balls.get(position=position)
+            if number is not None and number != existing.number:
+                raise ValidationError(
+                    _("Ball %(position)d was already drawn: %(number)d.")
+                    % {"position": position, "number": existing.number}
+                )
+            return existing
         if game.state != GameState.DRAWING.value:
             raise ValidationError(_("Game %(n)d is not drawing.") % {"n": game.number})
         if position != len(drawn) + 1:
             raise ValidationError(
                 _("Ball %(asked)d cannot come before ball %(next)d.")
                 % {"asked": position, "next": len(drawn) + 1}
+            )
+        awarded = set(game.prizes.values_list("kind", flat=True))
+        waiting = (
+            game.claims.filter(outcome=Claim.Outcome.VALID, balls_drawn=len(drawn))
+            .exclude(kind__in=awarded)
+            .exists()
+        )
+        if waiting:
+            # R43: a claim stops the draw; R46: it resumes once the prize is awarded to every
+            # card holding it now, so no later ball can add winners to it.
+            raise ValidationError(
+                _("A valid claim is waiting: award the prize before the next ball (R43, R46).")
             )
         variant = Variant(game.variant)
         electronic = game.draw_mode == DrawMode.ELECTRONIC and game.manual_from_ball is None
@@ -179,18 +197,24 @@ class ClaimResult:
 def claim_check(*, game: Game, user: User, series: Series, card_number: int, kind: str) -> ClaimResult:
     """Check a claimed card against this game's balls (R43, R49) and record the claim, valid or
     not. A valid claim lists every sold card holding the same prize now (R46); a claim for a
-    prize already awarded is refused as late (R47)."""
+    prize already awarded, or after the game ended, is recorded as late (R47)."""
+    if (
+        isinstance(card_number, bool)
+        or not isinstance(card_number, int)
+        or not 1 <= card_number <= series.size
+    ):
+        raise ValidationError(_("Series %(s)s has cards 1 to %(n)d.") % {"s": series.label, "n": series.size})
     with transaction.atomic():
         game = _locked(game)
         _require_staff(user, game, Role.CALLER)
-        if game.state != GameState.DRAWING.value:
+        if game.state not in (GameState.DRAWING.value, GameState.FINISHED.value):
             raise ValidationError(_("Game %(n)d is not drawing.") % {"n": game.number})
         rules = detection.game_rules(game)
         if kind not in [p.value for p in rules.prizes]:
             raise ValidationError(_("This game does not pay that prize."))
         prize = EnginePrize(kind)
         awarded = set(game.prizes.values_list("kind", flat=True))
-        late = kind in awarded
+        late = kind in awarded or game.state == GameState.FINISHED.value
 
         def look(detector: Detector) -> tuple[int, CardCheck | None, tuple[Winner, ...]]:
             if late:
@@ -316,11 +340,15 @@ def _decide_jackpot(
     """R9: a bingo within the session's announced number of balls wins the jackpot, shared by
     the bingo's cards (R6); the jackpot then goes back to its base value (R11)."""
     limit = game.session.jackpot_balls
-    if not game.jackpot_active or limit is None or balls > limit:
+    if not game.jackpot_active or limit is None:
+        return
+    # R9, R49: a bingo achieved within the announced balls, whenever it is confirmed.
+    within = tuple(w for w in winners if w.completed_at <= limit)
+    if not within:
         return
     won = hall_services.jackpot_win(hall=game.session.room.hall, game_id=game.pk)
     if won > 0:
-        _award(game, PrizeKind.JACKPOT, won, winners, balls, quantum, user, now)
+        _award(game, PrizeKind.JACKPOT, won, within, balls, quantum, user, now)
 
 
 @dataclass(frozen=True)
@@ -355,6 +383,14 @@ def prize_pay(
         raise ValidationError(_("Only a cashier of this hall can pay its prizes."))
     if card_selectors.card_check(series=series, number=card_number, code=check_code) is None:
         raise ValidationError(_("The card number or its check code is wrong."))
+    try:
+        return _pay(series, card_number, cash_desk, cashier, hall)
+    except IntegrityError:
+        # Another desk paid this card in the meantime (R50: once): nothing was paid here.
+        raise ValidationError(_("This card has no prize to pay.")) from None
+
+
+def _pay(series: Series, card_number: int, cash_desk: CashDesk, cashier: User, hall: Hall) -> Payout:
     with transaction.atomic():
         owed = list(
             PrizeWinner.objects.select_for_update(of=("self",))
@@ -431,6 +467,10 @@ def game_resume(*, game: Game, user: User) -> Game:
     with transaction.atomic():
         game = _locked(game)
         _require_staff(user, game, Role.CALLER, Role.MANAGER)
+        if game.suspended_at is not None and timezone.now() - game.suspended_at >= SUSPENSION_LIMIT:
+            raise ValidationError(
+                _("After 15 minutes a suspended game is annulled with a full refund (R55).")
+            )
         _move(game, GameState.SALES_CLOSED)
         game.save(update_fields=["state"])
         transaction.on_commit(lambda: realtime.game_changed(game.pk))
@@ -463,16 +503,7 @@ def game_annul(*, game: Game, user: User, reason: str) -> Game:
             Refund(sale=sale, game=game, amount=sale.amount, reason=reason, created_by=user)
             for sale in game.sales.order_by("pk")
         )
-        hall = game.session.room.hall
-        contributed = JackpotMovement.objects.filter(
-            game=game, kind=JackpotMovement.Kind.CONTRIBUTION
-        ).aggregate(t=Sum("amount"))["t"]
-        if contributed:
-            hall_services.jackpot_adjust(
-                hall=hall,
-                amount=-contributed,
-                note=_("Game %(n)d annulled: its contribution goes back (R10).") % {"n": game.number},
-                user=user,
-            )
+        # R10: its prize money is refunded, so its contribution goes back (never blocking).
+        hall_services.jackpot_reverse(hall=game.session.room.hall, game_id=game.pk)
         transaction.on_commit(lambda: realtime.game_changed(game.pk))
     return game

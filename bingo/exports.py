@@ -88,6 +88,7 @@ def _game(game: Game, when: Any) -> dict[str, Any]:
         "total_collected": _money(sold["total"]),
         "prize_plan": {
             "shares": dict(game.prize_plan),
+            "remainder": _money(game.prize_remainder) if game.prize_remainder is not None else None,
             "jackpot_active": game.jackpot_active,
             "win_rules": game.win_rules,
         },

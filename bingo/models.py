@@ -90,6 +90,10 @@ class Game(models.Model):
     sales_opened_at = models.DateTimeField(_("sales opened at"), null=True, blank=True)
     sales_closed_at = models.DateTimeField(_("sales closed at"), null=True, blank=True)
     state_reason = models.TextField(_("reason for the last suspension or annulment"), blank=True)
+    # Set when sales close: the prize money rounding to the currency's unit left unassigned.
+    prize_remainder = models.DecimalField(
+        _("prize rounding remainder"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
     # What wins (bingo.engine.detection.WinRules as JSON): the line kinds that count for the
     # line prize (R67, R75), the 75-ball pattern (R73 b)), the extra prizes of R74 and R84.
     win_rules = models.JSONField(_("winning combinations"), default=dict, blank=True)

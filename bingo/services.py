@@ -95,7 +95,11 @@ def session_open(
     if jackpot_balls is not None:
         if not room.hall.jackpot_active:
             raise ValidationError(_("This hall's jackpot is not active (R9)."))
-        if isinstance(jackpot_balls, bool) or not 1 <= jackpot_balls <= 90:
+        if (
+            isinstance(jackpot_balls, bool)
+            or not isinstance(jackpot_balls, int)
+            or not 1 <= jackpot_balls <= 90
+        ):
             raise ValidationError(_("The jackpot is won within 1 to 90 balls (R9)."))
     return Session.objects.create(
         room=room,
@@ -113,7 +117,12 @@ def session_close(*, session: Session) -> Session:
         if session.ended_at is not None:
             return session
         open_games = session.games.filter(
-            state__in=[GameState.SELLING.value, GameState.SALES_CLOSED.value, GameState.DRAWING.value]
+            state__in=[
+                GameState.SELLING.value,
+                GameState.SALES_CLOSED.value,
+                GameState.DRAWING.value,
+                GameState.SUSPENDED.value,  # solved or annulled with its refund first (R55)
+            ]
         ).values_list("number", flat=True)
         if open_games:
             raise ValidationError(
@@ -206,6 +215,12 @@ def game_open_sales(*, game: Game, series: list[Series]) -> Game:
 def _check_can_sell(game: Game, hall: Hall, series: Series, position: int, first: Series) -> None:
     if series.hall_id != hall.pk:
         raise ValidationError(_("Series %(s)s belongs to another hall.") % {"s": series.label})
+    if series.double:
+        # R15, R45: a double card plays a second game; the draw does not carry cards into the
+        # next game yet, so selling one would sell a game it cannot win.
+        raise ValidationError(
+            _("Series %(s)s has double cards, which cannot be sold yet (R15, R45).") % {"s": series.label}
+        )
     if series.card_set.variant != game.variant:
         raise ValidationError(_("Series %(s)s holds cards of another variant.") % {"s": series.label})
     if series.card_set.status != CardSet.Status.READY or series.status in (
@@ -588,7 +603,9 @@ def game_close_sales(*, game: Game) -> Game:
             )
         game.closing_announcement = "\n".join(lines)
         game.sales_closed_at = timezone.now()
-        game.save(update_fields=["state", "closing_announcement", "sales_closed_at"])
+        # What rounding the prizes down to the escudo leaves over: kept, never lost (SPEC §2).
+        game.prize_remainder = amounts.remainder
+        game.save(update_fields=["state", "closing_announcement", "sales_closed_at", "prize_remainder"])
         if game.jackpot_active:
             # R10: 3 % of the prize money goes to the jackpot as the sale closes (game -> jackpot
             # lock order, as prize_award takes them).

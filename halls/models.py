@@ -387,6 +387,7 @@ class JackpotMovement(models.Model):
         WIN = "win", _("Won (R11)")
         RESET = "reset", _("Reset to base (R11)")
         ADJUSTMENT = "adjustment", _("Adjustment")
+        REVERSAL = "reversal", _("Given back: game annulled (R10, R57)")
 
     jackpot = models.ForeignKey(
         Jackpot, verbose_name=_("jackpot"), on_delete=models.PROTECT, related_name="movements"
@@ -419,7 +420,7 @@ class JackpotMovement(models.Model):
         ordering = ("jackpot", "id")
         constraints = [
             models.CheckConstraint(
-                condition=Q(kind__in=["seed", "contribution", "win", "reset", "adjustment"]),
+                condition=Q(kind__in=["seed", "contribution", "win", "reset", "adjustment", "reversal"]),
                 name="jackpot_movement_kind_known",
             ),
             models.CheckConstraint(
@@ -427,7 +428,8 @@ class JackpotMovement(models.Model):
                 | Q(kind="contribution", amount__gte=0)
                 | Q(kind="win", amount__lte=0)
                 | Q(kind="reset", amount__gte=0)
-                | (Q(kind="adjustment") & ~Q(amount=0)),
+                | (Q(kind="adjustment") & ~Q(amount=0))
+                | Q(kind="reversal", amount__lte=0),
                 name="jackpot_movement_sign_follows_kind",
             ),
             models.CheckConstraint(
@@ -435,14 +437,14 @@ class JackpotMovement(models.Model):
             ),
             # The game's own movements name their game; the operator's (seed, adjustment) none.
             models.CheckConstraint(
-                condition=Q(kind__in=["contribution", "win", "reset"], game__isnull=False)
+                condition=Q(kind__in=["contribution", "win", "reset", "reversal"], game__isnull=False)
                 | Q(kind__in=["seed", "adjustment"], game__isnull=True),
                 name="jackpot_movement_game_when_played",
             ),
             # R10, R11: one contribution per game, and it is won (and reset) at most once per game.
             models.UniqueConstraint(
                 fields=["game", "kind"],
-                condition=Q(kind__in=["contribution", "win", "reset"]),
+                condition=Q(kind__in=["contribution", "win", "reset", "reversal"]),
                 name="jackpot_movement_once_per_game",
             ),
         ]

@@ -616,6 +616,22 @@ def jackpot_win(*, hall: Hall, game_id: int) -> Decimal:
     return won
 
 
+def jackpot_reverse(*, hall: Hall, game_id: int) -> JackpotMovement | None:
+    """Give back an annulled game's contribution (R10, R57: its prize money is refunded), as
+    far as the balance allows (a jackpot won since keeps what it paid); None if it gave none."""
+    _game_of_hall(hall=hall, game_id=game_id)
+    with transaction.atomic():
+        jackpot = _locked_jackpot(hall)
+        given = jackpot.movements.filter(game_id=game_id, kind=JackpotMovement.Kind.CONTRIBUTION).first()
+        if (
+            given is None
+            or jackpot.movements.filter(game_id=game_id, kind=JackpotMovement.Kind.REVERSAL).exists()
+        ):
+            return None
+        back = min(given.amount, jackpot.balance)
+        return _move(jackpot, kind=JackpotMovement.Kind.REVERSAL, amount=-back, game_id=game_id)
+
+
 def jackpot_adjust(*, hall: Hall, amount: Decimal, note: str, user: User | None = None) -> JackpotMovement:
     """Correct ``hall``'s jackpot by a signed ``amount``, with the reason in ``note``."""
     amount = _check_amount(amount)

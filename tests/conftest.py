@@ -43,3 +43,13 @@ def _forget_sale_contexts() -> None:
     services._sale_contexts.clear()
     realtime._last_notice.clear()
     detection.forget()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer() -> None:
+    """Each test gets channel layers of its own. A layer instance may receive from one event
+    loop at a time (channels_redis refuses a second); a browser test's server loop keeps the
+    instance its consumers took, and each test's communicator runs in a loop of its own."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()

@@ -409,3 +409,95 @@ def test_the_display_announces_the_last_game_in_the_last_10_minutes(hall: Draw) 
     hall.session.save()
     assert draw_selectors.display_state(room_id=hall.room.pk)["last_game"] is True
     assert game.pk == draw_selectors.display_state(room_id=hall.room.pk)["game"]["id"]
+
+
+# --- what the review of the first version caught ----------------------------------------------
+
+
+def test_no_ball_is_drawn_while_a_valid_claim_waits_for_its_award(hall: Draw) -> None:  # R43, R46
+    game = hall.drawing(cards=10)
+    card = hall.card(game, 3)
+    hall.key(game, *row(card, 0))
+    assert hall.claim(game, 3).valid
+    extra = next(n for n in range(1, 91) if n not in all_numbers(card))
+    with pytest.raises(ValidationError, match="award the prize before the next ball"):
+        hall.key(game, extra)
+    draw_services.prize_award(game=game, user=hall.caller, kind="line")
+    assert hall.key(game, extra)[0].position == 6
+
+
+def test_a_ball_keyed_again_for_its_position_must_be_the_same(hall: Draw) -> None:
+    game = hall.drawing()
+    hall.key(game, 17)
+    again = draw_services.game_draw_ball(game=game, user=hall.caller, position=1, number=17)
+    assert again.number == 17
+    with pytest.raises(ValidationError, match="already drawn: 17"):
+        draw_services.game_draw_ball(game=game, user=hall.caller, position=1, number=23)
+
+
+def test_a_bingo_completed_within_the_jackpot_balls_wins_it_even_if_confirmed_later(db) -> None:  # R9, R49
+    hall = Draw(jackpot_active=True)
+    hall_services.jackpot_seed(hall=hall.hall, amount=Decimal("1000"))
+    hall.session.jackpot_balls = 15
+    hall.session.save()
+    game = hall.drawing(cards=10)
+    card = hall.card(game, 4)
+    hall.key(game, *all_numbers(card))  # the bingo completes at ball 15
+    hall.key(game, next(n for n in range(1, 91) if n not in all_numbers(card)))  # ball 16, unclaimed
+    draw_services.prize_award(game=game, user=hall.caller, kind="line")
+    draw_services.prize_award(game=game, user=hall.caller, kind="bingo")
+    jackpot = Prize.objects.get(game=game, kind="jackpot")
+    assert {w.card_number for w in jackpot.cards.all()} >= {4}
+    assert all(w.completed_at_ball <= 15 for w in jackpot.cards.all())
+
+
+def test_a_suspension_over_15_minutes_cannot_be_resumed(hall: Draw) -> None:  # R55
+    game = hall.drawing(cards=2)
+    draw_services.game_suspend(game=game, user=hall.caller, reason="no power")
+    Game.objects.filter(pk=game.pk).update(suspended_at=timezone.now() - timedelta(minutes=15))
+    with pytest.raises(ValidationError, match="annulled with a full refund"):
+        draw_services.game_resume(game=game, user=hall.caller)
+
+
+def test_annulling_never_fails_because_the_jackpot_was_won_since(db) -> None:  # R57, R10
+    hall = Draw(jackpot_active=True)
+    game = hall.drawing(cards=10)  # contributes 24
+    other = hall.drawing(cards=10)  # contributes 24 more
+    hall.session.jackpot_balls = 90
+    hall.session.save()
+    card = hall.card(other, 1)
+    hall.key(other, *all_numbers(card))
+    draw_services.prize_award(game=other, user=hall.caller, kind="line")
+    draw_services.prize_award(game=other, user=hall.caller, kind="bingo")  # takes the 48
+    assert hall_services.jackpot_state(hall=hall.hall).balance == Decimal("0.00")
+    draw_services.game_annul(game=game, user=hall.caller, reason="wrong ball announced")
+    assert Game.objects.get(pk=game.pk).state == "annulled"
+    assert hall_services.jackpot_state(hall=hall.hall).balance == Decimal("0.00")
+
+
+def test_a_double_series_is_not_put_on_sale_yet(hall: Draw) -> None:  # R15, R45
+    series = hall.series(50)
+    Series.objects.filter(pk=series.pk).update(double=True)
+    series.refresh_from_db()
+    game = services.game_create(session=hall.session, variant="90")
+    with pytest.raises(ValidationError, match="double cards"):
+        services.game_open_sales(game=game, series=[series])
+
+
+def test_a_claim_names_a_card_of_the_series_and_late_claims_are_recorded(hall: Draw) -> None:  # R47
+    game = hall.drawing(cards=10)
+    with pytest.raises(ValidationError, match="cards 1 to 90"):
+        hall.claim(game, 91)
+    card = hall.card(game, 5)
+    hall.key(game, *all_numbers(card))
+    draw_services.prize_award(game=game, user=hall.caller, kind="line")
+    draw_services.prize_award(game=game, user=hall.caller, kind="bingo")
+    assert hall.claim(game, 5, kind="bingo").claim.outcome == Claim.Outcome.LATE
+
+
+def test_the_prize_rounding_remainder_is_kept(db) -> None:  # SPEC §2
+    hall = Draw(jackpot_active=True)
+    game = hall.drawing(cards=12, price="102.50")  # 1 230 CVE of sales
+    game.refresh_from_db()
+    # 80 % = 984; jackpot 3 % = 29.52 -> 29; line 238, bingo 716 (R7 with the jackpot): 1 left.
+    assert game.prize_remainder == Decimal("1.00")
