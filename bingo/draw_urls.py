@@ -18,6 +18,9 @@ urlpatterns: list[URLPattern] = [
     path("locutor/jogo/<int:pk>/manual/", draw_views.draw_manual, name="draw_manual"),
     path("locutor/jogo/<int:pk>/reclamacao/", draw_views.claim, name="claim"),
     path("locutor/jogo/<int:pk>/premio/", draw_views.prize_award, name="prize_award"),
+    path("locutor/jogo/<int:pk>/suspender/", draw_views.game_suspend, name="game_suspend"),
+    path("locutor/jogo/<int:pk>/retomar/", draw_views.game_resume, name="game_resume"),
+    path("locutor/jogo/<int:pk>/anular/", draw_views.game_annul, name="game_annul"),
     # A room's display (R28): public, for the hall's TV; the token is signed (draw_selectors).
     path("ecra/<str:token>/", draw_views.display, name="display"),
     path("caixa/premios/", draw_views.prize_pay, name="prize_pay"),

@@ -43,7 +43,7 @@ from cards.models import Series
 from halls.models import BallSet, CashDesk, Room
 
 #: The games a caller's list shows: ready to draw, or drawing (R42).
-CONSOLE_STATES = (GameState.SALES_CLOSED.value, GameState.DRAWING.value)
+CONSOLE_STATES = (GameState.SALES_CLOSED.value, GameState.DRAWING.value, GameState.SUSPENDED.value)
 
 #: Prize payments the desk's list shows, newest first.
 PAYMENTS_SHOWN = 50
@@ -87,6 +87,12 @@ class ManualForm(forms.Form):
     """R55: the electronic mechanism failed after the first ball; the game goes on by hand."""
 
     reason = forms.CharField(label=_("What failed"), max_length=500)
+
+
+class ReasonForm(forms.Form):
+    """Why a game is suspended or annulled (R55, R57): always recorded."""
+
+    reason = forms.CharField(label=_("Reason"), max_length=500)
 
 
 class ClaimForm(forms.Form):
@@ -221,6 +227,11 @@ def _live_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "ball_form": BallForm(initial={"position": console.next_position}),
         "can_switch": drawing and console.electronic and bool(console.balls),
         "manual_form": ManualForm(),
+        # R55: a failure before the first ball suspends; R57: an announcement error annuls.
+        "can_suspend": game.state == GameState.SALES_CLOSED.value or (drawing and not console.balls),
+        "can_annul_r57": drawing and bool(console.balls),
+        "suspended": game.state == GameState.SUSPENDED.value,
+        "reason_form": ReasonForm(),
         "display_url": _display_url(game.session.room),
         # R43: while a claim is being checked the draw stops, so Enter must not draw a ball.
         "focus_draw": True,
@@ -587,3 +598,48 @@ def _pay_page(
         "payments": [row(p) for p in payments],
     }
     return render(request, "bingo/prize_pay.html", context, status=status)
+
+
+def _state_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    game = _game_or_404(request, pk)
+    user = _user(request)
+    try:
+        if action == "resume":
+            draw_services.game_resume(game=game, user=user)
+            messages.success(request, gettext("The game is back: start the draw again."))
+            return _to_console(game)
+        form = ReasonForm(request.POST)
+        if not form.is_valid():
+            _form_errors(request, form)
+            return _to_console(game)
+        reason = form.cleaned_data["reason"]
+        if action == "suspend":
+            draw_services.game_suspend(game=game, user=user, reason=reason)
+            messages.success(request, gettext("The game is suspended (R55)."))
+        else:
+            draw_services.game_annul(game=game, user=user, reason=reason)
+            messages.success(request, gettext("The game is annulled; every card sold is refunded in full."))
+    except ValidationError as exc:
+        _errors(request, exc)
+    return _to_console(game)
+
+
+@require_POST
+@role_required(Role.CALLER)
+def game_suspend(request: HttpRequest, pk: int) -> HttpResponse:
+    """R55: a failure before the first ball suspends the game."""
+    return _state_action(request, pk, "suspend")
+
+
+@require_POST
+@role_required(Role.CALLER)
+def game_resume(request: HttpRequest, pk: int) -> HttpResponse:
+    """R55: the failure was solved within 15 minutes."""
+    return _state_action(request, pk, "resume")
+
+
+@require_POST
+@role_required(Role.CALLER)
+def game_annul(request: HttpRequest, pk: int) -> HttpResponse:
+    """R55 (15 minutes suspended) or R57 (an announcement error): annul with a full refund."""
+    return _state_action(request, pk, "annul")

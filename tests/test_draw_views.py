@@ -467,3 +467,50 @@ def test_the_claim_form_offers_each_series_of_the_game_once(hall: Console) -> No
     offered = list(ClaimForm(game=second).fields["series"].queryset)  # type: ignore[attr-defined]
 
     assert offered == [series]
+
+
+# --- suspension and annulment from the console (R55, R57) --------------------------------------
+
+
+def test_the_console_suspends_resumes_and_annuls_with_a_reason(caller: Client, hall: Console) -> None:
+    game = hall.closed(cards=3)
+    page = body(caller.get(url("console", game)))
+    assert "data-suspend-form" in page
+    assert "data-annul-form" not in page  # R57 needs balls drawn; R55 needs a suspension first
+
+    refused = caller.post(url("game_suspend", game), {"reason": ""}, follow=True)
+    assert Game.objects.get(pk=game.pk).state == "sales_closed"
+    assert "This field is required" in body(refused)
+
+    caller.post(url("game_suspend", game), {"reason": "monitor down"})
+    game.refresh_from_db()
+    assert (game.state, game.state_reason) == ("suspended", "monitor down")
+    page = body(caller.get(url("console", game)))
+    assert "data-resume" in page
+    assert "data-annul-form" in page
+    assert f'data-game="{game.pk}"' in body(caller.get("/locutor/jogos/"))  # still listed
+
+    early = caller.post(url("game_annul", game), {"reason": "not solved"}, follow=True)
+    assert "15 minutes" in body(early)
+    assert Game.objects.get(pk=game.pk).state == "suspended"
+
+    caller.post(url("game_resume", game))
+    assert Game.objects.get(pk=game.pk).state == "sales_closed"
+
+
+def test_an_announcement_error_annuls_a_drawing_game_from_the_console(caller: Client, hall: Console) -> None:
+    game = hall.drawing(cards=4)
+    hall.key(game, 8)
+    assert "data-annul-form" in body(caller.get(url("console", game)))
+    caller.post(url("game_annul", game), {"reason": "8 announced as 3"})
+    game.refresh_from_db()
+    assert game.state == "annulled"
+    assert game.refunds.count() == game.sales.count() > 0
+
+
+def test_another_halls_caller_cannot_suspend(client: Client, hall: Console) -> None:
+    game = hall.closed()
+    other = Console(name="Sala Mindelo")
+    client.force_login(other.caller)
+    assert client.post(url("game_suspend", game), {"reason": "x"}).status_code == 404
+    assert Game.objects.get(pk=game.pk).state == "sales_closed"
