@@ -35,7 +35,8 @@ def rules_from(
 ) -> PrizeRules:
     """A game's rules from their parts (PrizeRulesError when the regulation does not allow them)."""
     chosen = Variant(variant)
-    cells = parse_pattern(pattern, chosen) if pattern else None
+    # Patterns are 75-ball only (R73 b)): read on that grid, so another variant gets that refusal.
+    cells = parse_pattern(pattern, Variant.B75) if pattern else None
     kinds = None if line_kinds is None else [LineKind(k) for k in line_kinds]
     return prize_rules(chosen, [PrizeKind(p) for p in prizes], line_kinds=kinds, pattern=cells)
 

@@ -94,6 +94,13 @@ class SessionForm(forms.Form):
     scheduled_end = WallClockField(
         label=_("Scheduled end"), input_formats=[_DATETIME_INPUT], widget=_DateTimeInput()
     )
+    jackpot_balls = forms.IntegerField(
+        label=_("Jackpot within balls (R9)"),
+        required=False,
+        min_value=1,
+        max_value=90,
+        help_text=_("With the hall's jackpot active: a bingo within this many balls wins it. Announced now."),
+    )
 
     def __init__(self, *args: Any, rooms: QuerySet[Room], **kwargs: Any) -> None:
         """``rooms``: the rooms offered, those of the halls the user manages."""
@@ -126,7 +133,11 @@ class SessionForm(forms.Form):
         data = self.cleaned_data
         try:
             return services.session_open(
-                room=data["room"], starts_at=data["starts_at"], scheduled_end=data["scheduled_end"], user=user
+                room=data["room"],
+                starts_at=data["starts_at"],
+                scheduled_end=data["scheduled_end"],
+                user=user,
+                jackpot_balls=data.get("jackpot_balls"),
             )
         except ValidationError as exc:
             add_service_errors(self, exc)
@@ -165,6 +176,22 @@ class GameForm(forms.Form):
         decimal_places=2,
         help_text=_("The prizes total 80% of sales, and the bingo never gets below 55% (R7)."),
     )
+    line_kinds = forms.MultipleChoiceField(
+        label=_("Lines that win the line prize (R67, R75)"),
+        choices=[("row", _("Rows")), ("column", _("Columns")), ("diagonal", _("Diagonals"))],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("None ticked: every kind of line the variant has (90-ball: rows only)."),
+    )
+    pattern = forms.CharField(
+        label=_("75-ball pattern (R73 b)"),
+        required=False,
+        max_length=40,
+        help_text=_(
+            "Rows of X and '.', separated by '/', e.g. X...X/.X.X./..X../.X.X./X...X. "
+            "The bingo is then this pattern."
+        ),
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -187,8 +214,13 @@ class GameForm(forms.Form):
     def save(self, *, session: Session) -> Game:
         """Add the game; the service refuses a plan breaking R7, and its message goes on the form."""
         try:
+            data = self.cleaned_data
             return services.game_create(
-                session=session, variant=self.cleaned_data["variant"], prize_plan=self.prize_plan()
+                session=session,
+                variant=data["variant"],
+                prize_plan=self.prize_plan(),
+                line_kinds=data.get("line_kinds") or None,
+                pattern=data.get("pattern") or None,
             )
         except ValidationError as exc:
             add_service_errors(self, exc)

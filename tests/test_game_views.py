@@ -284,3 +284,32 @@ def test_a_time_the_halls_clock_change_makes_ambiguous_is_refused(
     assert response.status_code == 200, why
     assert "Europe/Lisbon" in response.context["form"].errors["starts_at"][0]
     assert not Session.objects.exists()
+
+
+# --- winning combinations and the jackpot's balls ------------------------------------------------
+
+
+def test_a_75_ball_pattern_game_and_its_lines_are_set_on_the_form(manager: Client, session: Session) -> None:
+    url = reverse("games:game_create", args=[session.pk])
+    pattern = "X...X/.X.X./..X../.X.X./X...X"
+    manager.post(url, {"variant": "75", "plan": "custom", "bingo_share": "80", "pattern": pattern})
+    game = Game.objects.get()
+    assert game.win_rules == {"line_kinds": [], "pattern": pattern}  # R73 b): the bingo is the X
+    manager.post(url, {"variant": "80", "plan": "default", "line_kinds": ["diagonal"]})
+    assert Game.objects.get(variant="80").win_rules["line_kinds"] == ["diagonal"]  # R67
+
+
+def test_a_pattern_on_a_90_ball_game_is_refused_citing_the_rule(manager: Client, session: Session) -> None:
+    response = manager.post(
+        reverse("games:game_create", args=[session.pk]),
+        {"variant": "90", "plan": "custom", "bingo_share": "80", "pattern": "X...X/.X.X./..X../.X.X./X...X"},
+    )
+    assert response.status_code == 200
+    assert any("R73" in e for e in response.context["form"].non_field_errors())
+    assert not Game.objects.exists()
+
+
+def test_the_session_form_fixes_the_jackpot_balls(manager: Client, room: Room) -> None:  # R9
+    Hall.objects.filter(pk=room.hall_id).update(jackpot_active=True)
+    manager.post(reverse("games:session_create"), {**_session_form(room), "jackpot_balls": "48"})
+    assert Session.objects.get().jackpot_balls == 48
