@@ -53,7 +53,8 @@ _RNG = secrets.SystemRandom()
 
 
 def _locked(game: Game) -> Game:
-    return Game.objects.select_for_update().select_related("session__room__hall").get(pk=game.pk)
+    # Only the game row: the joined session, room and hall are read, not locked.
+    return Game.objects.select_for_update(of=("self",)).select_related("session__room__hall").get(pk=game.pk)
 
 
 def _require_staff(user: User, game: Game, *roles: Role) -> None:

@@ -188,7 +188,9 @@ def game_open_sales(*, game: Game, series: list[Series]) -> Game:
     if not 1 <= len(series) <= 2:
         raise ValidationError(_("Put one series on sale, and at most one more to continue in (R38)."))
     with transaction.atomic():
-        game = Game.objects.select_for_update().select_related("session__room__hall").get(pk=game.pk)
+        game = (
+            Game.objects.select_for_update(of=("self",)).select_related("session__room__hall").get(pk=game.pk)
+        )
         hall = game.session.room.hall
         locked = list(Series.objects.select_for_update().filter(pk__in=[s.pk for s in series]).order_by("pk"))
         by_id = {s.pk: s for s in locked}
@@ -568,7 +570,9 @@ def game_close_sales(*, game: Game) -> Game:
     with transaction.atomic():
         # Same locks as sale_make (the game, then the series on sale): sales in flight finish
         # first and are counted; later ones see the game closed.
-        game = Game.objects.select_for_update().select_related("session__room__hall").get(pk=game.pk)
+        game = (
+            Game.objects.select_for_update(of=("self",)).select_related("session__room__hall").get(pk=game.pk)
+        )
         hall = game.session.room.hall
         locked = {s.pk: s for s in Series.objects.select_for_update().filter(games__game=game).order_by("pk")}
         _move(game, GameState.SALES_CLOSED)

@@ -53,3 +53,13 @@ def _fresh_channel_layer() -> None:
     from channels.layers import channel_layers
 
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def _default_language() -> None:
+    """Each test starts in the site's language: a request with an English cookie leaves English
+    active in its thread, which would make later tests depend on the order they run in."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)

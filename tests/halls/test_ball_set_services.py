@@ -8,10 +8,19 @@ import threading
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, connections, transaction
+from django.utils import translation
 
 from halls import services
 from halls.models import BallReplacement, BallSet, BallSetCheck, BallSetUse
 from tests.halls.conftest import HallWithSessions
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """Service messages are checked in English (the Portuguese catalogue is tested elsewhere)."""
+    with translation.override("en"):
+        yield
+
 
 pytestmark = pytest.mark.django_db
 

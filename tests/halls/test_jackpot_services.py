@@ -11,11 +11,19 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, connections, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from halls import services
 from halls.models import Hall, Jackpot, JackpotMovement
 from tests.halls.conftest import HallWithSessions
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """Service messages are checked in English (the Portuguese catalogue is tested elsewhere)."""
+    with translation.override("en"):
+        yield
+
 
 pytestmark = pytest.mark.django_db
 
