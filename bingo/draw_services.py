@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from bingo import detection, realtime
 from bingo.engine import Variant
-from bingo.engine.detection import CardCheck, DetectionError, Detector, Winner
+from bingo.engine.detection import CardCheck, DetectionError, Detector, PrizeRules, Winner
 from bingo.engine.draw import DrawError, keyed_ball, next_ball
 from bingo.engine.gamestate import GameState, IllegalTransition, transition
 from bingo.engine.payout import tax_withheld
@@ -195,6 +195,14 @@ class ClaimResult:
         return self.claim.outcome == Claim.Outcome.VALID
 
 
+def _prize_of(game: Game, kind: str) -> tuple[PrizeRules, EnginePrize]:
+    """The game's rules and the prize ``kind`` names; refused if the game does not pay it."""
+    rules = detection.game_rules(game)
+    if kind not in [p.value for p in rules.prizes]:
+        raise ValidationError(_("This game does not pay that prize."))
+    return rules, EnginePrize(kind)
+
+
 def claim_check(*, game: Game, user: User, series: Series, card_number: int, kind: str) -> ClaimResult:
     """Check a claimed card against this game's balls (R43, R49) and record the claim, valid or
     not. A valid claim lists every sold card holding the same prize now (R46); a claim for a
@@ -210,10 +218,7 @@ def claim_check(*, game: Game, user: User, series: Series, card_number: int, kin
         _require_staff(user, game, Role.CALLER)
         if game.state not in (GameState.DRAWING.value, GameState.FINISHED.value):
             raise ValidationError(_("Game %(n)d is not drawing.") % {"n": game.number})
-        rules = detection.game_rules(game)
-        if kind not in [p.value for p in rules.prizes]:
-            raise ValidationError(_("This game does not pay that prize."))
-        prize = EnginePrize(kind)
+        rules, prize = _prize_of(game, kind)
         awarded = set(game.prizes.values_list("kind", flat=True))
         late = kind in awarded or game.state == GameState.FINISHED.value
 
@@ -266,10 +271,7 @@ def prize_award(*, game: Game, user: User, kind: str) -> Prize:
         _require_staff(user, game, Role.CALLER)
         if game.state != GameState.DRAWING.value:
             raise ValidationError(_("Game %(n)d is not drawing.") % {"n": game.number})
-        rules = detection.game_rules(game)
-        if kind not in [p.value for p in rules.prizes]:
-            raise ValidationError(_("This game does not pay that prize."))
-        prize = EnginePrize(kind)
+        rules, prize = _prize_of(game, kind)
         awarded = set(game.prizes.values_list("kind", flat=True))
         if kind in awarded:
             raise ValidationError(_("That prize has already been awarded (R47)."))

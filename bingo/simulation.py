@@ -128,17 +128,20 @@ def _sell_concurrently(
         turn += 1
     errors: list[BaseException] = []
 
+    def sell_one(index: int, quantity: int) -> None:
+        services.sale_make(
+            game=game,
+            quantity=quantity,
+            cash_desk=desks[index],
+            cashier=cashiers[index],
+            cash_received=PRICE * quantity,
+            request_key=uuid.uuid4().hex,
+        )
+
     def sell(index: int) -> None:
         try:
             for quantity in plan[index]:
-                services.sale_make(
-                    game=game,
-                    quantity=quantity,
-                    cash_desk=desks[index],
-                    cashier=cashiers[index],
-                    cash_received=PRICE * quantity,
-                    request_key=uuid.uuid4().hex,
-                )
+                sell_one(index, quantity)
         except BaseException as exc:
             errors.append(exc)
         finally:
@@ -150,14 +153,7 @@ def _sell_concurrently(
         for turn in range(max(len(p) for p in plan)):
             for index, quantities in enumerate(plan):
                 if turn < len(quantities):
-                    services.sale_make(
-                        game=game,
-                        quantity=quantities[turn],
-                        cash_desk=desks[index],
-                        cashier=cashiers[index],
-                        cash_received=PRICE * quantities[turn],
-                        request_key=uuid.uuid4().hex,
-                    )
+                    sell_one(index, quantities[turn])
         return
     threads = [threading.Thread(target=sell, args=(i,)) for i in range(len(cashiers))]
     for t in threads:
