@@ -11,7 +11,7 @@ from django.core import signing
 from django.db.models import Sum
 from django.utils import timezone
 
-from bingo import detection, selectors
+from bingo import detection, doubles, selectors
 from bingo.engine import Variant
 from bingo.engine.detection import Detector
 from bingo.engine.draw import ball_label
@@ -193,14 +193,14 @@ def console_state(*, game: Game) -> ConsoleState:
             statuses.append(PrizeStatus(kind, str(PrizeKind(kind).label), awarded.get(kind), holders, close))
         if jackpot := awarded.get(PrizeKind.JACKPOT.value):
             statuses.append(PrizeStatus(jackpot.kind, str(PrizeKind.JACKPOT.label), jackpot, (), 0))
-    sold = game.sales.aggregate(cards=Sum("quantity"), total=Sum("amount"))
+    sold = game.sales.aggregate(total=Sum("amount"))
     return ConsoleState(
         game=game,
         balls=balls,
         labels=tuple(ball_label(variant, b.number) for b in balls),
         prizes=tuple(statuses),
         electronic=game.draw_mode == "electronic" and game.manual_from_ball is None,
-        cards_sold=sold["cards"] or 0,
+        cards_sold=doubles.cards_in_play(game),
         total=sold["total"] or Decimal(0),
     )
 

@@ -16,11 +16,10 @@ from decimal import Decimal
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from bingo import detection, realtime
+from bingo import detection, doubles, realtime
 from bingo.engine import Variant
 from bingo.engine.detection import CardCheck, DetectionError, Detector, PrizeRules, Winner
 from bingo.engine.draw import DrawError, keyed_ball, next_ball
@@ -28,6 +27,7 @@ from bingo.engine.gamestate import GameState, IllegalTransition, transition
 from bingo.engine.payout import tax_withheld
 from bingo.engine.prizes import PrizeKind as EnginePrize
 from bingo.engine.prizes import prize_amounts, share
+from bingo.engine.sales import double_card_halves
 from bingo.engine_messages import validation_error
 from bingo.models import (
     Ball,
@@ -39,6 +39,7 @@ from bingo.models import (
     PrizePayment,
     PrizeWinner,
     Refund,
+    Sale,
 )
 from bingo.roles import Role
 from bingo.services import _move, _plan_from, quantum_for, staff_has_role
@@ -287,7 +288,7 @@ def prize_award(*, game: Game, user: User, kind: str) -> Prize:
         quantum = quantum_for(hall.currency)
         amounts = prize_amounts(
             _plan_from(game.prize_plan),
-            game.sales.aggregate(total=Sum("amount"))["total"] or Decimal(0),
+            doubles.prize_base(game),
             jackpot_active=game.jackpot_active,
             quantum=quantum,
         )
@@ -407,7 +408,7 @@ def _pay(series: Series, card_number: int, cash_desk: CashDesk, cashier: User, h
         for game in games:
             if game.state != GameState.FINISHED.value:
                 raise ValidationError(_("Prizes are paid once the game has ended (R44, R50)."))
-            if series.double and not _second_game_over(game):
+            if series.double and not doubles.second_game_over(game):
                 raise ValidationError(_("Double cards are paid after their second game (R45)."))
         quantum = quantum_for(hall.currency)
         payments = []
@@ -426,14 +427,6 @@ def _pay(series: Series, card_number: int, cash_desk: CashDesk, cashier: User, h
                 )
             )
     return Payout(tuple(payments))
-
-
-def _second_game_over(game: Game) -> bool:
-    """R15, R45: a double card also plays the session's next game; paid when that one ended."""
-    following = Game.objects.filter(session=game.session, number=game.number + 1).first()
-    if following is None:
-        return game.session.ended_at is not None
-    return following.state in (GameState.FINISHED.value, GameState.ANNULLED.value)
 
 
 #: R55: a suspended game not solved within this time is annulled with a full refund.
@@ -483,7 +476,8 @@ def game_resume(*, game: Game, user: User) -> Game:
 def game_annul(*, game: Game, user: User, reason: str) -> Game:
     """Annul ``game`` and refund every card sold in full, recording why: a suspension unsolved
     after 15 minutes (R55), or an error in announcing the numbers that affects the result (R57).
-    The jackpot gives back this game's contribution (R10): its prize money is refunded."""
+    The jackpot gives back this game's contribution (R10): its prize money is refunded. The
+    second game of double cards refunds its half of their price (R15)."""
     reason = reason.strip()
     if not reason:
         raise ValidationError(_("Say why the game is annulled."))
@@ -502,9 +496,14 @@ def game_annul(*, game: Game, user: User, reason: str) -> Game:
         game.state_reason = reason
         game.finished_at = timezone.now()
         game.save(update_fields=["state", "state_reason", "finished_at"])
+        if game.doubles_of_id is not None:
+            sales = Sale.objects.filter(game_id=game.doubles_of_id).order_by("pk")
+            refunds = [(sale, double_card_halves(sale.amount)[1]) for sale in sales]
+        else:
+            refunds = [(sale, sale.amount) for sale in game.sales.order_by("pk")]
         Refund.objects.bulk_create(
-            Refund(sale=sale, game=game, amount=sale.amount, reason=reason, created_by=user)
-            for sale in game.sales.order_by("pk")
+            Refund(sale=sale, game=game, amount=amount, reason=reason, created_by=user)
+            for sale, amount in refunds
         )
         # R10: its prize money is refunded, so its contribution goes back (never blocking).
         hall_services.jackpot_reverse(hall=game.session.room.hall, game_id=game.pk)

@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 
 from django.db.models import Sum
 
+from bingo import doubles
 from bingo.models import Ball, Game, GameSeries, Prize, PrizePayment, Session
 from halls.models import JackpotMovement
 
@@ -46,6 +47,16 @@ def session_export_data(*, session: Session) -> dict[str, Any]:
         },
         "games": [_game(game, when) for game in games],
     }
+
+
+def _double_cards(game: Game) -> dict[str, Any] | None:
+    """R15: which game of double cards this is, and the other one's number."""
+    if game.doubles_of_id is not None:
+        return {"game": "second", "other_game": game.doubles_of.number if game.doubles_of else None}
+    second = Game.objects.filter(doubles_of=game).values_list("number", flat=True).first()
+    if doubles.sells_doubles(game):
+        return {"game": "first", "other_game": second}
+    return None
 
 
 def _game(game: Game, when: Any) -> dict[str, Any]:
@@ -86,6 +97,9 @@ def _game(game: Game, when: Any) -> dict[str, Any]:
         ],
         "cards_sold": sold["cards"] or 0,
         "total_collected": _money(sold["total"]),
+        "double_cards": _double_cards(game),
+        "cards_in_play": doubles.cards_in_play(game),
+        "prize_base": _money(doubles.prize_base(game)),
         "prize_plan": {
             "shares": dict(game.prize_plan),
             "remainder": _money(game.prize_remainder) if game.prize_remainder is not None else None,

@@ -16,4 +16,5 @@ urlpatterns: list[URLPattern] = [
     path("jogadas/<int:pk>/", game_views.game_detail, name="game_detail"),
     path("jogadas/<int:pk>/abrir-vendas/", game_views.game_open_sales, name="game_open_sales"),
     path("jogadas/<int:pk>/fechar-vendas/", game_views.game_close_sales, name="game_close_sales"),
+    path("jogadas/<int:pk>/cartoes-duplos/", game_views.game_play_doubles, name="game_play_doubles"),
 ]

@@ -19,7 +19,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bingo import selectors, services
+from bingo import doubles, selectors, services
 from bingo.engine.prizes import PrizeKind
 from bingo.game_forms import GameForm, OpenSalesForm, SessionForm
 from bingo.models import Game, GameState, Session
@@ -131,7 +131,9 @@ def game_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _game_page(request: HttpRequest, game: Game, open_form: OpenSalesForm | None = None) -> HttpResponse:
     can_manage = _can_manage(request, game.session.room.hall_id)
-    if open_form is None and can_manage and game.state == GameState.PLANNED:
+    # R15: after a game that sells double cards, this one plays them again and sells none.
+    doubles_of = doubles.doubles_before(game) if game.state == GameState.PLANNED else None
+    if open_form is None and can_manage and game.state == GameState.PLANNED and doubles_of is None:
         open_form = OpenSalesForm(game=game)
     return render(
         request,
@@ -143,6 +145,7 @@ def _game_page(request: HttpRequest, game: Game, open_form: OpenSalesForm | None
             "session": game.session,
             "on_sale": game.on_sale.all(),
             "open_form": open_form,
+            "doubles_of": doubles_of,
             "can_manage": can_manage,
         },
     )
@@ -184,4 +187,19 @@ def game_close_sales(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, message)
     else:
         messages.success(request, _("Sales are closed."))
+    return redirect("games:game_detail", pk=game.pk)
+
+
+@require_POST
+@role_required(Role.MANAGER)
+def game_play_doubles(request: HttpRequest, pk: int) -> HttpResponse:
+    """R15: this game plays again the double cards the previous one sold; its sales close at once."""
+    game = _game_or_404(request, pk, Role.MANAGER)
+    try:
+        services.game_play_doubles(game=game)
+    except ValidationError as exc:
+        for message in exc.messages:
+            messages.error(request, message)
+    else:
+        messages.success(request, _("The double cards play this game; it is ready to draw."))
     return redirect("games:game_detail", pk=game.pk)

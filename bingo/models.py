@@ -106,6 +106,16 @@ class Game(models.Model):
         _("manual extraction from ball"), null=True, blank=True
     )
     suspended_at = models.DateTimeField(_("suspended at"), null=True, blank=True)
+    # R15: this game is the second of the double cards sold in ``doubles_of`` (the session's
+    # previous game); it plays those cards and sells none of its own.
+    doubles_of = models.OneToOneField(
+        "self",
+        verbose_name=_("second game of the double cards of"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="doubles_second",
+    )
     drawing_started_at = models.DateTimeField(_("draw started at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
@@ -127,7 +137,8 @@ class GameSeries(models.Model):
     """A series on sale in a game: where this game's sale of it began, and how far it has gone.
 
     Position 1 is the series put on sale; position 2 the series of the same price the sale may
-    roll into when the first runs out (R38).
+    roll into when the first runs out (R38). In the second game of double cards (R15) the rows
+    are ``carried``: the cards the previous game sold, playing again.
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="on_sale")
@@ -136,6 +147,9 @@ class GameSeries(models.Model):
     # The card number this game's sale of the series began at (R37), and the last one sold so far.
     start_number = models.PositiveIntegerField()
     last_number = models.PositiveIntegerField(null=True, blank=True)
+    # R15: the double cards the previous game sold, playing their second game here (nothing of
+    # the series is on sale in this game).
+    carried = models.BooleanField(default=False)
 
     class Meta:
         ordering = ("game", "position")

@@ -15,6 +15,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Max, Min, Prefetch, QuerySet, Sum
 
+from bingo import doubles
 from bingo.engine.prizes import PrizeKind, PrizePlan, PrizePlanError, prize_amounts
 from bingo.engine.sales import format_money
 from bingo.models import Game, GameSeries, GameState, Sale, Session
@@ -180,6 +181,12 @@ def game_board(*, game_id: int) -> BoardFigures | None:
         .order_by()
     }
     total = sum((amount for _, amount in sold.values()), Decimal("0"))
+    if game.doubles_of_id is not None:
+        # R15: the second game of double cards sells nothing; its cards are those carried over.
+        sold = {
+            e.series_id: ((e.last_number or 0) - e.start_number + 1 if e.last_number else 0, Decimal("0"))
+            for e in on_sale
+        }
     series = tuple(
         _board_series(entry, sold.get(entry.series_id, (0, Decimal("0")))[0], hall.currency)
         for entry in on_sale
@@ -189,8 +196,9 @@ def game_board(*, game_id: int) -> BoardFigures | None:
     plan = _plan(game.prize_plan)
     if plan is not None:
         try:
+            base = doubles.prize_base(game, entries=on_sale, sales_total=total)
             amounts = prize_amounts(
-                plan, total, jackpot_active=game.jackpot_active, quantum=quantum_for(hall.currency)
+                plan, base, jackpot_active=game.jackpot_active, quantum=quantum_for(hall.currency)
             )
         except PrizePlanError:
             pass  # a plan R7 refuses pays nothing; game_create never saves one

@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from bingo import detection, realtime
+from bingo import detection, doubles, realtime
 from bingo.engine import Variant
 from bingo.engine.detection import PrizeRulesError
 from bingo.engine.gamestate import GameState, IllegalTransition, transition
@@ -128,6 +128,11 @@ def session_close(*, session: Session) -> Session:
             raise ValidationError(
                 _("Games %(numbers)s have not ended.") % {"numbers": ", ".join(str(n) for n in open_games)}
             )
+        if waiting := doubles.awaiting_second_game(session):
+            raise ValidationError(
+                _("Game %(n)d sold double cards: play their second game before the session ends (R15).")
+                % {"n": waiting[0]}
+            )
         session.ended_at = timezone.now()
         session.save(update_fields=["ended_at"])
     return session
@@ -165,6 +170,12 @@ def game_create(
     with transaction.atomic():
         Session.objects.select_for_update().get(pk=session.pk)
         number = (session.games.aggregate(n=Max("number"))["n"] or 0) + 1
+        previous = session.games.filter(number=number - 1).first()
+        if previous is not None and previous.variant != chosen.value and doubles.doubles_pending(previous):
+            raise ValidationError(
+                _("Game %(n)d sells double cards: the next one plays them again as a %(v)s-ball game (R15).")
+                % {"n": previous.number, "v": previous.variant}
+            )
         return Game.objects.create(
             session=session,
             number=number,
@@ -196,6 +207,7 @@ def game_open_sales(*, game: Game, series: list[Series]) -> Game:
         by_id = {s.pk: s for s in locked}
         chosen = [by_id[s.pk] for s in series]
         _move(game, GameState.SELLING)
+        _check_doubles(game, chosen)
         for position, item in enumerate(chosen, start=1):
             _check_can_sell(game, hall, item, position, chosen[0])
         stocks = [_stock(s) for s in chosen]
@@ -217,12 +229,6 @@ def game_open_sales(*, game: Game, series: list[Series]) -> Game:
 def _check_can_sell(game: Game, hall: Hall, series: Series, position: int, first: Series) -> None:
     if series.hall_id != hall.pk:
         raise ValidationError(_("Series %(s)s belongs to another hall.") % {"s": series.label})
-    if series.double:
-        # R15, R45: a double card plays a second game; the draw does not carry cards into the
-        # next game yet, so selling one would sell a game it cannot win.
-        raise ValidationError(
-            _("Series %(s)s has double cards, which cannot be sold yet (R15, R45).") % {"s": series.label}
-        )
     if series.card_set.variant != game.variant:
         raise ValidationError(_("Series %(s)s holds cards of another variant.") % {"s": series.label})
     if series.card_set.status != CardSet.Status.READY or series.status in (
@@ -241,6 +247,81 @@ def _check_can_sell(game: Game, hall: Hall, series: Series, position: int, first
             second_series_validate(_stock(first), _stock(series))  # R38 a), b)
         except SaleError as exc:
             raise validation_error(exc) from None
+
+
+def _check_doubles(game: Game, chosen: list[Series]) -> None:
+    """R15: a game after one that sells double cards plays them (``game_play_doubles``) and
+    sells nothing; double cards go on sale only where the next game can play them."""
+    if (previous := doubles.doubles_before(game)) is not None:
+        raise ValidationError(
+            _("Game %(n)d sells double cards: this game plays them again and sells none (R15).")
+            % {"n": previous.number}
+        )
+    if not chosen[0].double:
+        if any(s.double for s in chosen):
+            raise ValidationError(_("Both series on sale must be double cards, or neither (R15, R38)."))
+        return
+    if not all(s.double for s in chosen):
+        raise ValidationError(_("Both series on sale must be double cards, or neither (R15, R38)."))
+    following = Game.objects.filter(session=game.session_id, number=game.number + 1).first()
+    if following is not None and (
+        following.state != GameState.PLANNED.value or following.variant != game.variant
+    ):
+        raise ValidationError(
+            _("Double cards play this game and the next, and game %(n)d cannot play them (R15).")
+            % {"n": following.number}
+        )
+
+
+def game_play_doubles(*, game: Game) -> Game:
+    """Make ``game`` the second game of the double cards the session's previous game sold (R15):
+    the same cards play again, nothing is sold, and its sales close at once with the
+    announcement of R40 (its prizes are worked out on the other half of the cards' price)."""
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update(of=("self",)).select_related("session__room__hall").get(pk=game.pk)
+        )
+        previous = doubles.doubles_before(game)
+        if previous is None:
+            raise ValidationError(_("Game %(n)d has no double cards to play again.") % {"n": game.number - 1})
+        previous = Game.objects.select_for_update(of=("self",)).get(pk=previous.pk)
+        if previous.state != GameState.FINISHED.value:
+            raise ValidationError(
+                _("Game %(n)d must end before its double cards play their second game (R15).")
+                % {"n": previous.number}
+            )
+        if previous.variant != game.variant:
+            raise ValidationError(
+                _("Double cards of a %(v)s-ball game play a %(v)s-ball game (R15).") % {"v": previous.variant}
+            )
+        entries = list(
+            GameSeries.objects.filter(game=previous, carried=False, last_number__isnull=False)
+            .select_related("series")
+            .order_by("position")
+        )
+        _move(game, GameState.SELLING)
+        GameSeries.objects.bulk_create(
+            GameSeries(
+                game=game,
+                series=e.series,
+                position=e.position,
+                start_number=e.start_number,
+                last_number=e.last_number,
+                carried=True,
+            )
+            for e in entries
+        )
+        game.doubles_of = previous
+        game.price = previous.price
+        game.opening_announcement = _(
+            "Second game of the double cards sold in game %(n)d (R15): they play again, none are sold."
+        ) % {"n": previous.number}
+        game.sales_opened_at = timezone.now()
+        game.save(update_fields=["state", "doubles_of", "price", "opening_announcement", "sales_opened_at"])
+        game_close_sales(game=game)
+        game.refresh_from_db()
+    transaction.on_commit(lambda: realtime.game_changed(game.pk))
+    return game
 
 
 def _stock(series: Series) -> SeriesStock:
@@ -508,7 +589,7 @@ def _sell(
     )
     game = Game.objects.select_related("session__room__hall").get(pk=game.pk)
     hall = game.session.room.hall
-    if game.state != GameState.SELLING.value or not on_sale:
+    if game.state != GameState.SELLING.value or not on_sale or game.doubles_of_id is not None:
         raise ValidationError(_("Game %(n)d is not selling cards.") % {"n": game.number})
     if hall.card_limit_per_player:
         # R35: the cap needs to know who buys.
@@ -579,21 +660,26 @@ def game_close_sales(*, game: Game) -> Game:
         entries = list(GameSeries.objects.filter(game=game).order_by("position"))
         for entry in entries:
             sold_to = locked[entry.series_id].last_sold
-            if sold_to >= entry.start_number:  # something of it was sold in this game
+            if not entry.carried and sold_to >= entry.start_number:  # sold some in this game
                 entry.last_number = sold_to
                 entry.save(update_fields=["last_number"])
             entry.series = locked[entry.series_id]
         blocks = [
             (e.series.label, e.start_number, e.last_number) for e in entries if e.last_number is not None
         ]
-        total = game.sales.aggregate(t=Sum("amount"))["t"] or Decimal("0")
         amounts = prize_amounts(
             _plan_from(game.prize_plan),
-            total,
+            doubles.prize_base(game, entries=entries),
             jackpot_active=game.jackpot_active,
             quantum=quantum_for(hall.currency),
         )
         lines = [sales_closed_announcement(blocks)] if blocks else [_("No cards were sold.")]
+        if game.doubles_of_id is not None:
+            lines.insert(0, game.opening_announcement)
+        elif blocks and doubles.sells_doubles(game, entries):
+            lines.append(
+                _("Double cards: they also play the next game; their prizes are paid after it (R15, R45).")
+            )
         places = 0 if quantum_for(hall.currency) == 1 else 2
         for kind, value in amounts.amounts:
             lines.append(
@@ -615,6 +701,8 @@ def game_close_sales(*, game: Game) -> Game:
             # lock order, as prize_award takes them).
             hall_services.jackpot_contribute(hall=hall, game_id=game.pk, amount=amounts.jackpot_contribution)
         for entry in entries:
+            if entry.carried:
+                continue  # R15: played again here, never put on sale
             s = locked[entry.series_id]
             s.on_sale_in = None
             if s.status == Series.Status.ON_SALE:

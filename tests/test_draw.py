@@ -475,15 +475,6 @@ def test_annulling_never_fails_because_the_jackpot_was_won_since(db) -> None:  #
     assert hall_services.jackpot_state(hall=hall.hall).balance == Decimal("0.00")
 
 
-def test_a_double_series_is_not_put_on_sale_yet(hall: Draw) -> None:  # R15, R45
-    series = hall.series(50)
-    Series.objects.filter(pk=series.pk).update(double=True)
-    series.refresh_from_db()
-    game = services.game_create(session=hall.session, variant="90")
-    with pytest.raises(ValidationError, match="double cards"):
-        services.game_open_sales(game=game, series=[series])
-
-
 def test_a_claim_names_a_card_of_the_series_and_late_claims_are_recorded(hall: Draw) -> None:  # R47
     game = hall.drawing(cards=10)
     with pytest.raises(ValidationError, match="cards 1 to 90"):

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
 from bingo.engine.errors import EngineError
 
@@ -349,6 +349,24 @@ class GameSeries:
         if self.second is not None and self.second.last_sold > 0:
             ranges.append(SeriesRange(self.second.label, 1, self.second.last_sold))
         return ranges
+
+
+#: The smallest amount of money a sale records (the ledger keeps cents).
+CENT = Decimal("0.01")
+
+
+def double_card_halves(amount: Decimal) -> tuple[Decimal, Decimal]:
+    """How the price paid for double cards (R15) splits between their two games.
+
+    A double card is bought once and plays two consecutive games, so each game's prize money
+    (R7) is worked out on half of what was paid: the first game takes half rounded down to the
+    cent, the second the rest. The two halves always add up to ``amount``: no money is lost or
+    counted twice.
+    """
+    if not isinstance(amount, Decimal) or not amount.is_finite() or amount < 0:
+        raise ValueError(f"amount must be a finite, non-negative Decimal, not {amount!r}")
+    first = (amount / 2).quantize(CENT, rounding=ROUND_DOWN)
+    return first, amount - first
 
 
 def format_count(count: int) -> str:
