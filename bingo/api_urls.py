@@ -3,7 +3,7 @@
 from django.urls import URLPattern, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from bingo import game_api
+from bingo import draw_api, game_api
 from cards import api as cards_api
 from halls import api as halls_api
 from halls import ballset_api, jackpot_api
@@ -67,5 +67,17 @@ urlpatterns: list[URLPattern] = [
     path("games/<int:game_id>/", game_api.GameDetailView.as_view(), name="game-detail"),
     path("games/<int:game_id>/open-sales/", game_api.GameOpenSalesView.as_view(), name="game-open-sales"),
     path("games/<int:game_id>/close-sales/", game_api.GameCloseSalesView.as_view(), name="game-close-sales"),
+    path("games/<int:game_id>/play-doubles/", game_api.GamePlayDoublesView.as_view(), name="game-play-doubles"),
     path("games/<int:game_id>/sales/", game_api.GameSalesView.as_view(), name="game-sales"),
+    # The draw (R42-R57) and prize payment (R50): bingo/draw_api.py.
+    path("games/<int:game_id>/draw/", draw_api.DrawStateView.as_view(), name="game-draw"),
+    path("games/<int:game_id>/draw/start/", draw_api.DrawStartView.as_view(), name="game-draw-start"),
+    path("games/<int:game_id>/balls/", draw_api.BallCreateView.as_view(), name="game-balls"),
+    path("games/<int:game_id>/manual/", draw_api.ManualView.as_view(), name="game-manual"),
+    path("games/<int:game_id>/claims/", draw_api.ClaimCreateView.as_view(), name="game-claims"),
+    path("games/<int:game_id>/prizes/", draw_api.PrizeCreateView.as_view(), name="game-prizes"),
+    path("games/<int:game_id>/suspend/", draw_api.SuspendView.as_view(), name="game-suspend"),
+    path("games/<int:game_id>/resume/", draw_api.ResumeView.as_view(), name="game-resume"),
+    path("games/<int:game_id>/annul/", draw_api.AnnulView.as_view(), name="game-annul"),
+    path("prize-payments/", draw_api.PrizePaymentCreateView.as_view(), name="prize-payments"),
 ]

@@ -16,7 +16,7 @@ from bingo.engine import Variant
 from bingo.engine.detection import Detector
 from bingo.engine.draw import ball_label
 from bingo.engine.prizes import PrizeKind as EnginePrize
-from bingo.models import Ball, Game, GameState, Prize, PrizeKind, Session
+from bingo.models import Ball, Claim, Game, GameState, Prize, PrizeKind, Session
 from halls import services as hall_services
 from halls.models import Room
 
@@ -155,6 +155,8 @@ class ConsoleState:
     electronic: bool
     cards_sold: int
     total: Decimal
+    #: Prizes validly claimed at the last ball and not yet awarded: the draw waits for them.
+    waiting: tuple[str, ...] = ()
 
     @property
     def next_position(self) -> int:
@@ -202,7 +204,26 @@ def console_state(*, game: Game) -> ConsoleState:
         electronic=game.draw_mode == "electronic" and game.manual_from_ball is None,
         cards_sold=doubles.cards_in_play(game),
         total=sold["total"] or Decimal(0),
+        waiting=claims_waiting(game=game, balls_drawn=len(balls)),
     )
+
+
+def claims_waiting(*, game: Game, balls_drawn: int) -> tuple[str, ...]:
+    """R43, R46: the prizes validly claimed at ball ``balls_drawn`` and not yet awarded. A claim
+    stops the draw; it goes on once the prize is awarded to every card holding it now."""
+    awarded = Prize.objects.filter(game=game).values("kind")
+    kinds = (
+        Claim.objects.filter(game=game, outcome=Claim.Outcome.VALID, balls_drawn=balls_drawn)
+        .exclude(kind__in=awarded)
+        .order_by("pk")
+        .values_list("kind", flat=True)
+    )
+    return tuple(dict.fromkeys(kinds))
+
+
+def claim_list(*, game: Game) -> list[Claim]:
+    """Every claim checked in ``game``, oldest first, with its series and who keyed it in."""
+    return list(Claim.objects.filter(game=game).select_related("series", "claimed_by").order_by("pk"))
 
 
 def prize_kinds_in_order(game: Game) -> list[EnginePrize]:

@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from bingo import detection, doubles, realtime
+from bingo import detection, doubles, draw_selectors, realtime
 from bingo.engine import Variant
 from bingo.engine.detection import CardCheck, DetectionError, Detector, PrizeRules, Winner
 from bingo.engine.draw import DrawError, keyed_ball, next_ball
@@ -119,13 +119,7 @@ def game_draw_ball(*, game: Game, user: User, position: int, number: int | None 
                 _("Ball %(asked)d cannot come before ball %(next)d.")
                 % {"asked": position, "next": len(drawn) + 1}
             )
-        awarded = set(game.prizes.values_list("kind", flat=True))
-        waiting = (
-            game.claims.filter(outcome=Claim.Outcome.VALID, balls_drawn=len(drawn))
-            .exclude(kind__in=awarded)
-            .exists()
-        )
-        if waiting:
+        if draw_selectors.claims_waiting(game=game, balls_drawn=len(drawn)):
             # R43: a claim stops the draw; R46: it resumes once the prize is awarded to every
             # card holding it now, so no later ball can add winners to it.
             raise ValidationError(

@@ -204,6 +204,10 @@ class OnSaleSerializer(serializers.Serializer[Any]):
     )
     cards_sold = serializers.IntegerField()
     amount = MoneyField()
+    carried = serializers.BooleanField(
+        help_text="R15: double cards the previous game sold, playing again here; nothing of it is sold "
+        "in this game (start_number and last_number are the cards that play)."
+    )
 
 
 class GameSerializer(serializers.ModelSerializer[Game]):
@@ -219,6 +223,13 @@ class GameSerializer(serializers.ModelSerializer[Game]):
     on_sale = serializers.SerializerMethodField()
     cards_sold = serializers.SerializerMethodField()
     sales_total = serializers.SerializerMethodField()
+    doubles_of = serializers.IntegerField(
+        source="doubles_of.number",
+        read_only=True,
+        allow_null=True,
+        default=None,
+        help_text="R15: the number of the game whose double cards this game plays again; null otherwise.",
+    )
 
     class Meta:
         model = Game
@@ -241,6 +252,7 @@ class GameSerializer(serializers.ModelSerializer[Game]):
             "on_sale",
             "cards_sold",
             "sales_total",
+            "doubles_of",
         ]
         read_only_fields = fields
 
@@ -363,9 +375,10 @@ def _on_sale(game: Game) -> list[dict[str, Any]]:
                 "label": entry.series.label,
                 "position": entry.position,
                 "start_number": entry.start_number,
-                "last_number": ledger.get("last"),
+                "last_number": entry.last_number if entry.carried else ledger.get("last"),
                 "cards_sold": ledger.get("cards") or 0,
                 "amount": ledger.get("amount") or Decimal("0"),
+                "carried": entry.carried,
             }
         )
     return rows
@@ -562,6 +575,32 @@ class GameCloseSalesView(APIView):
         game = _game(request, game_id)
         require_hall_role(request, _hall_id(game), Role.MANAGER)
         services.game_close_sales(game=game)
+        return _game_response(game.pk, request)
+
+
+class GamePlayDoublesView(APIView):
+    """R15: the game plays again the double cards the session's previous game sold; it sells
+    none and its sales close at once (a manager of the game's hall)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="games_play_doubles",
+        request=None,
+        responses={
+            200: GameSerializer,
+            400: OpenApiResponse(
+                description="The previous game sold no double cards, or has not ended; nothing changed."
+            ),
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+        },
+        tags=["games"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        game = _game(request, game_id)
+        require_hall_role(request, _hall_id(game), Role.MANAGER)
+        services.game_play_doubles(game=game)
         return _game_response(game.pk, request)
 
 

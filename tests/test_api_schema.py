@@ -39,7 +39,18 @@ ENDPOINTS = {
     "/api/games/{game_id}/": {"get"},
     "/api/games/{game_id}/open-sales/": {"post"},
     "/api/games/{game_id}/close-sales/": {"post"},
+    "/api/games/{game_id}/play-doubles/": {"post"},
     "/api/games/{game_id}/sales/": {"get", "post"},
+    "/api/games/{game_id}/draw/": {"get"},
+    "/api/games/{game_id}/draw/start/": {"post"},
+    "/api/games/{game_id}/balls/": {"post"},
+    "/api/games/{game_id}/manual/": {"post"},
+    "/api/games/{game_id}/claims/": {"post"},
+    "/api/games/{game_id}/prizes/": {"post"},
+    "/api/games/{game_id}/suspend/": {"post"},
+    "/api/games/{game_id}/resume/": {"post"},
+    "/api/games/{game_id}/annul/": {"post"},
+    "/api/prize-payments/": {"post"},
 }
 
 
@@ -70,6 +81,8 @@ def test_money_and_seeds_are_strings(schema):
     assert components["Series"]["properties"]["price"]["type"] == "string"
     assert components["SeriesCreate"]["properties"]["price"]["type"] == "string"
     assert components["CardSet"]["properties"]["seed"]["type"] == "string"
+    assert components["Prize"]["properties"]["amount_each"]["type"] == "string"
+    assert components["Payout"]["properties"]["net"]["type"] == "string"
 
 
 @pytest.mark.parametrize("fmt", ["yaml", "json"])

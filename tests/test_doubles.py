@@ -261,3 +261,39 @@ def test_the_manager_plays_the_double_cards_from_the_game_page(client, hall: Dou
     # A caller may look at games but not change them.
     client.force_login(hall.caller)
     assert client.post(reverse("games:game_play_doubles", args=[following.pk])).status_code == 403
+
+
+def test_the_api_plays_the_double_cards(client, hall: Doubles) -> None:
+    from bingo.roles import Role
+    from halls.models import StaffMembership
+    from tests.factories import UserFactory
+
+    manager = UserFactory(username="gerente-api", roles=[Role.MANAGER])
+    StaffMembership.objects.create(hall=hall.hall, user=manager, role=Role.MANAGER.value)
+    first = hall.first_game(cards=3)
+    following = services.game_create(session=hall.session, variant="90")
+    client.force_login(manager)
+    path = f"/api/games/{following.pk}/play-doubles/"
+    refused = client.post(path)
+    assert refused.status_code == 400
+    assert "must end before" in str(refused.json())
+    hall.finish(first, 3)
+    answer = client.post(path)
+    assert answer.status_code == 200, answer.content
+    data = answer.json()
+    assert data["state"] == "sales_closed"
+    assert data["doubles_of"] == first.number
+    assert data["on_sale"] == [
+        {
+            "series": hall.series_of(first).pk,
+            "label": hall.series_of(first).label,
+            "position": 1,
+            "start_number": 1,
+            "last_number": 3,
+            "cards_sold": 0,
+            "amount": "0.00",
+            "carried": True,
+        }
+    ]
+    client.force_login(hall.caller)
+    assert client.post(path).status_code == 403  # a caller of the hall may not
