@@ -3,7 +3,8 @@
 Cashiers sell concurrently (one thread each, each with its own database connection), sales
 close with the R40 announcement, the system draws electronically, the prizes the system
 detects are confirmed in order after each ball (the console's automatic mode), the jackpot
-is decided, and a cashier pays every winning card. ``--seed`` fixes the card sets and the
+is decided, and a cashier pays every winning card (with ``--double-cards``, after the second
+game of the pair, R45). ``--seed`` fixes the card sets and the
 sizes of the sales; the balls always come from the draw's CSPRNG, as in a real game.
 """
 
@@ -47,6 +48,8 @@ class SimulationPlan:
     cards: int
     seed: int | None = None
     jackpot_balls: int | None = None
+    #: R15: games sell double cards in pairs: each odd game sells them, the next plays them again.
+    double_cards: bool = False
 
 
 def _staff(hall: Hall, name: str, role: Role) -> User:
@@ -89,6 +92,13 @@ def session_simulate(*, plan: SimulationPlan) -> Session:
         jackpot_balls=plan.jackpot_balls,
     )
     for number in range(1, plan.games + 1):
+        game = services.game_create(session=session, variant=plan.variant.value)
+        if plan.double_cards and number % 2 == 0:
+            # R15: the second game of the previous game's double cards; nothing is sold.
+            game = services.game_play_doubles(game=game)
+            _draw_to_the_end(game, caller)
+            _pay_every_winner([game.doubles_of_id, game.pk], desks[0], cashiers[0])  # R45
+            continue
         series = card_services.series_create(
             hall=hall,
             order_number=number,
@@ -97,14 +107,15 @@ def session_simulate(*, plan: SimulationPlan) -> Session:
             back_colour="#1F4E79",
             face_colour="#FFFFFF",
             authorization="" if _standard(plan.cards) else "simulation",
+            double=plan.double_cards and number < plan.games,  # an odd last game sells single cards
             user=None,
         )
-        game = services.game_create(session=session, variant=plan.variant.value)
         game = services.game_open_sales(game=game, series=[series])
         _sell_concurrently(game, desks, cashiers, plan.cards, rng)
         services.game_close_sales(game=game)
         _draw_to_the_end(game, caller)
-        _pay_every_winner(game, desks[0], cashiers[0])
+        if not series.double:
+            _pay_every_winner([game.pk], desks[0], cashiers[0])
     services.session_close(session=session)
     return session
 
@@ -184,9 +195,9 @@ def _draw_to_the_end(game: Game, caller: User) -> None:
             return
 
 
-def _pay_every_winner(game: Game, desk: CashDesk, cashier: User) -> None:
+def _pay_every_winner(game_ids: list[int | None], desk: CashDesk, cashier: User) -> None:
     cards = (
-        PrizeWinner.objects.filter(prize__game=game, payment__isnull=True)
+        PrizeWinner.objects.filter(prize__game__in=game_ids, payment__isnull=True)
         .order_by("series_id", "card_number")
         .values_list("series_id", "card_number")
         .distinct()

@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from bingo.models import Session
+from bingo.models import PrizePayment, PrizeWinner, Session
 from cards import selectors as card_selectors
 from cards.models import Series
 
@@ -77,26 +77,58 @@ def test_a_simulated_session_awards_exactly_the_cards_that_hold_each_prize(
         assert len(game["balls"]) == len(set(game["balls"]))
         (sold,) = game["series_sold"]
         assert (sold["first_card_sold"], sold["last_card_sold"]) == (1, cards)
+        check_prizes(game, session_id)
+
+
+def check_prizes(game: dict, session_id: int) -> None:
+    """Every prize of ``game`` went to exactly the cards in play that held it when it was
+    awarded, in equal shares of its plan's part of the prize base (R6, R7, R46, R49)."""
+    grids = {}
+    for sold in game["series_sold"]:
         series = Series.objects.get(order_number=sold["order_number"], hall__rooms__sessions__pk=session_id)
-        grids = {
-            (sold["order_number"], n): card_selectors.card_get(card_set=series.card_set, number=n)
-            for n in range(1, cards + 1)
-        }
-        kinds = [p["kind"] for p in game["prizes"]]
-        assert kinds[-1] == "bingo"  # R44: the bingo ends the game
-        assert set(kinds) == set(game["prize_plan"]["shares"])
-        for prize in game["prizes"]:
-            at = prize["ball_count"]
-            won = {(w["series"], w["card"]) for w in prize["winning_cards"]}
-            # Exactly the sold cards holding it at that ball (R46, R49), and none one ball before
-            # (the simulation confirms a prize at the first ball any card holds it).
-            assert won == holders(game, grids, prize["kind"], at)
-            assert not holders(game, grids, prize["kind"], at - 1)
-            each, total = Decimal(prize["amount_each"]), Decimal(prize["total"])
-            assert each * len(won) + Decimal(prize["remainder"]) == total  # R6
-            assert Decimal(prize["remainder"]) < len(won)  # rounded down to the escudo
-        bingo_at = game["prizes"][-1]["ball_count"]
-        assert len(game["balls"]) == bingo_at  # nothing drawn after the bingo
+        for n in range(sold["first_card_sold"], sold["last_card_sold"] + 1):
+            grids[(sold["order_number"], n)] = card_selectors.card_get(card_set=series.card_set, number=n)
+    assert len(grids) == game["cards_in_play"]
+    kinds = [p["kind"] for p in game["prizes"]]
+    assert kinds[-1] == "bingo"  # R44: the bingo ends the game
+    assert set(kinds) == set(game["prize_plan"]["shares"])
+    for prize in game["prizes"]:
+        at = prize["ball_count"]
+        won = {(w["series"], w["card"]) for w in prize["winning_cards"]}
+        # Exactly the cards holding it at that ball (R46, R49), and none one ball before (the
+        # simulation confirms a prize at the first ball any card holds it).
+        assert won == holders(game, grids, prize["kind"], at)
+        assert not holders(game, grids, prize["kind"], at - 1)
+        each, total = Decimal(prize["amount_each"]), Decimal(prize["total"])
+        if not game["prize_plan"]["jackpot_active"]:
+            share = Decimal(game["prize_plan"]["shares"][prize["kind"]])
+            assert total == (Decimal(game["prize_base"]) * share / 100).to_integral_value("ROUND_FLOOR")
+        assert each * len(won) + Decimal(prize["remainder"]) == total  # R6
+        assert Decimal(prize["remainder"]) < len(won)  # rounded down to the escudo
+    bingo_at = game["prizes"][-1]["ball_count"]
+    assert len(game["balls"]) == bingo_at  # nothing drawn after the bingo
+
+
+def test_double_cards_play_two_games_of_the_simulated_session(tmp_path: Path) -> None:  # R15, R45
+    session_id = simulate(
+        "--variant", "90", "--games", "3", "--cashiers", "2", "--cards", "90", "--seed", "7", "--double-cards"
+    )
+    one, two, three = export(session_id, tmp_path / "d.json")["games"]
+    assert one["double_cards"] == {"game": "first", "other_game": 2}
+    assert two["double_cards"] == {"game": "second", "other_game": 1}
+    assert three["double_cards"] is None  # an odd last game sells single cards
+    assert two["series_sold"] == one["series_sold"]  # the same cards play again
+    assert (one["cards_sold"], one["total_collected"]) == (90, "9000.00")
+    assert (two["cards_sold"], two["cards_in_play"], two["total_collected"]) == (0, 90, "0.00")
+    assert one["prize_base"] == two["prize_base"] == "4500.00"  # half the price in each game
+    assert three["prize_base"] == "9000.00"
+    for game in (one, two, three):
+        assert game["state"] == "finished"
+        check_prizes(game, session_id)
+    # Every winner paid, after the second game of its pair (R45).
+    assert PrizePayment.objects.filter(winner__prize__game__session_id=session_id).count() == (
+        PrizeWinner.objects.filter(prize__game__session_id=session_id).count()
+    )
 
 
 def test_the_jackpot_chain_carries_from_game_to_game(tmp_path: Path) -> None:  # R9-R11

@@ -28,6 +28,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--jackpot-balls", type=int, help="play the jackpot: won by a bingo within this many balls (R9)"
         )
+        parser.add_argument(
+            "--double-cards",
+            action="store_true",
+            help="sell double cards (R15): each odd game sells them and the next plays them again",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         plan = SimulationPlan(
@@ -37,6 +42,7 @@ class Command(BaseCommand):
             cards=options["cards"],
             seed=options["seed"],
             jackpot_balls=options["jackpot_balls"],
+            double_cards=options["double_cards"],
         )
         try:
             session = session_simulate(plan=plan)
