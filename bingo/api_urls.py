@@ -67,7 +67,9 @@ urlpatterns: list[URLPattern] = [
     path("games/<int:game_id>/", game_api.GameDetailView.as_view(), name="game-detail"),
     path("games/<int:game_id>/open-sales/", game_api.GameOpenSalesView.as_view(), name="game-open-sales"),
     path("games/<int:game_id>/close-sales/", game_api.GameCloseSalesView.as_view(), name="game-close-sales"),
-    path("games/<int:game_id>/play-doubles/", game_api.GamePlayDoublesView.as_view(), name="game-play-doubles"),
+    path(
+        "games/<int:game_id>/play-doubles/", game_api.GamePlayDoublesView.as_view(), name="game-play-doubles"
+    ),
     path("games/<int:game_id>/sales/", game_api.GameSalesView.as_view(), name="game-sales"),
     # The draw (R42-R57) and prize payment (R50): bingo/draw_api.py.
     path("games/<int:game_id>/draw/", draw_api.DrawStateView.as_view(), name="game-draw"),

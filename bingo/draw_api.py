@@ -27,7 +27,7 @@ from rest_framework.views import APIView
 
 from bingo import draw_selectors, draw_services, selectors
 from bingo.api import MoneyField
-from bingo.draw_services import ClaimResult
+from bingo.draw_selectors import ClaimResult
 from bingo.engine import Variant
 from bingo.engine.draw import ball_label
 from bingo.engine.prizes import PrizeKind as EnginePrize

@@ -13,10 +13,11 @@ from django.utils import timezone
 
 from bingo import detection, doubles, selectors
 from bingo.engine import Variant
-from bingo.engine.detection import Detector
+from bingo.engine.detection import CardCheck, Detector, Winner, card_check
 from bingo.engine.draw import ball_label
 from bingo.engine.prizes import PrizeKind as EnginePrize
 from bingo.models import Ball, Claim, Game, GameState, Prize, PrizeKind, Session
+from cards.selectors import card_set_cells
 from halls import services as hall_services
 from halls.models import Room
 
@@ -34,17 +35,18 @@ def session_last_game_due(*, session: Session, now: datetime | None = None) -> b
 
 def display_token(*, room: Room) -> str:
     """The token in a room's display URL (a TV logs in with nothing else): signed, so it cannot
-    be guessed from the room's id; a new ``DJANGO_SECRET_KEY`` revokes every token."""
-    return signing.dumps(room.pk, salt=_DISPLAY_SALT)
+    be guessed from the room's id, and the same every time, so the TV's link can be bookmarked;
+    a new ``DJANGO_SECRET_KEY`` revokes every token."""
+    return signing.Signer(salt=_DISPLAY_SALT).sign(str(room.pk))
 
 
 def display_room_id(token: str) -> int | None:
     """The room a display token opens, or None for a token that is not one of ours."""
     try:
-        value = signing.loads(token, salt=_DISPLAY_SALT)
+        value = signing.Signer(salt=_DISPLAY_SALT).unsign(token)
     except signing.BadSignature:
         return None
-    return value if isinstance(value, int) else None
+    return int(value) if value.isdigit() else None
 
 
 def room_current_game(*, room_id: int) -> Game | None:
@@ -229,3 +231,48 @@ def claim_list(*, game: Game) -> list[Claim]:
 def prize_kinds_in_order(game: Game) -> list[EnginePrize]:
     """The prizes of ``game`` in the order they are decided (R44: the bingo last)."""
     return list(detection.game_rules(game).prizes)
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    """What the caller sees after keying in a claimed card (R43, R46)."""
+
+    claim: Claim
+    #: The card with its marks (None when the card was not sold in this game, or the claim late).
+    check: CardCheck | None
+    #: Every sold card that holds the prize now, the claimed one included («Mais alguma linha?»).
+    holders: tuple[Winner, ...]
+    #: Prizes the game must award before this one (R44: the line before the bingo).
+    first: tuple[str, ...]
+
+    @property
+    def valid(self) -> bool:
+        return self.claim.outcome == Claim.Outcome.VALID
+
+
+def prizes_before(prizes: tuple[EnginePrize, ...], prize: EnginePrize, awarded: set[str]) -> tuple[str, ...]:
+    """R44: a game's other prizes are decided before its bingo, which ends it. Whoever holds the
+    bingo holds every other combination, so they can always be awarded first."""
+    if prize is not EnginePrize.BINGO:
+        return ()
+    return tuple(p.value for p in prizes if p is not EnginePrize.BINGO and p.value not in awarded)
+
+
+def claim_answer(*, claim: Claim) -> ClaimResult:
+    """The answer to a claim already recorded, as the console shows it again (after a reload):
+    the card marked with the balls drawn when it was claimed; while the draw still waits on it,
+    every card holding the prize now (R46) and the prizes to award first (R44)."""
+    game = claim.game
+    rules = detection.game_rules(game)
+    check = None
+    if claim.outcome in (Claim.Outcome.VALID, Claim.Outcome.FALSE):
+        cells = card_set_cells(claim.series.card_set)[claim.card_number - 1]
+        balls = _balls(game)[: claim.balls_drawn]
+        check = card_check(rules, cells, balls)
+    awarded = set(Prize.objects.filter(game=game).values_list("kind", flat=True))
+    prize = EnginePrize(claim.kind)
+    holders: tuple[Winner, ...] = ()
+    current = claim.balls_drawn == Ball.objects.filter(game=game).count()
+    if claim.outcome == Claim.Outcome.VALID and current and claim.kind not in awarded:
+        holders = detection.detector_use(game, lambda d: d.winners(prize))
+    return ClaimResult(claim, check, holders, prizes_before(rules.prizes, prize, awarded))

@@ -12,6 +12,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -20,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bingo import detection, doubles, draw_selectors, realtime
+from bingo.draw_selectors import ClaimResult
 from bingo.engine import Variant
 from bingo.engine.detection import CardCheck, DetectionError, Detector, PrizeRules, Winner
 from bingo.engine.draw import DrawError, keyed_ball, next_ball
@@ -173,23 +175,6 @@ def game_switch_to_manual(*, game: Game, user: User, reason: str) -> Game:
     return game
 
 
-@dataclass(frozen=True)
-class ClaimResult:
-    """What the caller sees after keying in a claimed card (R43, R46)."""
-
-    claim: Claim
-    #: The card with its marks (None when the card was not sold in this game).
-    check: CardCheck | None
-    #: Every sold card that holds the prize now, the claimed one included («Mais alguma linha?»).
-    holders: tuple[Winner, ...]
-    #: Prizes the game must award before this one (R44: the line before the bingo).
-    first: tuple[str, ...]
-
-    @property
-    def valid(self) -> bool:
-        return self.claim.outcome == Claim.Outcome.VALID
-
-
 def _prize_of(game: Game, kind: str) -> tuple[PrizeRules, EnginePrize]:
     """The game's rules and the prize ``kind`` names; refused if the game does not pay it."""
     rules = detection.game_rules(game)
@@ -245,16 +230,8 @@ def claim_check(*, game: Game, user: User, series: Series, card_number: int, kin
             outcome=outcome,
             claimed_by=user,
         )
-        first = _prizes_before(rules.prizes, prize, awarded)
+        first = draw_selectors.prizes_before(rules.prizes, prize, awarded)
     return ClaimResult(claim, check, holders, first)
-
-
-def _prizes_before(prizes: tuple[EnginePrize, ...], prize: EnginePrize, awarded: set[str]) -> tuple[str, ...]:
-    # R44: a game's other prizes are decided before its bingo, which ends it. Whoever holds the
-    # bingo holds every other combination, so they can always be awarded first.
-    if prize is not EnginePrize.BINGO:
-        return ()
-    return tuple(p.value for p in prizes if p is not EnginePrize.BINGO and p.value not in awarded)
 
 
 def prize_award(*, game: Game, user: User, kind: str) -> Prize:
@@ -270,7 +247,7 @@ def prize_award(*, game: Game, user: User, kind: str) -> Prize:
         awarded = set(game.prizes.values_list("kind", flat=True))
         if kind in awarded:
             raise ValidationError(_("That prize has already been awarded (R47)."))
-        if missing := _prizes_before(rules.prizes, prize, awarded):
+        if missing := draw_selectors.prizes_before(rules.prizes, prize, awarded):
             raise ValidationError(
                 _("Award the %(prizes)s first (R44).")
                 % {"prizes": ", ".join(str(PrizeKind(p).label) for p in missing)}
@@ -385,7 +362,24 @@ def prize_pay(
         return _pay(series, card_number, cash_desk, cashier, hall)
     except IntegrityError:
         # Another desk paid this card in the meantime (R50: once): nothing was paid here.
-        raise ValidationError(_("This card has no prize to pay.")) from None
+        raise _nothing_to_pay(series, card_number, hall) from None
+
+
+def _nothing_to_pay(series: Series, card_number: int, hall: Hall) -> ValidationError:
+    """The refusal for a card with nothing owed: when and where it was paid, if it was (R50)."""
+    paid = (
+        PrizePayment.objects.filter(winner__series=series, winner__card_number=card_number)
+        .select_related("cash_desk")
+        .order_by("-paid_at")
+        .first()
+    )
+    if paid is None:
+        return ValidationError(_("This card has no prize to pay."))
+    when = timezone.localtime(paid.paid_at, ZoneInfo(hall.time_zone))
+    return ValidationError(
+        _("This card's prizes were already paid, on %(date)s at %(time)s at %(desk)s (R50).")
+        % {"date": when.strftime("%d/%m/%Y"), "time": when.strftime("%H:%M"), "desk": paid.cash_desk.name}
+    )
 
 
 def _pay(series: Series, card_number: int, cash_desk: CashDesk, cashier: User, hall: Hall) -> Payout:
@@ -397,7 +391,7 @@ def _pay(series: Series, card_number: int, cash_desk: CashDesk, cashier: User, h
             .order_by("prize__game_id", "prize_id")
         )
         if not owed:
-            raise ValidationError(_("This card has no prize to pay."))
+            raise _nothing_to_pay(series, card_number, hall)
         games = {w.prize.game for w in owed}
         for game in games:
             if game.state != GameState.FINISHED.value:

@@ -27,15 +27,15 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bingo import draw_selectors, draw_services, selectors
-from bingo.draw_services import ClaimResult
+from bingo.draw_selectors import ClaimResult
 from bingo.engine import Variant
-from bingo.models import DrawMode, Game, GameState, PrizeKind, PrizePayment
+from bingo.models import Claim, DrawMode, Game, GameState, PrizeKind, PrizePayment
 from bingo.roles import Role, role_required
 from bingo.sale_views import DESK_SESSION_KEY
 from cards import selectors as card_selectors
@@ -43,6 +43,9 @@ from cards.models import Series
 from halls.models import BallSet, CashDesk, Room
 
 #: The games a caller's list shows: ready to draw, or drawing (R42).
+#: The console's query parameter naming the claim whose answer it shows.
+CLAIM_PARAM = "reclamacao"
+
 CONSOLE_STATES = (GameState.SALES_CLOSED.value, GameState.DRAWING.value, GameState.SUSPENDED.value)
 
 #: Prize payments the desk's list shows, newest first.
@@ -309,8 +312,19 @@ def caller_games(request: HttpRequest) -> HttpResponse:
 @require_GET
 @role_required(Role.CALLER)
 def console(request: HttpRequest, pk: int) -> HttpResponse:
-    """The caller's console of one game: the draw, claims and prizes, live over a websocket."""
-    return _console_page(request, _game_or_404(request, pk))
+    """The caller's console of one game: the draw, claims and prizes, live over a websocket;
+    with ``?reclamacao=<id>``, the answer to that claim of the game."""
+    game = _game_or_404(request, pk)
+    result = None
+    if (claim_id := request.GET.get(CLAIM_PARAM, "")).isdigit():
+        claim = (
+            Claim.objects.filter(game=game, pk=int(claim_id))
+            .select_related("game", "series__card_set")
+            .first()
+        )
+        if claim is not None:
+            result = draw_selectors.claim_answer(claim=claim)
+    return _console_page(request, game, result=result)
 
 
 @never_cache
@@ -410,7 +424,8 @@ def claim(request: HttpRequest, pk: int) -> HttpResponse:
     except ValidationError as exc:
         _errors(request, exc)
         return _console_page(request, game, claim_form=form, status=400)
-    return _console_page(request, game, result=result)
+    # Post/redirect/get: reloading the answer shows it again and records no second claim.
+    return redirect(f"{reverse('draw:console', args=[game.pk])}?{CLAIM_PARAM}={result.claim.pk}#claim-result")
 
 
 @require_POST
@@ -429,13 +444,35 @@ def prize_award(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(
             request,
-            gettext("Prize confirmed: %(prize)s, %(cards)d card(s), %(each)s each.")
+            ngettext(
+                "Prize confirmed: %(prize)s, %(cards)d card, %(each)s.",
+                "Prize confirmed: %(prize)s, %(cards)d cards, %(each)s each.",
+                prize.winners,
+            )
             % {
                 "prize": PrizeKind(prize.kind).label,
                 "cards": prize.winners,
                 "each": _money(prize.amount_each, game),
             },
         )
+        if prize.kind == PrizeKind.BINGO and (
+            jackpot := prize.game.prizes.filter(kind=PrizeKind.JACKPOT).first()
+        ):
+            # R9: the caller announces the jackpot with the bingo.
+            messages.success(
+                request,
+                ngettext(
+                    "Jackpot won within %(balls)d balls: %(total)s, %(cards)d card, %(each)s.",
+                    "Jackpot won within %(balls)d balls: %(total)s, %(cards)d cards, %(each)s each.",
+                    jackpot.winners,
+                )
+                % {
+                    "balls": game.session.jackpot_balls or 0,
+                    "total": _money(jackpot.total, game),
+                    "cards": jackpot.winners,
+                    "each": _money(jackpot.amount_each, game),
+                },
+            )
     return _to_console(game)
 
 

@@ -135,7 +135,7 @@ def test_double_cards_play_two_games_and_are_paid_after_the_second(hall: Doubles
         for p in Prize.objects.filter(game__in=[first, second])
         for w in p.cards.filter(card_number=7)
     )
-    with pytest.raises(ValidationError, match="no prize to pay"):
+    with pytest.raises(ValidationError, match="already paid"):
         hall.pay(first, 5)
     services.session_close(session=hall.session)
 

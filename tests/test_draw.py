@@ -5,13 +5,14 @@ from __future__ import annotations
 import itertools
 from datetime import timedelta
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone, translation
 
 from bingo import draw_selectors, draw_services, services
-from bingo.models import Ball, Claim, DrawMode, Game, Prize, PrizePayment
+from bingo.models import Ball, Claim, DrawMode, Game, Prize, PrizePayment, PrizeWinner
 from bingo.roles import Role
 from cards import selectors as card_selectors
 from cards.models import Series
@@ -63,7 +64,7 @@ class Draw(HallSetup):
             for i, n in enumerate(numbers, start=1)
         ]
 
-    def claim(self, game: Game, number: int, kind: str = "line") -> draw_services.ClaimResult:
+    def claim(self, game: Game, number: int, kind: str = "line") -> draw_selectors.ClaimResult:
         return draw_services.claim_check(
             game=game, user=self.caller, series=self.series_of(game), card_number=number, kind=kind
         )
@@ -284,11 +285,21 @@ def test_the_cashier_pays_a_winning_card_once_against_its_check_code(hall: Draw)
     assert payout.gross == owed
     assert payout.net == owed
     assert payout.tax == 0
-    with pytest.raises(ValidationError, match="no prize to pay"):
+    paid_at = timezone.localtime(payout.payments[0].paid_at, ZoneInfo(hall.hall.time_zone))
+    with pytest.raises(ValidationError, match=f"already paid, on {paid_at:%d/%m/%Y} at .* at Caixa 1"):
         draw_services.prize_pay(
             series=series, card_number=number, check_code=code, cash_desk=hall.desk, cashier=hall.cashier
         )
     assert PrizePayment.objects.count() == len(payout.payments)
+    loser = next(n for n in range(1, 11) if not PrizeWinner.objects.filter(card_number=n).exists())
+    with pytest.raises(ValidationError, match="no prize to pay"):
+        draw_services.prize_pay(
+            series=series,
+            card_number=loser,
+            check_code=card_selectors.card_check_code(series=series, number=loser),
+            cash_desk=hall.desk,
+            cashier=hall.cashier,
+        )
 
 
 def test_tax_is_withheld_per_the_halls_rule(db) -> None:

@@ -8,6 +8,7 @@ service, including the service's refusals shown as messages.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 import pytest
 from django.conf import settings
@@ -19,6 +20,7 @@ from bingo.draw_views import _board_rows
 from bingo.models import Ball, Claim, DrawMode, Game, Prize, PrizePayment
 from bingo.roles import Role, user_roles_set
 from cards import selectors as card_selectors
+from halls import services as hall_services
 from halls.models import BallSetUse, CashDesk
 from tests.test_draw import Draw, all_numbers, row
 
@@ -245,8 +247,9 @@ def test_a_valid_claim_shows_the_card_marked_and_every_card_holding_the_prize(
     card = hall.card(game, 3)
     hall.key(game, *row(card, 0))
 
-    response = caller.post(url("claim", game), claim_form(hall, game, 3))
+    response = caller.post(url("claim", game), claim_form(hall, game, 3), follow=True)
 
+    assert response.redirect_chain[0][1] == 302  # post/redirect/get
     assert response.status_code == 200
     page = body(response)
     assert 'data-claim-outcome="valid"' in page
@@ -262,6 +265,27 @@ def test_a_valid_claim_shows_the_card_marked_and_every_card_holding_the_prize(
     assert Claim.objects.filter(game=game, card_number=3, outcome="valid").exists()
 
 
+def test_reloading_a_claims_answer_shows_it_again_and_records_nothing(caller: Client, hall: Console) -> None:
+    game = hall.drawing(cards=10)
+    hall.key(game, *row(hall.card(game, 4), 0))
+    answer = caller.post(url("claim", game), claim_form(hall, game, 4))
+    again = caller.get(answer["Location"])  # what the browser's reload asks for
+    page = body(again)
+    assert 'data-claim-outcome="valid"' in page
+    assert page.count("data-marked") == 5
+    assert "data-claim-holders" in page
+    assert Claim.objects.filter(game=game).count() == 1
+    # Once awarded, the answer still shows the card, and no longer offers to award it.
+    caller.post(url("prize_award", game), {"kind": "line"})
+    page = body(caller.get(answer["Location"]))
+    assert 'data-claim-outcome="valid"' in page
+    assert 'data-award="line"' not in page.split('id="claim-result"')[1].split("</div>")[0]
+    # A claim of another game is not shown here.
+    other = hall.drawing(cards=5)
+    page = body(caller.get(f"{url('console', other)}?reclamacao={Claim.objects.get().pk}"))
+    assert "data-claim-outcome" not in page
+
+
 @pytest.mark.parametrize(("number", "outcome"), [(3, "false"), (50, "not_sold")])
 def test_a_false_claim_or_an_unsold_card_is_said_so_and_the_game_goes_on(
     caller: Client, hall: Console, number: int, outcome: str
@@ -269,7 +293,7 @@ def test_a_false_claim_or_an_unsold_card_is_said_so_and_the_game_goes_on(
     game = hall.drawing(cards=10)
     hall.key(game, *row(hall.card(game, 3), 0)[:4])
 
-    page = body(caller.post(url("claim", game), claim_form(hall, game, number)))
+    page = body(caller.post(url("claim", game), claim_form(hall, game, number), follow=True))
 
     assert f'data-claim-outcome="{outcome}"' in page
     assert "data-claim-holders" not in page
@@ -283,7 +307,7 @@ def test_a_claim_for_an_awarded_prize_is_late(caller: Client, hall: Console) -> 
     hall.key(game, *row(hall.card(game, 2), 2))
     draw_services.prize_award(game=game, user=hall.caller, kind="line")
 
-    page = body(caller.post(url("claim", game), claim_form(hall, game, 2)))
+    page = body(caller.post(url("claim", game), claim_form(hall, game, 2), follow=True))
 
     assert 'data-claim-outcome="late"' in page  # R47
 
@@ -319,7 +343,7 @@ def test_confirming_a_prize_awards_it_to_every_holder_and_the_bingo_ends_the_gam
 
     line = caller.post(url("prize_award", game), {"kind": "line"}, follow=True)
     prize = Prize.objects.get(game=game, kind="line")
-    assert f"Prize confirmed: Line, {prize.winners} card(s)" in body(line)
+    assert f"Prize confirmed: Line, {prize.winners} card" in body(line)
     assert 'class="console-prize is-awarded" data-prize="line"' in body(line)
     assert '<option value="bingo" selected>' in body(line)  # the next claim is for the bingo
 
@@ -330,6 +354,23 @@ def test_confirming_a_prize_awards_it_to_every_holder_and_the_bingo_ends_the_gam
     page = body(caller.get(url("console", game)))
     assert "The game has ended." in page
     assert "data-claim-form" not in page
+
+
+def test_confirming_the_bingo_announces_the_jackpot_it_won(client: Client, db: None) -> None:  # R9
+    hall = Console(jackpot_active=True)
+    hall_services.jackpot_configure(hall=hall.hall, base_value=Decimal("5000"))
+    hall_services.jackpot_seed(hall=hall.hall, amount=Decimal("5000"))
+    hall.session.jackpot_balls = 90
+    hall.session.save()
+    client.force_login(hall.caller)
+    english(client)
+    game = hall.drawing(cards=10)
+    hall.key(game, *all_numbers(hall.card(game, 3)))
+    client.post(url("prize_award", game), {"kind": "line"})
+    page = body(client.post(url("prize_award", game), {"kind": "bingo"}, follow=True))
+    jackpot = Prize.objects.get(game=game, kind="jackpot")
+    assert "Jackpot won within 90 balls: " in page
+    assert f"{jackpot.winners} card" in page.split("Jackpot won within 90 balls")[1]
 
 
 # --- the display -----------------------------------------------------------------------------------
@@ -423,7 +464,7 @@ def test_the_cashier_pays_a_winning_card_and_sees_gross_tax_and_net(db: None, cl
 
     again = client.post("/caixa/premios/", pay_form(hall, game, number, code))
     assert again.status_code == 400
-    assert "This card has no prize to pay." in body(again)
+    assert "This card&#x27;s prizes were already paid, on " in body(again)
     assert PrizePayment.objects.count() == len(payments)
 
 
