@@ -5,6 +5,13 @@
   that reconnects shows the current one, then relays each ``display.state`` event as it comes:
   the state is built once per change by ``bingo.realtime.game_changed``, so however many
   displays a hall has, a ball costs no query per display.
+  Sales and the jackpot change what it shows between balls (cards sold, prizes, the balance);
+  for those it hears ``display.refresh``, a notice without the state (the sale must not pay
+  for building it, see ``bingo.realtime``). The displays of one room in this server process
+  then read the state once, together, ``DISPLAY_REFRESH_SECONDS`` after the notice, and once
+  more after that while notices keep coming (``_RoomDisplays``): at most one read of a room
+  per that many seconds per process, however many displays and sales, and the last change is
+  never left off, since a read always follows the last notice by more than the sellers' spacing.
 * ``ConsoleConsumer`` (``ws/locutor/<game_id>/``): a caller's console. Only a caller of the
   game's hall may listen; it hears that the game changed and fetches its console again.
 
@@ -14,31 +21,115 @@ is checked against the allowed hosts before it gets here (``bingo.asgi``).
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.utils import translation
 
 from bingo import draw_selectors
 from bingo.models import Game
-from bingo.realtime import game_console_group, room_display_group
+from bingo.realtime import DISPLAY_NOTICE_SECONDS, game_console_group, room_display_group
 from bingo.roles import Role, user_roles
 from bingo.services import staff_has_role
 from halls.models import Room
 
+#: After a ``display.refresh`` notice a room's displays read their state this much later, for
+#: every notice that came meanwhile; longer than the sellers' spacing of their notices, so the
+#: read comes after every sale whose notice was skipped.
+DISPLAY_REFRESH_SECONDS = 0.75
+assert DISPLAY_REFRESH_SECONDS > DISPLAY_NOTICE_SECONDS
+
 
 def _display_state(room_id: int) -> dict[str, Any] | None:
     try:
-        return draw_selectors.display_state(room_id=room_id)
+        # The hall's TVs speak the hall's language (R54), as in bingo.realtime.game_changed:
+        # this thread may have just served a request in another.
+        with translation.override(settings.LANGUAGE_CODE):
+            return draw_selectors.display_state(room_id=room_id)
     except Room.DoesNotExist:
         return None
 
 
+class _RoomDisplays:
+    """The displays of one room connected to this server process, and their shared re-read.
+
+    Every display of the room hears each ``display.refresh`` notice; each one pokes this, and
+    one read serves them all: 500 displays reading for themselves would queue 500 reads on the
+    one thread Channels runs database work in, the thread of the caller's own requests.
+    """
+
+    def __init__(self, room_id: int) -> None:
+        self.room_id = room_id
+        self.displays: set[DisplayConsumer] = set()
+        self.task: asyncio.Task[None] | None = None
+        self.dirty = False
+
+    @property
+    def refreshing(self) -> bool:
+        return self.task is not None and not self.task.done()
+
+    def poke(self) -> None:
+        """Something the displays show changed: read the state soon (once for many pokes)."""
+        self.dirty = True
+        if not self.refreshing:
+            self.task = asyncio.create_task(self._refresh())
+
+    def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+    async def _refresh(self) -> None:
+        # Read DISPLAY_REFRESH_SECONDS after the poke, then again as long as pokes keep coming,
+        # and once after the last: a sale whose notice its seller skipped is never left off.
+        while self.dirty:
+            self.dirty = False
+            await asyncio.sleep(DISPLAY_REFRESH_SECONDS)
+            if not self.displays:
+                return
+            relayed = {display: display.relayed for display in self.displays}
+            state = await database_sync_to_async(_display_state)(self.room_id)
+            if state is None:  # the room is gone
+                return
+            for display, seen in relayed.items():
+                if display.relayed != seen:
+                    # A display.state event (a ball) reached it during the read: this read may
+                    # be older than what it now shows. It reads again rather than go back.
+                    self.dirty = True
+                elif display in self.displays:
+                    try:
+                        await display.show(state, unless_shown=True)
+                    except OSError:  # its connection dropped; its disconnect is on the way
+                        self.displays.discard(display)
+
+
+#: The rooms whose displays this process serves, per event loop (each test runs its own).
+_rooms: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, _RoomDisplays]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _room_displays(room_id: int) -> _RoomDisplays:
+    rooms = _rooms.setdefault(asyncio.get_running_loop(), {})
+    if room_id not in rooms:
+        rooms[room_id] = _RoomDisplays(room_id)
+    return rooms[room_id]
+
+
 class DisplayConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
-    """A room's display: the state at connect, then every state the draw announces."""
+    """A room's display: the state at connect, then every state the draw announces, and the
+    state read again after sales or a jackpot movement."""
 
     group: str | None = None
+    room: _RoomDisplays | None = None
+    #: The last state sent, so a re-read that found nothing new sends nothing.
+    shown: dict[str, Any] | None = None
+    #: How many display.state events it relayed (see _RoomDisplays._refresh).
+    relayed = 0
 
     async def connect(self) -> None:
         room_id = draw_selectors.display_room_id(self.scope["url_route"]["kwargs"]["token"])
@@ -54,9 +145,21 @@ class DisplayConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.close()
             return
         await self.accept()
-        await self.send_json(state)
+        await self.show(state)
+        # Events wait while connect runs, so the first notice finds the display registered. A
+        # sale whose notice went out just before the display joined, and the sales after it
+        # whose notices were skipped, are covered by one more read, as after a notice.
+        self.room = _room_displays(room_id)
+        self.room.displays.add(self)
+        self.room.poke()
 
     async def disconnect(self, code: int) -> None:
+        if self.room is not None:
+            self.room.displays.discard(self)
+            if not self.room.displays:
+                self.room.stop()
+                _rooms.get(asyncio.get_running_loop(), {}).pop(self.room.room_id, None)
+            self.room = None
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
@@ -66,15 +169,35 @@ class DisplayConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes stale database connections before every handler, through the one
         # thread-sensitive sync thread: 500 displays would queue there for each ball, behind
-        # the caller's own request. Relaying a state reads no database, so it goes straight on.
+        # the caller's own request. Relaying a state reads no database, so it goes straight on;
+        # so does a refresh notice (the shared read runs apart, see _RoomDisplays).
         if message["type"] == "display.state":
             await self.display_state(message)
+        elif message["type"] == "display.refresh":
+            await self.display_refresh(message)
         else:
             await super().dispatch(message)
 
     async def display_state(self, event: dict[str, Any]) -> None:
         """A ball, a prize or a state change committed (bingo.realtime.game_changed): relay it."""
-        await self.send_json(event["state"])
+        self.relayed += 1
+        if self.room is not None and self.room.refreshing:
+            # A read in progress may have started before this state was built: read once more.
+            self.room.dirty = True
+        await self.show(event["state"])
+
+    async def display_refresh(self, event: dict[str, Any]) -> None:
+        """Sales or the jackpot changed (bingo.realtime): the room's displays read their state."""
+        if self.room is not None:
+            self.room.poke()
+
+    async def show(self, state: dict[str, Any], *, unless_shown: bool = False) -> None:
+        """Send ``state``; with ``unless_shown``, only if it differs from the last one sent (a
+        re-read after a notice often finds nothing new for this display, e.g. another game's sale)."""
+        if unless_shown and state == self.shown:
+            return
+        self.shown = state
+        await self.send_json(state)
 
 
 def _may_follow(user: AbstractBaseUser | AnonymousUser, game_id: int) -> bool:

@@ -1,5 +1,23 @@
 """The one module that sends websocket events (STYLE rule 4). Callers schedule these with
-``transaction.on_commit`` so nothing is announced that the database may still roll back."""
+``transaction.on_commit`` so nothing is announced that the database may still roll back.
+
+Who hears what:
+
+* a game's price boards (``price-board.<game>``): ``board.changed`` after sales, a notice to
+  read the figures again (``price_board_changed``);
+* a room's displays (``room-display.<room>``): ``display.state`` after a ball, a prize or a
+  state change, carrying the state built once here (``game_changed``); ``display.refresh``
+  after sales of one of the room's games or a movement of the hall's jackpot, a notice with
+  no state (``price_board_changed``, ``hall_jackpot_changed``);
+* the consoles following a game (``game-console.<game>``): ``console.changed``.
+
+Why sales and the jackpot only send a notice to the displays: the state is built by the one
+who sends it, and a sale must not pay for it (at 500 sales a second that would cost more than
+the sales). So a seller sends a bare notice, at most once in ``DISPLAY_NOTICE_SECONDS`` per
+game and process, and the displays read the state themselves, a little later and once for all
+the displays of a room in one server process (``bingo.draw_consumers``). That late read also
+covers the sales whose notice was skipped, so the last sale always reaches the displays.
+"""
 
 from __future__ import annotations
 
@@ -16,35 +34,32 @@ from django.utils import translation
 #: ``bingo.consumers.BOARD_TRAILING_SECONDS`` later, which must be longer than this.
 BOARD_NOTICE_SECONDS = 0.1
 
+#: A process tells a room's displays about a game's sales at most once in this many seconds.
+#: The displays read their state ``bingo.draw_consumers.DISPLAY_REFRESH_SECONDS`` after a
+#: notice, which must be longer than this, so that read covers the sales whose notice was skipped.
+DISPLAY_NOTICE_SECONDS = 0.5
+
 _clock = time.monotonic
 _last_notice: dict[int, float] = {}
+_last_display_notice: dict[int, float] = {}
 _notice_lock = threading.Lock()
+
+
+def _due(last: dict[int, float], game_id: int, now: float, spacing: float) -> bool:
+    """Whether a notice about ``game_id`` may go now, the last one being ``spacing`` ago or
+    more; if so, ``now`` is recorded as the last."""
+    with _notice_lock:
+        if now - last.get(game_id, -spacing) < spacing:
+            return False
+        if len(last) > 1000:
+            last.clear()
+        last[game_id] = now
+        return True
 
 
 def price_board_group(game_id: int) -> str:
     """The channel-layer group of a game's price board (R29)."""
     return f"price-board.{game_id}"
-
-
-def price_board_changed(game_id: int) -> None:
-    """Tell the price boards of ``game_id`` that sales changed: they fetch the new figures.
-
-    At 500 sales a second a notice per sale would cost more than the sale itself, so notices
-    from one process are spaced ``BOARD_NOTICE_SECONDS`` apart; the boards' trailing read picks
-    up the sales whose notice was skipped.
-    """
-    now = _clock()
-    with _notice_lock:
-        if now - _last_notice.get(game_id, -BOARD_NOTICE_SECONDS) < BOARD_NOTICE_SECONDS:
-            return
-        if len(_last_notice) > 1000:
-            _last_notice.clear()
-        _last_notice[game_id] = now
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(
-            price_board_group(game_id), {"type": "board.changed", "game": game_id}
-        )
 
 
 def room_display_group(room_id: int) -> str:
@@ -57,10 +72,57 @@ def game_console_group(game_id: int) -> str:
     return f"game-console.{game_id}"
 
 
+def _board_notice(game_id: int, now: float) -> None:
+    if not _due(_last_notice, game_id, now, BOARD_NOTICE_SECONDS):
+        return
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(
+            price_board_group(game_id), {"type": "board.changed", "game": game_id}
+        )
+
+
+def price_board_changed(game_id: int) -> None:
+    """Sales of ``game_id`` changed: its price boards fetch the new figures, and the displays of
+    its room their state (they show the cards sold and the prizes, R29).
+
+    At 500 sales a second a notice per sale would cost more than the sale itself, so notices
+    from one process are spaced ``BOARD_NOTICE_SECONDS`` apart for the boards and
+    ``DISPLAY_NOTICE_SECONDS`` for the displays; their trailing reads pick up the sales whose
+    notice was skipped. Nothing is built here: a display notice costs one query (the game's
+    room), twice a second at most.
+    """
+    now = _clock()
+    _board_notice(game_id, now)
+    if not _due(_last_display_notice, game_id, now, DISPLAY_NOTICE_SECONDS):
+        return
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    from bingo.models import Game
+
+    room_id = Game.objects.filter(pk=game_id).values_list("session__room_id", flat=True).first()
+    if room_id is not None:
+        async_to_sync(layer.group_send)(room_display_group(room_id), {"type": "display.refresh"})
+
+
+def hall_jackpot_changed(hall_id: int) -> None:
+    """``hall_id``'s jackpot moved or was configured (R9-R13): the displays of each of its
+    rooms read their state again (they show the balance, R13). Jackpot movements are few (a
+    game's contribution, a win, a manager's seed or adjustment), so nothing is spaced out."""
+    from halls.models import Room
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for room_id in Room.objects.filter(hall_id=hall_id).values_list("pk", flat=True):
+        async_to_sync(layer.group_send)(room_display_group(room_id), {"type": "display.refresh"})
+
+
 def game_changed(game_id: int) -> None:
     """A ball, a prize or a state change in ``game_id`` committed: the room's displays get the
     new state in the event itself (built once here, however many displays there are), the
-    consoles a notice to read theirs."""
+    consoles a notice to read theirs, the price boards a notice to read their figures."""
     from bingo import draw_selectors
     from bingo.models import Game
 
@@ -73,4 +135,5 @@ def game_changed(game_id: int) -> None:
         state = draw_selectors.display_state(room_id=room_id)
     async_to_sync(layer.group_send)(room_display_group(room_id), {"type": "display.state", "state": state})
     async_to_sync(layer.group_send)(game_console_group(game_id), {"type": "console.changed", "game": game_id})
-    price_board_changed(game_id)
+    # Not price_board_changed: the displays have just been given the state.
+    _board_notice(game_id, _clock())

@@ -227,6 +227,12 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             "R43-R47, R49",
             url_name="draw:caller_games",
         ),
+        Duty(
+            _("Check the ball sets"),
+            _("Run every ball through the mechanism at the start and end of each session; record it."),
+            "R23",
+            url_name="halls:ball_set_halls",
+        ),
     ),
     Role.INSPECTOR: (
         Duty(

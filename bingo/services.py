@@ -223,6 +223,8 @@ def game_open_sales(*, game: Game, series: list[Series]) -> Game:
         game.opening_announcement = sales_open_announcement(stocks[:1], currency=hall.currency)
         game.sales_opened_at = timezone.now()
         game.save(update_fields=["state", "price", "opening_announcement", "sales_opened_at"])
+        # The room's displays move to the game now selling (R29, R33).
+        transaction.on_commit(lambda: realtime.game_changed(game.pk))
     return game
 
 
@@ -318,9 +320,8 @@ def game_play_doubles(*, game: Game) -> Game:
         ) % {"n": previous.number}
         game.sales_opened_at = timezone.now()
         game.save(update_fields=["state", "doubles_of", "price", "opening_announcement", "sales_opened_at"])
-        game_close_sales(game=game)
+        game_close_sales(game=game)  # tells the displays, after commit
         game.refresh_from_db()
-    transaction.on_commit(lambda: realtime.game_changed(game.pk))
     return game
 
 
@@ -708,4 +709,6 @@ def game_close_sales(*, game: Game) -> Game:
             if s.status == Series.Status.ON_SALE:
                 s.status = Series.Status.IN_STOCK
             s.save(update_fields=["status", "on_sale_in"])
+        # The displays show the final sales and prizes (R40); the boards that sales are closed.
+        transaction.on_commit(lambda: realtime.game_changed(game.pk))
     return game

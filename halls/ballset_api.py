@@ -2,8 +2,10 @@
 at the start and end of a session (R23), record replacements (R25-R26), retire a set.
 
 Thin adapters (STYLE rule 3) with halls/api.py's per-hall access: any staff of the hall reads
-its ball sets, their checks and replacements; its managers write. A ball set of a hall the
-caller does not work in answers 404. Games are counted against a set by the draw, not here.
+its ball sets, their checks and replacements; its managers write, and its callers, who run
+every ball through the mechanism in the hall, record the start- and end-of-session checks
+(R23). A ball set of a hall the caller does not work in answers 404. Games are counted against
+a set by the draw, not here.
 """
 
 from __future__ import annotations
@@ -266,7 +268,8 @@ class BallSetDetailView(APIView):
 
 
 class BallSetCheckListView(GenericAPIView[BallSetCheck]):
-    """The checks of every ball of a set (R23): listed for the hall's staff, recorded by its managers."""
+    """The checks of every ball of a set (R23): listed for the hall's staff, recorded by its
+    managers and callers."""
 
     permission_classes = [IsAuthenticated]
     pagination_class = Pagination
@@ -291,7 +294,7 @@ class BallSetCheckListView(GenericAPIView[BallSetCheck]):
     )
     def post(self, request: Request, ball_set_id: int) -> Response:
         ball_set = _ball_set(request, ball_set_id)
-        require_hall_role(request, ball_set.hall_id, Role.MANAGER)
+        require_hall_role(request, ball_set.hall_id, Role.MANAGER, Role.CALLER)
         form = BallSetCheckCreateSerializer(data=request.data)
         form.fields["session"].queryset = _sessions_of(ball_set.hall_id)  # type: ignore[attr-defined]
         form.is_valid(raise_exception=True)

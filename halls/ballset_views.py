@@ -1,9 +1,15 @@
-"""Manager screens for a hall's ball sets (R20-R26): register them, record the check of every
-ball at the start and end of each session (R23), replace a ball or a whole set, retire a set.
+"""Screens for a hall's ball sets (R20-R26): register them, record the check of every ball at
+the start and end of each session (R23), replace a ball or a whole set, retire a set.
 
 Thin adapters (STYLE rule 3): parse with a form, call one service, redirect (POST-redirect-GET)
-or render the page again with the service's errors. Only a manager of the hall (or a superuser
-holding the manager role) reaches them; any other hall answers 404, as if it did not exist.
+or render the page again with the service's errors. Who does what, per hall:
+
+* a manager of the hall (or a superuser holding the manager role) does everything;
+* a caller of the hall, who runs every ball through the mechanism at the start and end of each
+  session (R23), sees the hall's ball sets and records those checks; registering, replacing
+  and retiring sets stay with the managers (403 for a caller).
+
+Any other hall, and its sets, answer 404, as if they did not exist.
 """
 
 from __future__ import annotations
@@ -19,8 +25,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from bingo.roles import Role, role_required
+from bingo.roles import Role, role_required, user_roles
 from bingo.services import staff_has_role
+from halls import selectors
 from halls.ballset_forms import (
     BallReplaceForm,
     BallSetCheckForm,
@@ -33,6 +40,10 @@ from halls.models import BallReplacement, BallSet, BallSetCheck, BallSetUse, Hal
 #: The most recent games drawn with a set that its page lists.
 USES_SHOWN = 50
 
+#: Who sees a hall's ball sets and records their checks (R23): its managers, and its callers,
+#: who run the balls through the mechanism in the hall.
+CHECKERS = (Role.MANAGER, Role.CALLER)
+
 
 def hall_managed_or_404(request: HttpRequest, hall_id: int) -> Hall:
     """Hall ``hall_id`` when the user manages it (a superuser, every hall); 404 for any other."""
@@ -43,9 +54,28 @@ def hall_managed_or_404(request: HttpRequest, hall_id: int) -> Hall:
     return hall
 
 
-def _ball_set_or_404(request: HttpRequest, hall_id: int, ball_set_id: int) -> BallSet:
-    hall = hall_managed_or_404(request, hall_id)
+def _hall_checked_or_404(request: HttpRequest, hall_id: int) -> Hall:
+    """Hall ``hall_id`` when the user manages it or calls there; 404 for any other."""
+    try:
+        return selectors.hall_get_for(request.user, *CHECKERS, hall_id=hall_id)
+    except Hall.DoesNotExist:
+        raise Http404 from None
+
+
+def _ball_set_or_404(
+    request: HttpRequest, hall_id: int, ball_set_id: int, *, managed: bool = True
+) -> BallSet:
+    """A ball set of hall ``hall_id``, which the user manages (``managed``) or may check sets of."""
+    hall = hall_managed_or_404(request, hall_id) if managed else _hall_checked_or_404(request, hall_id)
     return get_object_or_404(BallSet.objects.select_related("hall"), pk=ball_set_id, hall=hall)
+
+
+def _manages(request: HttpRequest, hall: Hall) -> bool:
+    """Whether the user may register, replace and retire the hall's sets (the forms shown)."""
+    user: User = request.user  # type: ignore[assignment]
+    if Role.MANAGER not in user_roles(user):  # the role that opens the managers' views
+        return False
+    return Role.MANAGER in selectors.hall_roles_for(user, hall_id=hall.pk)
 
 
 def _user(request: HttpRequest) -> User:
@@ -54,20 +84,34 @@ def _user(request: HttpRequest) -> User:
 
 
 def _list_page(request: HttpRequest, hall: Hall, form: BallSetForm | None = None) -> HttpResponse:
+    manages = _manages(request, hall)
     context = {
         "nav": "halls",
         "hall": hall,
+        "manages": manages,
         "ball_sets": hall.ball_sets.order_by("state", "size", "serial_number"),
-        "form": form or BallSetForm(),
+        "form": (form or BallSetForm()) if manages else None,
     }
     return render(request, "halls/ballset_list.html", context)
 
 
 @require_GET
-@role_required(Role.MANAGER)
+@role_required(*CHECKERS)
+def ball_set_halls(request: HttpRequest) -> HttpResponse:
+    """Where a caller or a manager finds the ball sets: the halls where they check them (R23),
+    or straight that hall's sets when there is only one."""
+    halls = list(selectors.hall_list_for(request.user, *CHECKERS).order_by("name"))
+    if len(halls) == 1:
+        return redirect("halls:ball_set_list", pk=halls[0].pk)
+    return render(request, "halls/ballset_halls.html", {"nav": "halls", "halls": halls})
+
+
+@require_GET
+@role_required(*CHECKERS)
 def ball_set_list(request: HttpRequest, pk: int) -> HttpResponse:
-    """A hall's ball sets, their games played and left (R25), and the form to register one."""
-    return _list_page(request, hall_managed_or_404(request, pk))
+    """A hall's ball sets, their games played and left (R25), and for a manager the form to
+    register one."""
+    return _list_page(request, _hall_checked_or_404(request, pk))
 
 
 @require_POST
@@ -95,9 +139,11 @@ def _detail_page(request: HttpRequest, ball_set: BallSet, **forms: Any) -> HttpR
         .select_related("ball_set", "replacement_set", "session__room", "replaced_by")
         .order_by("-replaced_at", "-id")
     )
+    manages = _manages(request, ball_set.hall)
     context = {
         "nav": "halls",
         "hall": ball_set.hall,
+        "manages": manages,
         "ball_set": ball_set,
         "checks": BallSetCheck.objects.filter(ball_set=ball_set)
         .select_related("session__room", "checked_by")
@@ -109,25 +155,30 @@ def _detail_page(request: HttpRequest, ball_set: BallSet, **forms: Any) -> HttpR
         "uses_shown": USES_SHOWN,
         "active": ball_set.state == BallSet.State.ACTIVE,
         "check_form": forms.get("check_form") or BallSetCheckForm(ball_set=ball_set, prefix="check"),
-        "ball_form": forms.get("ball_form") or BallReplaceForm(ball_set=ball_set, prefix="ball"),
-        "replace_form": forms.get("replace_form") or BallSetReplaceForm(ball_set=ball_set, prefix="set"),
-        "retire_form": forms.get("retire_form") or BallSetRetireForm(prefix="retire"),
     }
+    if manages:
+        context |= {
+            "ball_form": forms.get("ball_form") or BallReplaceForm(ball_set=ball_set, prefix="ball"),
+            "replace_form": forms.get("replace_form") or BallSetReplaceForm(ball_set=ball_set, prefix="set"),
+            "retire_form": forms.get("retire_form") or BallSetRetireForm(prefix="retire"),
+        }
     return render(request, "halls/ballset_detail.html", context)
 
 
 @require_GET
-@role_required(Role.MANAGER)
+@role_required(*CHECKERS)
 def ball_set_detail(request: HttpRequest, pk: int, ball_set_pk: int) -> HttpResponse:
-    """A ball set with its checks, replacements and games drawn, and the forms to record them."""
-    return _detail_page(request, _ball_set_or_404(request, pk, ball_set_pk))
+    """A ball set with its checks, replacements and games drawn, and the forms to record them
+    (a caller: the checks only)."""
+    return _detail_page(request, _ball_set_or_404(request, pk, ball_set_pk, managed=False))
 
 
 @require_POST
-@role_required(Role.MANAGER)
+@role_required(*CHECKERS)
 def ball_set_check_record(request: HttpRequest, pk: int, ball_set_pk: int) -> HttpResponse:
-    """Record the check of every ball at the start or end of a session (R23)."""
-    ball_set = _ball_set_or_404(request, pk, ball_set_pk)
+    """Record the check of every ball at the start or end of a session (R23): a manager or a
+    caller of the hall."""
+    ball_set = _ball_set_or_404(request, pk, ball_set_pk, managed=False)
     form = BallSetCheckForm(request.POST, ball_set=ball_set, prefix="check")
     if form.is_valid():
         try:

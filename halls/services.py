@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bingo import realtime
 from bingo.models import Game, Session
 from bingo.roles import Role, user_roles, user_roles_set
 from halls.models import (
@@ -488,7 +489,8 @@ def ball_replace(
 # --- the progressive jackpot (R9-R13) -----------------------------------------------------------
 #
 # Every movement locks the jackpot row, appends to the ledger, then saves the new balance, so the
-# balance is always the sum of the movements (PostgreSQL checks both, see migration 0004).
+# balance is always the sum of the movements (PostgreSQL checks both, see migration 0004). Once
+# it commits, the displays of the hall's rooms show the new balance (R13; STYLE rule 4).
 
 
 @dataclass(frozen=True)
@@ -525,6 +527,11 @@ def _game_of_hall(*, hall: Hall, game_id: int) -> None:
         )
 
 
+def _announce(hall_id: int) -> None:
+    # Registered inside the movement's transaction: a movement rolled back announces nothing.
+    transaction.on_commit(lambda: realtime.hall_jackpot_changed(hall_id))
+
+
 def _move(
     jackpot: Jackpot,
     *,
@@ -548,6 +555,7 @@ def _move(
     )
     jackpot.balance = balance
     jackpot.save(update_fields=["balance", "updated_at"])
+    _announce(jackpot.hall_id)
     return movement
 
 
@@ -571,6 +579,7 @@ def jackpot_configure(
         jackpot.valid_until = valid_until
         jackpot.full_clean(exclude=["hall"])
         jackpot.save()
+        _announce(hall.pk)  # the time limit decides whether the displays show it running (R12)
     return jackpot
 
 

@@ -1,4 +1,5 @@
-"""Web pages of the halls app (manager screens). Paths are Portuguese (R54); names are English."""
+"""Web pages of the halls app: manager screens, and the ball sets' also for callers (R23).
+Paths are Portuguese (R54); names are English."""
 
 from django.urls import URLPattern, path
 
@@ -15,6 +16,7 @@ urlpatterns: list[URLPattern] = [
     path("<int:pk>/pessoal/", views.staff_assign, name="staff_assign"),
     path("<int:pk>/pessoal/<int:membership_pk>/remover/", views.staff_remove, name="staff_remove"),
     # Ball sets (R20-R26) and the progressive jackpot (R9-R13) of a hall.
+    path("jogos-de-bolas/", ballset_views.ball_set_halls, name="ball_set_halls"),
     path("<int:pk>/jogos-de-bolas/", ballset_views.ball_set_list, name="ball_set_list"),
     path("<int:pk>/jogos-de-bolas/novo/", ballset_views.ball_set_create, name="ball_set_create"),
     path("<int:pk>/jogos-de-bolas/<int:ball_set_pk>/", ballset_views.ball_set_detail, name="ball_set_detail"),

@@ -42,6 +42,7 @@ def _forget_sale_contexts() -> None:
 
     services._sale_contexts.clear()
     realtime._last_notice.clear()
+    realtime._last_display_notice.clear()
     detection.forget()
 
 

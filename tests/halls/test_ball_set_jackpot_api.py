@@ -1,5 +1,6 @@
-"""Ball sets and the jackpot over the API: a hall's staff read, its managers write; another
-hall's objects answer 404; the endpoints are in the OpenAPI schema."""
+"""Ball sets and the jackpot over the API: a hall's staff read, its managers write, and its
+callers record the checks of the balls (R23); another hall's objects answer 404; the endpoints
+are in the OpenAPI schema."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ pytestmark = pytest.mark.django_db
 STAFF = (Role.MANAGER, Role.CASHIER, Role.CALLER, Role.INSPECTOR)
 READ = set(STAFF)
 MANAGER = {Role.MANAGER}
+CHECKERS = {Role.MANAGER, Role.CALLER}  # R23: the caller runs the balls through the mechanism
 
 
 class Staffed(HallWithSessions):
@@ -80,7 +82,7 @@ ENDPOINTS = [
         "ball-set-checks",
         "set",
         {"session": "SESSION", "phase": "start"},
-        MANAGER,
+        CHECKERS,
         201,
     ),
     ("replacements", "get", "ball-set-replacements", "set", None, READ, 200),
@@ -195,6 +197,57 @@ def test_checks_are_recorded_and_listed(praia, mindelo):
 
     listed = api(praia.staff[Role.INSPECTOR]).get(url).json()
     assert [check["phase"] for check in listed["results"]] == ["start"]
+
+
+def test_a_caller_records_the_start_and_end_checks(praia, mindelo):
+    caller = praia.staff[Role.CALLER]
+    client = api(caller)
+    url = reverse("api:ball-set-checks", args=[praia.set.pk])
+    session = praia.open_session.pk
+
+    start = client.post(url, {"session": session, "phase": "start"}, content_type="application/json")
+    end = client.post(
+        url, {"session": session, "phase": "end", "faulty_balls": [90]}, content_type="application/json"
+    )
+    no_start = client.post(
+        reverse("api:ball-set-checks", args=[praia.spare.pk]),
+        {"session": session, "phase": "end"},
+        content_type="application/json",
+    )
+
+    assert (start.status_code, end.status_code) == (201, 201), (start.content, end.content)
+    assert [(r.json()["phase"], r.json()["result"]) for r in (start, end)] == [
+        ("start", "ok"),
+        ("end", "faulty"),
+    ]
+    assert {start.json()["checked_by"], end.json()["checked_by"]} == {caller.username}
+    assert no_start.status_code == 400  # the rules hold for callers too (R23)
+    # Reading what they check; the rest stays with the managers.
+    assert client.get(reverse("api:hall-ball-sets", args=[praia.hall.pk])).status_code == 200
+    refused = [
+        client.post(
+            reverse("api:hall-ball-sets", args=[praia.hall.pk]),
+            {"serial_number": "JB-9", "size": 90},
+            content_type="application/json",
+        ),
+        client.post(
+            reverse("api:ball-set-replacements", args=[praia.set.pk]),
+            {"ball_number": 90, "reason": "cracked"},
+            content_type="application/json",
+        ),
+        client.post(
+            reverse("api:ball-set-retire", args=[praia.set.pk]),
+            {"reason": "worn"},
+            content_type="application/json",
+        ),
+    ]
+    assert [r.status_code for r in refused] == [403, 403, 403]
+    # A caller of another hall does not even find the set.
+    foreign = api(mindelo.staff[Role.CALLER]).post(
+        url, {"session": session, "phase": "start"}, content_type="application/json"
+    )
+    assert foreign.status_code == 404
+    assert BallSetCheck.objects.count() == 2
 
 
 def test_replacements_are_one_ball_or_the_whole_set(praia, mindelo):

@@ -1,5 +1,6 @@
-"""The ball-set and jackpot screens under /salas/: only a manager of the hall (or a superuser
-holding the manager role) reaches them, and each form records what the rules allow."""
+"""The ball-set and jackpot screens under /salas/: a manager of the hall (or a superuser holding
+the manager role) reaches them all, a caller of the hall the ball sets and their checks (R23),
+and each form records what the rules allow."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from django.urls import reverse
+from django.urls import resolve, reverse
 
 from bingo.roles import Role
 from halls import services
@@ -63,11 +64,40 @@ def pages(hall: Hall, ball_set: BallSet) -> list[tuple[str, str]]:
 # --- who may open them -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("role", [Role.CASHIER, Role.CALLER, Role.INSPECTOR])
+@pytest.mark.parametrize("role", [Role.CASHIER, Role.INSPECTOR])
 def test_other_staff_of_the_hall_are_refused(venue, ball_set, role):
     client = browser(staff(venue.hall, role, role.value))
     for method, url in pages(venue.hall, ball_set):
         assert getattr(client, method)(url).status_code == 403, url
+
+
+#: What a caller of the hall may do: see the sets and record their checks (R23).
+CALLER_PAGES = {"ball_set_list", "ball_set_detail", "ball_set_check_record"}
+
+
+def test_a_caller_of_the_hall_reaches_only_the_sets_and_their_checks(venue, ball_set):
+    client = browser(staff(venue.hall, Role.CALLER, "locutor"))
+    for method, url in pages(venue.hall, ball_set):
+        status = getattr(client, method)(url).status_code
+        if resolve(url).url_name in CALLER_PAGES:
+            assert status in (200, 302), url
+        else:
+            assert status == 403, url
+    assert not BallReplacement.objects.exists()
+    ball_set.refresh_from_db()
+    assert ball_set.state == BallSet.State.ACTIVE
+    assert BallSet.objects.count() == 1
+    assert not Jackpot.objects.exists()
+
+
+def test_a_caller_of_another_hall_finds_nothing(venue, other_venue, ball_set):
+    client = browser(staff(other_venue.hall, Role.CALLER, "outro-locutor"))
+    session = venue.session()
+    for method, url in pages(venue.hall, ball_set):
+        if resolve(url).url_name in CALLER_PAGES:
+            data = {"check-session": session.pk, "check-phase": "start"} if method == "post" else None
+            assert getattr(client, method)(url, data).status_code == 404, url
+    assert not BallSetCheck.objects.exists()
 
 
 def test_a_manager_of_another_hall_finds_nothing(venue, other_venue, ball_set):
@@ -109,11 +139,65 @@ def test_the_managers_pages_show_what_they_hold(venue, ball_set, manager):
     detail = manager.get(reverse("halls:ball_set_detail", args=[venue.hall.pk, ball_set.pk])).content.decode()
     assert "cracked in the blower" in detail
     assert "Faulty balls: 7" in detail
+    one = [venue.hall.pk, ball_set.pk]
+    for form in ("ball_set_check_record", "ball_replace", "ball_set_replace", "ball_set_retire"):
+        assert f'action="{reverse(f"halls:{form}", args=one)}"' in detail, form
+    assert 'id="new-ball-set"' in listing
     jackpot = manager.get(reverse("halls:jackpot_detail", args=[venue.hall.pk])).content.decode()
     assert "1234.50" in jackpot
 
 
 # --- ball sets -------------------------------------------------------------------------------------
+
+
+def test_a_caller_records_the_checks_of_a_session(venue, ball_set):
+    caller_user = staff(venue.hall, Role.CALLER, "locutor")
+    caller = browser(caller_user)
+    session = venue.session()
+    one = [venue.hall.pk, ball_set.pk]
+
+    listing = caller.get(reverse("halls:ball_set_list", args=[venue.hall.pk])).content.decode()
+    assert reverse("halls:ball_set_detail", args=one) in listing
+    assert 'id="new-ball-set"' not in listing  # registering is the manager's
+    assert f'href="{reverse("halls:jackpot_detail", args=[venue.hall.pk])}"' not in listing
+    detail = caller.get(reverse("halls:ball_set_detail", args=one)).content.decode()
+    assert f'action="{reverse("halls:ball_set_check_record", args=one)}"' in detail
+    for managers_only in ("ball_replace", "ball_set_replace", "ball_set_retire", "hall_detail"):
+        args = [venue.hall.pk] if managers_only == "hall_detail" else one
+        assert f'"{reverse(f"halls:{managers_only}", args=args)}"' not in detail, managers_only
+
+    url = reverse("halls:ball_set_check_record", args=one)
+    start = caller.post(url, {"check-session": session.pk, "check-phase": "start", "check-faulty_balls": "8"})
+    end = caller.post(url, {"check-session": session.pk, "check-phase": "end", "check-faulty_balls": ""})
+    refused = caller.post(url, {"check-session": session.pk, "check-phase": "end"})
+
+    assert (start.status_code, end.status_code) == (302, 302)
+    assert start["Location"] == reverse("halls:ball_set_detail", args=one)
+    assert "already recorded" in refused.content.decode()  # the service's rules hold for callers too
+    checks = BallSetCheck.objects.order_by("id")
+    assert list(checks.values_list("phase", "result", "faulty_balls")) == [
+        ("start", "faulty", [8]),
+        ("end", "ok", []),
+    ]
+    assert {check.checked_by for check in checks} == {caller_user}
+
+
+def test_a_caller_finds_the_ball_sets_of_the_halls_they_call_in(venue, other_venue):
+    third = HallWithSessions("Sala Tarrafal")
+    user = staff(venue.hall, Role.CALLER, "locutor")
+    client = browser(user)
+    url = reverse("halls:ball_set_halls")
+
+    one_hall = client.get(url)
+    staff(other_venue.hall, Role.CALLER, "locutor")
+    two_halls = client.get(url).content.decode()
+
+    assert one_hall.status_code == 302
+    assert one_hall["Location"] == reverse("halls:ball_set_list", args=[venue.hall.pk])
+    assert reverse("halls:ball_set_list", args=[venue.hall.pk]) in two_halls
+    assert reverse("halls:ball_set_list", args=[other_venue.hall.pk]) in two_halls
+    assert reverse("halls:ball_set_list", args=[third.hall.pk]) not in two_halls
+    assert browser(staff(venue.hall, Role.CASHIER, "caixa")).get(url).status_code == 403
 
 
 def test_a_manager_registers_a_ball_set(venue, manager):

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, connections, transaction
 from django.utils import timezone, translation
 
+from bingo import realtime
 from halls import services
 from halls.models import Hall, Jackpot, JackpotMovement
 from tests.halls.conftest import HallWithSessions
@@ -185,6 +186,61 @@ def test_the_balance_is_always_the_sum_of_the_movements(venue):
                 services.jackpot_adjust(hall=hall, amount=amount, note="random")
         assert_ledger_adds_up(hall)
     assert JackpotMovement.objects.filter(kind="win").count() >= 1
+
+
+# --- the displays hear of each movement once it commits (R13) -----------------------------------
+
+
+@pytest.fixture
+def announced(monkeypatch):
+    """The halls whose displays were told their jackpot changed (bingo.realtime)."""
+    heard: list[int] = []
+    monkeypatch.setattr(realtime, "hall_jackpot_changed", heard.append)
+    return heard
+
+
+def test_every_movement_tells_the_halls_displays_after_it_commits(
+    venue, announced, django_capture_on_commit_callbacks
+):
+    hall = venue.hall
+    annulled, won = venue.game(), venue.game()
+    steps = [
+        lambda: services.jackpot_configure(hall=hall, base_value=D("500.00")),
+        lambda: services.jackpot_seed(hall=hall, amount=D("500.00")),
+        lambda: services.jackpot_contribute(hall=hall, game_id=annulled.pk, amount=D("12.00")),
+        lambda: services.jackpot_reverse(hall=hall, game_id=annulled.pk),
+        lambda: services.jackpot_contribute(hall=hall, game_id=won.pk, amount=D("30.00")),
+        lambda: services.jackpot_adjust(hall=hall, amount=D("-0.50"), note="miscounted"),
+        lambda: services.jackpot_win(hall=hall, game_id=won.pk),  # the win and the reset
+    ]
+    for step in steps:
+        with django_capture_on_commit_callbacks() as callbacks:
+            step()
+        assert announced == []  # nothing before the commit (STYLE rule 4)
+        for callback in callbacks:
+            callback()
+        assert announced
+        assert set(announced) == {hall.pk}
+        announced.clear()
+    assert JackpotMovement.objects.filter(jackpot__hall=hall).count() == 7
+
+
+def _seed_then_fail(hall: Hall) -> None:
+    with transaction.atomic():
+        services.jackpot_seed(hall=hall, amount=D("100.00"))
+        raise RuntimeError("the caller's transaction fails after the seed")
+
+
+def test_a_refused_or_rolled_back_movement_tells_no_display(
+    venue, announced, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        with pytest.raises(ValidationError):
+            services.jackpot_adjust(hall=venue.hall, amount=D("-1.00"), note="below zero")
+        with pytest.raises(RuntimeError):
+            _seed_then_fail(venue.hall)
+    assert callbacks == []
+    assert announced == []
 
 
 def test_the_state_for_displays(venue):
