@@ -146,6 +146,9 @@ def test_a_sale_builds_no_display_state_and_notices_are_spaced_out(
     hall: Console, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = hall.game(hall.series(1))
+    # Opening the sales told the displays and boards already, on the real clock: start afresh.
+    realtime._last_notice.clear()
+    realtime._last_display_notice.clear()
     sent: list[tuple[str, dict[str, Any]]] = []
 
     class Layer:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import translation
@@ -273,6 +274,7 @@ def test_the_api_plays_the_double_cards(client, hall: Doubles) -> None:
     first = hall.first_game(cards=3)
     following = services.game_create(session=hall.session, variant="90")
     client.force_login(manager)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     path = f"/api/games/{following.pk}/play-doubles/"
     refused = client.post(path)
     assert refused.status_code == 400
