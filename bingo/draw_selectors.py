@@ -113,7 +113,11 @@ def display_state(*, room_id: int) -> dict[str, Any]:
             }
         )
     if jackpot_prize := awarded.get(PrizeKind.JACKPOT.value):
-        message["jackpot"]["won"] = selectors.money_display(jackpot_prize.total, hall.currency)
+        # What it paid and to which cards, as the other prizes show their winners.
+        winners = ", ".join(_card_label(w.series.label, w.card_number) for w in jackpot_prize.cards.all())
+        message["jackpot"]["won"] = (
+            f"{selectors.money_display(jackpot_prize.total, hall.currency)} · {winners}"
+        )
     message["jackpot"]["balls"] = game.session.jackpot_balls if game.jackpot_active else None
     message["last_game"] = session_last_game_due(session=game.session)
     message["game"] = {

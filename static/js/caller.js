@@ -4,7 +4,8 @@
  * console, rendered by the server, and puts it in place, keeping what the caller was typing
  * and where the focus was. After a dropped connection it reconnects with a growing delay and
  * fetches once, so nothing that happened meanwhile is missed. When the game moves to another
- * state (started by another caller, ended by a bingo) the whole console is loaded again.
+ * state (started by another caller, ended by a bingo) the whole console is loaded again; while
+ * one of the console's own forms is being sent, nothing is fetched or loaded over it.
  * Shortcut: R jumps to the claim form (R43: a claim stops the draw).
  */
 (function () {
@@ -21,6 +22,18 @@
   var fetching = false;
   var again = false;
   var opened = false;
+  // A form is on its way (a ball, a claim, an award): its answer is a whole new console, so
+  // the live part is left alone until then, and never reloads over it (that would abort the
+  // navigation and hide the answer, e.g. the bingo's confirmation).
+  var submitting = false;
+  document.addEventListener("submit", function (event) {
+    if (!event.defaultPrevented) {
+      submitting = true;
+    }
+  });
+  window.addEventListener("pageshow", function () {
+    submitting = false; // back in the history: the page is live again
+  });
 
   function setLive(isLive) {
     if (!live) {
@@ -67,6 +80,9 @@
   }
 
   function refresh() {
+    if (submitting) {
+      return;
+    }
     if (fetching) {
       again = true;
       return;
@@ -81,6 +97,9 @@
         return response.text();
       })
       .then(function (html) {
+        if (submitting) {
+          return;
+        }
         var next = document.createElement("div");
         next.innerHTML = html;
         if (stateOf(next) !== stateOf(area)) {

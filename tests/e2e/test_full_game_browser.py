@@ -366,6 +366,7 @@ def test_a_caller_runs_a_whole_game_claims_are_checked_and_the_cashier_pays_the_
         (JackpotMovement.Kind.RESET, BASE_VALUE, BASE_VALUE, game.pk),
     ]
     assert money(jackpot.total) in seen["display_jackpot_won"]
+    assert cards_in(seen["display_jackpot_won"]) == set(jackpot.cards.values_list("card_number", flat=True))
     assert seen["display_jackpot_after"] == money(BASE_VALUE)
     assert cards_in(" ".join(seen["console_jackpot_winners"])) == plan["bingo_holders"]
     assert seen["display_count"] == str(len(balls))
