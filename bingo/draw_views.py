@@ -27,7 +27,7 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -45,6 +45,9 @@ from halls.models import BallSet, CashDesk, Room
 #: The games a caller's list shows: ready to draw, or drawing (R42).
 #: The console's query parameter naming the claim whose answer it shows.
 CLAIM_PARAM = "reclamacao"
+
+#: The label of a field naming one card's series (Portuguese says it in the singular).
+_SERIES = pgettext_lazy("the series of one card", "Series")
 
 CONSOLE_STATES = (GameState.SALES_CLOSED.value, GameState.DRAWING.value, GameState.SUSPENDED.value)
 
@@ -101,7 +104,7 @@ class ReasonForm(forms.Form):
 class ClaimForm(forms.Form):
     """A claimed card (R43): series and number, and the prize claimed."""
 
-    series = forms.ModelChoiceField(label=_("Series"), queryset=Series.objects.none(), empty_label=None)
+    series = forms.ModelChoiceField(label=_SERIES, queryset=Series.objects.none(), empty_label=None)
     card_number = forms.IntegerField(
         label=_("Card number"),
         min_value=1,
@@ -130,7 +133,7 @@ class PrizePayForm(forms.Form):
 
     cash_desk = forms.IntegerField(widget=forms.HiddenInput)
     series = forms.ModelChoiceField(
-        label=_("Series"), queryset=Series.objects.none(), widget=forms.Select(attrs={"autofocus": True})
+        label=_SERIES, queryset=Series.objects.none(), widget=forms.Select(attrs={"autofocus": True})
     )
     card_number = forms.IntegerField(
         label=_("Card number"),
