@@ -472,6 +472,8 @@ _TAKE_NUMBERS = """
            status = CASE WHEN last_sold + %(quantity)s = size THEN 'exhausted' ELSE status END
      WHERE id = %(series)s AND on_sale_in_id = %(game)s AND status = 'on_sale'
        AND last_sold + %(quantity)s <= size
+       AND NOT EXISTS (SELECT 1 FROM halls_hall
+                        WHERE id = %(hall)s AND card_limit_per_player IS NOT NULL)
  RETURNING last_sold
 """
 
@@ -506,8 +508,10 @@ def _sell_fast(
 ) -> SaleResult | None:
     """The common sale: the next ``quantity`` cards of the game's first series, taken with one
     conditional UPDATE that holds the series row lock until commit (R36). None when it does not
-    apply: the series is short (R38 rollover), the game is not selling, or the cash is short;
-    the locked path then decides, and explains any refusal."""
+    apply: the series is short (R38 rollover), the game is not selling, the cash is short, or
+    the hall limits cards per player (R35; the UPDATE reads the hall row itself, so a limit set
+    since the cached context was read is never skipped); the locked path then decides, and
+    explains any refusal."""
     amount = price * quantity
     if received < amount:
         return None
@@ -518,6 +522,7 @@ def _sell_fast(
         "price": price,
         "amount": amount,
         "desk": desk.pk,
+        "hall": desk.hall_id,  # the game's hall: checked before
         "cashier": cashier.pk,
         "received": received,
         "player": player,

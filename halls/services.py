@@ -144,8 +144,15 @@ def hall_update(
     hall.card_limit_per_player = card_limit_per_player
     hall.tax_rate = tax_rate
     hall.tax_threshold = tax_threshold
+    jackpot_switched = hall.jackpot_active != jackpot_active
     hall.jackpot_active = jackpot_active
-    return _save_hall(hall)
+    with transaction.atomic():
+        _save_hall(hall)
+        if jackpot_switched:
+            # The displays show the jackpot only while it runs (R9, R13).
+            hall_id = hall.pk
+            transaction.on_commit(lambda: realtime.hall_jackpot_changed(hall_id))
+    return hall
 
 
 def room_create(*, hall: Hall, name: str) -> Room:

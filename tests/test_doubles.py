@@ -259,6 +259,13 @@ def test_the_manager_plays_the_double_cards_from_the_game_page(client, hall: Dou
     answer = client.post(reverse("games:game_play_doubles", args=[following.pk]))
     assert answer.status_code == 302
     assert Game.objects.get(pk=following.pk).state == GameState.SALES_CLOSED
+    # The caller's console says which cards play (R15).
+    from bingo.roles import user_roles_set
+
+    user_roles_set(user=hall.caller, roles=[Role.CALLER])
+    client.force_login(hall.caller)
+    console = client.get(reverse("draw:console", args=[following.pk]))
+    assert "data-doubles-of>Cartões duplos da jogada 1<" in console.content.decode()  # R54
     # A caller may look at games but not change them.
     client.force_login(hall.caller)
     assert client.post(reverse("games:game_play_doubles", args=[following.pk])).status_code == 403

@@ -189,6 +189,18 @@ def test_the_per_player_limit(db):
     assert hall.sell(game, 5, player="João").cards == 5
 
 
+def test_a_limit_set_while_the_game_sells_applies_to_the_next_sale(praia):  # R35
+    game = praia.game(praia.series(1))
+    praia.sell(game, 2)  # the sale context (no limit) is now cached in this process
+    Hall.objects.filter(pk=praia.hall.pk).update(card_limit_per_player=3)
+    with pytest.raises(ValidationError, match="R35"):
+        praia.sell(game, 1)  # who is buying must now be known
+    with pytest.raises(ValidationError, match="at most 3 cards"):
+        praia.sell(game, 4, player="Maria")
+    assert praia.sell(game, 3, player="Maria").cards == 3
+    assert Sale.objects.filter(game=game).count() == 2
+
+
 def test_illegal_state_changes_are_refused(praia):
     game = services.game_create(session=praia.session, variant="90")
     with pytest.raises(ValidationError, match="planned"):

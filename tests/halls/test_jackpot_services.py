@@ -355,3 +355,29 @@ def test_games_contributing_at_once_leave_the_exact_balance():
     assert JackpotMovement.objects.filter(kind="contribution").count() == 2 * per_thread
     assert Jackpot.objects.get(hall=hall).balance == sum(amounts[0] + amounts[1], D("0"))
     assert_ledger_adds_up(hall)
+
+
+def test_switching_the_halls_jackpot_tells_its_displays(venue, announced, django_capture_on_commit_callbacks):
+    hall = venue.hall
+
+    def update(jackpot_active: bool) -> None:
+        services.hall_update(
+            hall=hall,
+            name=hall.name,
+            currency=hall.currency,
+            time_zone=hall.time_zone,
+            card_limit_per_player=hall.card_limit_per_player,
+            tax_rate=hall.tax_rate,
+            tax_threshold=hall.tax_threshold,
+            jackpot_active=jackpot_active,
+        )
+
+    switched_on = not hall.jackpot_active
+    with django_capture_on_commit_callbacks(execute=True):
+        update(switched_on)  # switched: the displays show it, or stop showing it (R13)
+    assert announced == [hall.pk]
+    announced.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        update(switched_on)  # the same setting again: nothing to tell
+    assert announced == []
+    assert Hall.objects.get(pk=hall.pk).jackpot_active is switched_on
