@@ -14,24 +14,23 @@ there (R50).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
+from django.contrib.auth.models import User
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo import draw_selectors, draw_services, selectors
+from bingo import draw_selectors, draw_services
 from bingo.api import MoneyField
 from bingo.draw_selectors import ClaimResult
 from bingo.engine import Variant
 from bingo.engine.draw import ball_label
 from bingo.engine.prizes import PrizeKind as EnginePrize
-from bingo.game_api import VariantField
+from bingo.game_api import VariantField, game_for, hall_id_of
 from bingo.models import Ball, Claim, DrawMode, Game, GameState, Prize, PrizeKind, PrizePayment, PrizeWinner
 from bingo.roles import Role
 from cards.api import ErrorSerializer
@@ -449,18 +448,6 @@ class PayoutSerializer(serializers.Serializer[Any]):
 # --- helpers ----------------------------------------------------------------------------------
 
 
-def _game(request: Request, game_id: int) -> Game:
-    """A game of a hall the caller works in (in any role); 404 for any other."""
-    try:
-        return selectors.game_list_for(request_user(request)).get(pk=game_id)
-    except Game.DoesNotExist:
-        raise NotFound(_("There is no game %(id)d.") % {"id": game_id}) from None
-
-
-def _hall_id(game: Game) -> int:
-    return game.session.room.hall_id
-
-
 def _ball(ball: Ball, label: str) -> dict[str, Any]:
     return {
         "position": ball.position,
@@ -494,7 +481,7 @@ def _draw_state(game: Game) -> dict[str, Any]:
     return {
         "game": game.pk,
         "number": game.number,
-        "hall": _hall_id(game),
+        "hall": hall_id_of(game),
         "variant": game.variant,
         "state": game.state,
         "state_reason": game.state_reason,
@@ -600,8 +587,8 @@ class DrawStateView(APIView):
         tags=["draw"],
     )
     def get(self, request: Request, game_id: int) -> Response:
-        game = _game(request, game_id)
-        require_hall_role(request, _hall_id(game), Role.CALLER, Role.MANAGER)
+        game = game_for(request, game_id)
+        require_hall_role(request, hall_id_of(game), Role.CALLER, Role.MANAGER)
         return _state_response(game)
 
 
@@ -618,9 +605,9 @@ class DrawStartView(APIView):
         tags=["draw"],
     )
     def post(self, request: Request, game_id: int) -> Response:
-        game = _game(request, game_id)
-        require_hall_role(request, _hall_id(game), Role.CALLER)
-        form = DrawStartSerializer(data=request.data, context={"hall_id": _hall_id(game)})
+        game = game_for(request, game_id)
+        require_hall_role(request, hall_id_of(game), Role.CALLER)
+        form = DrawStartSerializer(data=request.data, context={"hall_id": hall_id_of(game)})
         form.is_valid(raise_exception=True)
         draw_services.game_start_draw(
             game=game,
@@ -650,8 +637,8 @@ class BallCreateView(APIView):
         tags=["draw"],
     )
     def post(self, request: Request, game_id: int) -> Response:
-        game = _game(request, game_id)
-        require_hall_role(request, _hall_id(game), Role.CALLER)
+        game = game_for(request, game_id)
+        require_hall_role(request, hall_id_of(game), Role.CALLER)
         form = BallCreateSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         position = form.validated_data["position"]
@@ -668,27 +655,41 @@ class BallCreateView(APIView):
         )
 
 
-class ManualView(APIView):
-    """R55: the electronic mechanism failed after the first ball; from the next ball on the
-    caller keys in the blower's balls (a caller of the game's hall)."""
+class _ReasonedChangeView(APIView):
+    """A change of the draw that records why (R55, R57): the reason in, the console state out.
+    Subclasses say who may make it (``roles``, in the game's hall) and make it (``change``)."""
 
     permission_classes = [IsAuthenticated]
+    roles: ClassVar[tuple[Role, ...]] = (Role.CALLER, Role.MANAGER)
 
-    @extend_schema(
+    def change(self, game: Game, user: User, reason: str) -> None:
+        raise NotImplementedError
+
+    def post(self, request: Request, game_id: int) -> Response:
+        game = game_for(request, game_id)
+        require_hall_role(request, hall_id_of(game), *self.roles)
+        form = DrawReasonSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        self.change(game, request_user(request), form.validated_data["reason"])
+        return _state_response(game)
+
+
+@extend_schema_view(
+    post=extend_schema(
         operation_id="games_manual",
         request=DrawReasonSerializer,
         responses=_responses(DrawStateSerializer),
         tags=["draw"],
     )
-    def post(self, request: Request, game_id: int) -> Response:
-        game = _game(request, game_id)
-        require_hall_role(request, _hall_id(game), Role.CALLER)
-        form = DrawReasonSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        draw_services.game_switch_to_manual(
-            game=game, user=request_user(request), reason=form.validated_data["reason"]
-        )
-        return _state_response(game)
+)
+class ManualView(_ReasonedChangeView):
+    """R55: the electronic mechanism failed after the first ball; from the next ball on the
+    caller keys in the blower's balls (a caller of the game's hall)."""
+
+    roles = (Role.CALLER,)
+
+    def change(self, game: Game, user: User, reason: str) -> None:
+        draw_services.game_switch_to_manual(game=game, user=user, reason=reason)
 
 
 class ClaimCreateView(APIView):
@@ -705,8 +706,8 @@ class ClaimCreateView(APIView):
         tags=["draw"],
     )
     def post(self, request: Request, game_id: int) -> Response:
-        game = _game(request, game_id)
-        require_hall_role(request, _hall_id(game), Role.CALLER)
+        game = game_for(request, game_id)
+        require_hall_role(request, hall_id_of(game), Role.CALLER)
         form = ClaimCreateSerializer(data=request.data, context={"game": game})
         form.is_valid(raise_exception=True)
         data = form.validated_data
@@ -735,8 +736,8 @@ class PrizeCreateView(APIView):
         tags=["draw"],
     )
     def post(self, request: Request, game_id: int) -> Response:
-        game = _game(request, game_id)
-        require_hall_role(request, _hall_id(game), Role.CALLER)
+        game = game_for(request, game_id)
+        require_hall_role(request, hall_id_of(game), Role.CALLER)
         form = AwardSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         prize = draw_services.prize_award(
@@ -760,26 +761,19 @@ class PrizeCreateView(APIView):
 # --- suspension and annulment (R55, R57) -----------------------------------------------------------
 
 
-class SuspendView(APIView):
-    """R55: a failure before the first ball suspends the game (a caller or a manager of its hall)."""
-
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
+@extend_schema_view(
+    post=extend_schema(
         operation_id="games_suspend",
         request=DrawReasonSerializer,
         responses=_responses(DrawStateSerializer),
         tags=["draw"],
     )
-    def post(self, request: Request, game_id: int) -> Response:
-        game = _game(request, game_id)
-        require_hall_role(request, _hall_id(game), Role.CALLER, Role.MANAGER)
-        form = DrawReasonSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        draw_services.game_suspend(
-            game=game, user=request_user(request), reason=form.validated_data["reason"]
-        )
-        return _state_response(game)
+)
+class SuspendView(_ReasonedChangeView):
+    """R55: a failure before the first ball suspends the game (a caller or a manager of its hall)."""
+
+    def change(self, game: Game, user: User, reason: str) -> None:
+        draw_services.game_suspend(game=game, user=user, reason=reason)
 
 
 class ResumeView(APIView):
@@ -795,32 +789,27 @@ class ResumeView(APIView):
         tags=["draw"],
     )
     def post(self, request: Request, game_id: int) -> Response:
-        game = _game(request, game_id)
-        require_hall_role(request, _hall_id(game), Role.CALLER, Role.MANAGER)
+        game = game_for(request, game_id)
+        require_hall_role(request, hall_id_of(game), Role.CALLER, Role.MANAGER)
         draw_services.game_resume(game=game, user=request_user(request))
         return _state_response(game)
 
 
-class AnnulView(APIView):
-    """Annul the game and refund every card sold in full: a suspension unsolved after 15 minutes
-    (R55), or an announcement error that affects the result (R57) (a caller or a manager of its
-    hall)."""
-
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
+@extend_schema_view(
+    post=extend_schema(
         operation_id="games_annul",
         request=DrawReasonSerializer,
         responses=_responses(DrawStateSerializer),
         tags=["draw"],
     )
-    def post(self, request: Request, game_id: int) -> Response:
-        game = _game(request, game_id)
-        require_hall_role(request, _hall_id(game), Role.CALLER, Role.MANAGER)
-        form = DrawReasonSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        draw_services.game_annul(game=game, user=request_user(request), reason=form.validated_data["reason"])
-        return _state_response(game)
+)
+class AnnulView(_ReasonedChangeView):
+    """Annul the game and refund every card sold in full: a suspension unsolved after 15 minutes
+    (R55), or an announcement error that affects the result (R57) (a caller or a manager of its
+    hall)."""
+
+    def change(self, game: Game, user: User, reason: str) -> None:
+        draw_services.game_annul(game=game, user=user, reason=reason)
 
 
 # --- prize payment at the cash desk (R50) ----------------------------------------------------------

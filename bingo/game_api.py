@@ -22,7 +22,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.generics import GenericAPIView
@@ -395,19 +401,21 @@ def _session(request: Request, session_id: int) -> Session:
         raise NotFound(_("There is no session %(id)d.") % {"id": session_id}) from None
 
 
-def _game(request: Request, game_id: int) -> Game:
+def game_for(request: Request, game_id: int) -> Game:
+    """A game of a hall the requester works in (in any role); 404 for any other."""
     try:
         return selectors.game_list_for(request_user(request)).get(pk=game_id)
     except Game.DoesNotExist:
         raise NotFound(_("There is no game %(id)d.") % {"id": game_id}) from None
 
 
-def _hall_id(game: Game) -> int:
+def hall_id_of(game: Game) -> int:
+    """The id of ``game``'s hall, whose roles decide what may be done to it."""
     return game.session.room.hall_id
 
 
 def _game_response(game_id: int, request: Request, code: int = status.HTTP_200_OK) -> Response:
-    game = _game(request, game_id)
+    game = game_for(request, game_id)
     headers = (
         {"Location": reverse("api:game-detail", args=[game.pk])} if code == status.HTTP_201_CREATED else {}
     )
@@ -525,7 +533,7 @@ class GameDetailView(APIView):
         operation_id="games_retrieve", responses={200: GameSerializer, 404: ErrorSerializer}, tags=["games"]
     )
     def get(self, request: Request, game_id: int) -> Response:
-        return Response(GameSerializer(_game(request, game_id)).data)
+        return Response(GameSerializer(game_for(request, game_id)).data)
 
 
 class GameOpenSalesView(APIView):
@@ -546,62 +554,64 @@ class GameOpenSalesView(APIView):
         tags=["games"],
     )
     def post(self, request: Request, game_id: int) -> Response:
-        game = _game(request, game_id)
-        require_hall_role(request, _hall_id(game), Role.MANAGER)
+        game = game_for(request, game_id)
+        require_hall_role(request, hall_id_of(game), Role.MANAGER)
         form = OpenSalesSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         services.game_open_sales(game=game, series=form.validated_data["series"])
         return _game_response(game.pk, request)
 
 
-class GameCloseSalesView(APIView):
+class _ManagerChangeView(APIView):
+    """A change of a game a manager of its hall makes with no input (``change``); the answer
+    is the game after it."""
+
+    permission_classes = [IsAuthenticated]
+
+    def change(self, game: Game) -> None:
+        raise NotImplementedError
+
+    def post(self, request: Request, game_id: int) -> Response:
+        game = game_for(request, game_id)
+        require_hall_role(request, hall_id_of(game), Role.MANAGER)
+        self.change(game)
+        return _game_response(game.pk, request)
+
+
+def _manager_change_schema(operation_id: str, refused: str) -> Any:
+    return extend_schema_view(
+        post=extend_schema(
+            operation_id=operation_id,
+            request=None,
+            responses={
+                200: GameSerializer,
+                400: OpenApiResponse(description=refused),
+                403: ErrorSerializer,
+                404: ErrorSerializer,
+            },
+            tags=["games"],
+        )
+    )
+
+
+@_manager_change_schema("games_close_sales", "The game is not selling; nothing changed.")
+class GameCloseSalesView(_ManagerChangeView):
     """Close the sales; the answer carries the R40 announcement in ``closing_announcement``
     (a manager of the game's hall)."""
 
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        operation_id="games_close_sales",
-        request=None,
-        responses={
-            200: GameSerializer,
-            400: OpenApiResponse(description="The game is not selling; nothing changed."),
-            403: ErrorSerializer,
-            404: ErrorSerializer,
-        },
-        tags=["games"],
-    )
-    def post(self, request: Request, game_id: int) -> Response:
-        game = _game(request, game_id)
-        require_hall_role(request, _hall_id(game), Role.MANAGER)
+    def change(self, game: Game) -> None:
         services.game_close_sales(game=game)
-        return _game_response(game.pk, request)
 
 
-class GamePlayDoublesView(APIView):
+@_manager_change_schema(
+    "games_play_doubles", "The previous game sold no double cards, or has not ended; nothing changed."
+)
+class GamePlayDoublesView(_ManagerChangeView):
     """R15: the game plays again the double cards the session's previous game sold; it sells
     none and its sales close at once (a manager of the game's hall)."""
 
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        operation_id="games_play_doubles",
-        request=None,
-        responses={
-            200: GameSerializer,
-            400: OpenApiResponse(
-                description="The previous game sold no double cards, or has not ended; nothing changed."
-            ),
-            403: ErrorSerializer,
-            404: ErrorSerializer,
-        },
-        tags=["games"],
-    )
-    def post(self, request: Request, game_id: int) -> Response:
-        game = _game(request, game_id)
-        require_hall_role(request, _hall_id(game), Role.MANAGER)
+    def change(self, game: Game) -> None:
         services.game_play_doubles(game=game)
-        return _game_response(game.pk, request)
 
 
 # --- sales ------------------------------------------------------------------------------------
@@ -621,8 +631,8 @@ class GameSalesView(GenericAPIView[Sale]):
         tags=["sales"],
     )
     def get(self, request: Request, game_id: int) -> Response:
-        game = _game(request, game_id)
-        roles = require_hall_role(request, _hall_id(game), Role.MANAGER, Role.INSPECTOR, Role.CASHIER)
+        game = game_for(request, game_id)
+        roles = require_hall_role(request, hall_id_of(game), Role.MANAGER, Role.INSPECTOR, Role.CASHIER)
         sales = Sale.objects.filter(game=game).select_related("series", "cashier").order_by("pk")
         if not roles & {Role.MANAGER, Role.INSPECTOR}:
             sales = sales.filter(cashier=request_user(request))
@@ -652,8 +662,8 @@ class GameSalesView(GenericAPIView[Sale]):
         tags=["sales"],
     )
     def post(self, request: Request, game_id: int) -> Response:
-        game = _game(request, game_id)
-        require_hall_role(request, _hall_id(game), Role.CASHIER)
+        game = game_for(request, game_id)
+        require_hall_role(request, hall_id_of(game), Role.CASHIER)
         header = IdempotencyKeySerializer(data={"key": request.headers.get("Idempotency-Key")})
         if not header.is_valid():
             raise serializers.ValidationError({"Idempotency-Key": header.errors["key"]})

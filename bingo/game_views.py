@@ -9,6 +9,7 @@ Times show on the clock of the session's hall (templates: ``{% timezone %}``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TypeVar
 
 from django.contrib import messages
@@ -175,31 +176,35 @@ def game_open_sales(request: HttpRequest, pk: int) -> HttpResponse:
     return _game_page(request, game, open_form=form)
 
 
-@require_POST
-@role_required(Role.MANAGER)
-def game_close_sales(request: HttpRequest, pk: int) -> HttpResponse:
-    """Close the sales; the page then shows the announcement of R40 as recorded."""
+def _game_change(request: HttpRequest, pk: int, change: Callable[[Game], object], done: str) -> HttpResponse:
+    """Make ``change`` to a game the user manages; back to its page with ``done`` or the refusal."""
     game = _game_or_404(request, pk, Role.MANAGER)
     try:
-        services.game_close_sales(game=game)
+        change(game)
     except ValidationError as exc:
         for message in exc.messages:
             messages.error(request, message)
     else:
-        messages.success(request, _("Sales are closed."))
+        messages.success(request, done)
     return redirect("games:game_detail", pk=game.pk)
+
+
+@require_POST
+@role_required(Role.MANAGER)
+def game_close_sales(request: HttpRequest, pk: int) -> HttpResponse:
+    """Close the sales; the page then shows the announcement of R40 as recorded."""
+    return _game_change(
+        request, pk, lambda game: services.game_close_sales(game=game), _("Sales are closed.")
+    )
 
 
 @require_POST
 @role_required(Role.MANAGER)
 def game_play_doubles(request: HttpRequest, pk: int) -> HttpResponse:
     """R15: this game plays again the double cards the previous one sold; its sales close at once."""
-    game = _game_or_404(request, pk, Role.MANAGER)
-    try:
-        services.game_play_doubles(game=game)
-    except ValidationError as exc:
-        for message in exc.messages:
-            messages.error(request, message)
-    else:
-        messages.success(request, _("The double cards play this game; it is ready to draw."))
-    return redirect("games:game_detail", pk=game.pk)
+    return _game_change(
+        request,
+        pk,
+        lambda game: services.game_play_doubles(game=game),
+        _("The double cards play this game; it is ready to draw."),
+    )

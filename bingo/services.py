@@ -259,12 +259,10 @@ def _check_doubles(game: Game, chosen: list[Series]) -> None:
             _("Game %(n)d sells double cards: this game plays them again and sells none (R15).")
             % {"n": previous.number}
         )
-    if not chosen[0].double:
-        if any(s.double for s in chosen):
-            raise ValidationError(_("Both series on sale must be double cards, or neither (R15, R38)."))
-        return
-    if not all(s.double for s in chosen):
+    if len({s.double for s in chosen}) > 1:
         raise ValidationError(_("Both series on sale must be double cards, or neither (R15, R38)."))
+    if not chosen[0].double:
+        return
     following = Game.objects.filter(session=game.session_id, number=game.number + 1).first()
     if following is not None and (
         following.state != GameState.PLANNED.value or following.variant != game.variant
