@@ -607,7 +607,12 @@ def _sell(
             )
     on_sale.sort(key=lambda s: s.position)
     first = on_sale[0]
-    second = on_sale[1] if len(on_sale) > 1 else None
+    if first.status == Series.Status.RETIRED:
+        raise ValidationError(
+            _("Series %(s)s was retired: its sale has stopped. Close this game's sales.") % {"s": first.label}
+        )
+    # A retired second series is no longer there to roll into (R38): the first one's cards only.
+    second = on_sale[1] if len(on_sale) > 1 and on_sale[1].status != Series.Status.RETIRED else None
 
     try:
         blocks = allocate(quantity, _stock(first), first.start, _stock(second) if second else None)

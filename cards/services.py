@@ -264,7 +264,14 @@ def series_create_with_new_card_set(
 
 
 def series_retire(*, series: Series) -> Series:
-    """Take a series out of use: no more sales from it. Retiring twice is refused."""
+    """Take a series out of use: no more sales from it, from this moment. Retiring twice is refused.
+
+    A series on sale in a game stops selling at once (a stolen or misprinted run must not sell
+    one card more), while the cards sold stay valid and play: the game keeps its link to the
+    series, so closing its sales still announces them (R40). The series row lock orders the
+    retirement with the sales, which take the same lock (R36); on PostgreSQL a trigger refuses
+    any sale of a retired series.
+    """
     with transaction.atomic():
         locked = Series.objects.select_for_update().get(pk=series.pk)
         if locked.status == Series.Status.RETIRED:
