@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint format bench install lock clean messages
+.PHONY: run serve test lint format bench install lock clean messages
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
@@ -24,6 +24,20 @@ install: $(STAMP)
 ## Serve the system on http://127.0.0.1:8000 with demo data (SQLite, in-process layer, local broker).
 run: $(STAMP)
 	DJANGO_DEBUG=true $(PY) manage.py runlocal
+
+## Production start, debug off, configured by the environment (README "Production"): migrate,
+## collect the static files, check the deployment, then serve behind the TLS proxy.
+HOST ?= 127.0.0.1
+PORT ?= 8001
+WORKERS ?= 4
+FORWARDED_ALLOW_IPS ?= 127.0.0.1
+serve: export DJANGO_DEBUG = false
+serve: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput
+	$(PY) manage.py check --deploy
+	$(BIN)/uvicorn bingo.asgi:application --host $(HOST) --port $(PORT) --workers $(WORKERS) \
+		--proxy-headers --forwarded-allow-ips $(FORWARDED_ALLOW_IPS)
 
 ## The whole suite: SQLite by default; PostgreSQL and Redis when DATABASE_URL / REDIS_URL are set.
 PYTEST_ARGS ?= -n auto

@@ -135,10 +135,12 @@ class JSONLinesRenderer(BaseRenderer):
 
 
 class MoneyField(serializers.DecimalField):
-    """An amount of money, in and out as a decimal string ("25.00"); a JSON float is refused."""
+    """An amount of money, in and out as a decimal string ("25.00"); a JSON number, whole or
+    not, is refused (docs/api.md): ``-1`` must not slip in as ``-1.00`` where ``"-1.00"`` would be
+    read with care, and a float has already lost the amount's exact value."""
 
     default_error_messages = {
-        "float": _('Send amounts of money as a decimal string, such as "25.00", not as a number.'),
+        "number": _('Send amounts of money as a decimal string, such as "25.00", not as a number.'),
     }
 
     def __init__(self, **kwargs: Any) -> None:
@@ -148,8 +150,8 @@ class MoneyField(serializers.DecimalField):
         super().__init__(**kwargs)
 
     def to_internal_value(self, data: Any) -> Decimal:
-        if isinstance(data, float):
-            self.fail("float")
+        if not isinstance(data, str):  # JSON numbers, booleans, lists: only text is money
+            self.fail("number")
         value: Decimal = super().to_internal_value(data)
         return value
 

@@ -35,7 +35,7 @@ from bingo.models import Ball, Claim, DrawMode, Game, GameState, Prize, PrizeKin
 from bingo.roles import Role
 from cards.api import ErrorSerializer
 from cards.models import Series
-from halls.api import request_user, require_hall_role, staff_halls
+from halls.api import HALL_WRITES, request_user, require_hall_role, staff_halls
 from halls.models import BallSet, CashDesk
 
 # --- fields -----------------------------------------------------------------------------------
@@ -596,7 +596,8 @@ class DrawStartView(APIView):
     """Start the draw once sales closed (R42): electronic, or physical with the hall's ball set
     (R22-R25) (a caller of the game's hall)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = HALL_WRITES
+    write_roles: ClassVar[tuple[Role, ...]] = (Role.CALLER,)
 
     @extend_schema(
         operation_id="games_draw_start",
@@ -606,7 +607,7 @@ class DrawStartView(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         game = game_for(request, game_id)
-        require_hall_role(request, hall_id_of(game), Role.CALLER)
+        require_hall_role(request, hall_id_of(game), *self.write_roles)
         form = DrawStartSerializer(data=request.data, context={"hall_id": hall_id_of(game)})
         form.is_valid(raise_exception=True)
         draw_services.game_start_draw(
@@ -622,7 +623,8 @@ class BallCreateView(APIView):
     """Draw ball ``position`` (electronic), or record it as keyed in from the blower; the same
     position again answers the ball already drawn (a caller of the game's hall)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = HALL_WRITES
+    write_roles: ClassVar[tuple[Role, ...]] = (Role.CALLER,)
 
     @extend_schema(
         operation_id="games_balls_create",
@@ -638,7 +640,7 @@ class BallCreateView(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         game = game_for(request, game_id)
-        require_hall_role(request, hall_id_of(game), Role.CALLER)
+        require_hall_role(request, hall_id_of(game), *self.write_roles)
         form = BallCreateSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         position = form.validated_data["position"]
@@ -657,17 +659,17 @@ class BallCreateView(APIView):
 
 class _ReasonedChangeView(APIView):
     """A change of the draw that records why (R55, R57): the reason in, the console state out.
-    Subclasses say who may make it (``roles``, in the game's hall) and make it (``change``)."""
+    Subclasses say who may make it (``write_roles``, in the game's hall) and make it (``change``)."""
 
-    permission_classes = [IsAuthenticated]
-    roles: ClassVar[tuple[Role, ...]] = (Role.CALLER, Role.MANAGER)
+    permission_classes = HALL_WRITES
+    write_roles: ClassVar[tuple[Role, ...]] = (Role.CALLER, Role.MANAGER)
 
     def change(self, game: Game, user: User, reason: str) -> None:
         raise NotImplementedError
 
     def post(self, request: Request, game_id: int) -> Response:
         game = game_for(request, game_id)
-        require_hall_role(request, hall_id_of(game), *self.roles)
+        require_hall_role(request, hall_id_of(game), *self.write_roles)
         form = DrawReasonSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         self.change(game, request_user(request), form.validated_data["reason"])
@@ -686,7 +688,7 @@ class ManualView(_ReasonedChangeView):
     """R55: the electronic mechanism failed after the first ball; from the next ball on the
     caller keys in the blower's balls (a caller of the game's hall)."""
 
-    roles = (Role.CALLER,)
+    write_roles = (Role.CALLER,)
 
     def change(self, game: Game, user: User, reason: str) -> None:
         draw_services.game_switch_to_manual(game=game, user=user, reason=reason)
@@ -697,7 +699,8 @@ class ClaimCreateView(APIView):
     not; a valid one lists every sold card holding the prize now (R46) (a caller of the game's
     hall)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = HALL_WRITES
+    write_roles: ClassVar[tuple[Role, ...]] = (Role.CALLER,)
 
     @extend_schema(
         operation_id="games_claims_create",
@@ -707,7 +710,7 @@ class ClaimCreateView(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         game = game_for(request, game_id)
-        require_hall_role(request, hall_id_of(game), Role.CALLER)
+        require_hall_role(request, hall_id_of(game), *self.write_roles)
         form = ClaimCreateSerializer(data=request.data, context={"game": game})
         form.is_valid(raise_exception=True)
         data = form.validated_data
@@ -727,7 +730,8 @@ class PrizeCreateView(APIView):
     """Award a prize to every sold card holding it now, in equal parts (R6, R46, R49); a bingo
     also decides the jackpot (R9) and ends the game (R44) (a caller of the game's hall)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = HALL_WRITES
+    write_roles: ClassVar[tuple[Role, ...]] = (Role.CALLER,)
 
     @extend_schema(
         operation_id="games_prizes_create",
@@ -737,7 +741,7 @@ class PrizeCreateView(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         game = game_for(request, game_id)
-        require_hall_role(request, hall_id_of(game), Role.CALLER)
+        require_hall_role(request, hall_id_of(game), *self.write_roles)
         form = AwardSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         prize = draw_services.prize_award(
@@ -780,7 +784,11 @@ class ResumeView(APIView):
     """R55: the failure was solved within 15 minutes; the game is ready to draw again (a caller
     or a manager of its hall)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = HALL_WRITES
+    write_roles: ClassVar[tuple[Role, ...]] = (
+        Role.CALLER,
+        Role.MANAGER,
+    )
 
     @extend_schema(
         operation_id="games_resume",
@@ -790,7 +798,7 @@ class ResumeView(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         game = game_for(request, game_id)
-        require_hall_role(request, hall_id_of(game), Role.CALLER, Role.MANAGER)
+        require_hall_role(request, hall_id_of(game), *self.write_roles)
         draw_services.game_resume(game=game, user=request_user(request))
         return _state_response(game)
 
@@ -820,7 +828,8 @@ class PrizePaymentCreateView(APIView):
     double cards after their second game (R45); the hall's tax withheld (a cashier of the
     desk's hall)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = HALL_WRITES
+    write_roles: ClassVar[tuple[Role, ...]] = (Role.CASHIER,)
 
     @extend_schema(
         operation_id="prize_payments_create",
@@ -841,7 +850,7 @@ class PrizePaymentCreateView(APIView):
         form.is_valid(raise_exception=True)
         data = form.validated_data
         desk: CashDesk = data["cash_desk"]
-        require_hall_role(request, desk.hall_id, Role.CASHIER)
+        require_hall_role(request, desk.hall_id, *self.write_roles)
         payout = draw_services.prize_pay(
             series=data["series"],
             card_number=data["card_number"],

@@ -169,6 +169,29 @@ class ConsoleState:
         return len(self.balls) + 1
 
 
+@dataclass(frozen=True)
+class StateActions:
+    """Which changes of R55 and R57 a game allows now; the caller's console and the manager's
+    game page offer the same ones (the services refuse the rest)."""
+
+    #: R55: a failure before the first ball suspends the game.
+    can_suspend: bool
+    #: R55: a suspended game is resumed, or annulled with a full refund.
+    suspended: bool
+    #: R57: an error announcing the numbers that affects the result annuls the game.
+    can_annul_r57: bool
+
+
+def game_state_actions(*, game: Game, balls_drawn: int) -> StateActions:
+    """What may be done to ``game``'s course now, with ``balls_drawn`` balls out (R55, R57)."""
+    drawing = game.state == GameState.DRAWING.value
+    return StateActions(
+        can_suspend=game.state == GameState.SALES_CLOSED.value or (drawing and not balls_drawn),
+        suspended=game.state == GameState.SUSPENDED.value,
+        can_annul_r57=drawing and bool(balls_drawn),
+    )
+
+
 def console_state(*, game: Game) -> ConsoleState:
     """What the caller sees: balls drawn, each prize with its holders (system-detected winners,
     R46) and the cards one number away."""

@@ -35,6 +35,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from bingo import draw_selectors, draw_services, selectors
 from bingo.draw_selectors import ClaimResult
 from bingo.engine import Variant
+from bingo.forms import ReasonForm
 from bingo.models import Claim, DrawMode, Game, GameState, PrizeKind, PrizePayment
 from bingo.roles import Role, role_required
 from bingo.sale_views import DESK_SESSION_KEY
@@ -93,12 +94,6 @@ class ManualForm(forms.Form):
     """R55: the electronic mechanism failed after the first ball; the game goes on by hand."""
 
     reason = forms.CharField(label=_("What failed"), max_length=500)
-
-
-class ReasonForm(forms.Form):
-    """Why a game is suspended or annulled (R55, R57): always recorded."""
-
-    reason = forms.CharField(label=_("Reason"), max_length=500)
 
 
 class ClaimForm(forms.Form):
@@ -168,12 +163,16 @@ def _caller_games(request: HttpRequest) -> QuerySet[Game]:
     return selectors.game_list_for(request.user, Role.CALLER)
 
 
-def _game_or_404(request: HttpRequest, pk: int) -> Game:
-    """A game of a hall where the user is a caller; 404 for any other."""
+def _get_or_404(games: QuerySet[Game], pk: int) -> Game:
     try:
-        return _caller_games(request).get(pk=pk)
+        return games.get(pk=pk)
     except ObjectDoesNotExist:
         raise Http404 from None
+
+
+def _game_or_404(request: HttpRequest, pk: int) -> Game:
+    """A game of a hall where the user is a caller; 404 for any other."""
+    return _get_or_404(_caller_games(request), pk)
 
 
 def _errors(request: HttpRequest, exc: ValidationError) -> None:
@@ -233,10 +232,7 @@ def _live_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "ball_form": BallForm(initial={"position": console.next_position}),
         "can_switch": drawing and console.electronic and bool(console.balls),
         "manual_form": ManualForm(),
-        # R55: a failure before the first ball suspends; R57: an announcement error annuls.
-        "can_suspend": game.state == GameState.SALES_CLOSED.value or (drawing and not console.balls),
-        "can_annul_r57": drawing and bool(console.balls),
-        "suspended": game.state == GameState.SUSPENDED.value,
+        "state_actions": draw_selectors.game_state_actions(game=game, balls_drawn=len(console.balls)),
         "reason_form": ReasonForm(),
         "display_url": _display_url(game.session.room),
         # R43: while a claim is being checked the draw stops, so Enter must not draw a ball.
@@ -640,18 +636,30 @@ def _pay_page(
     return render(request, "bingo/prize_pay.html", context, status=status)
 
 
+#: Who suspends, resumes and annuls a game of their hall (R55, R57): its callers at the console
+#: and its managers on the game's page, the same as in the API (docs/api.md).
+STATE_CHANGERS = (Role.CALLER, Role.MANAGER)
+
+
 def _state_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
-    game = _game_or_404(request, pk)
+    game = _get_or_404(selectors.game_list_for(request.user, *STATE_CHANGERS), pk)
     user = _user(request)
+    # Back where the form was: the console for a caller of the hall, else the game's page.
+    is_caller = selectors.game_list_for(user, Role.CALLER).filter(pk=game.pk).exists()
+    back = (
+        _to_console(game)
+        if is_caller and request.POST.get("back") != "game"
+        else redirect("games:game_detail", pk=game.pk)
+    )
     try:
         if action == "resume":
             draw_services.game_resume(game=game, user=user)
             messages.success(request, gettext("The game is back: start the draw again."))
-            return _to_console(game)
+            return back
         form = ReasonForm(request.POST)
         if not form.is_valid():
             _form_errors(request, form)
-            return _to_console(game)
+            return back
         reason = form.cleaned_data["reason"]
         if action == "suspend":
             draw_services.game_suspend(game=game, user=user, reason=reason)
@@ -661,25 +669,25 @@ def _state_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             messages.success(request, gettext("The game is annulled; every card sold is refunded in full."))
     except ValidationError as exc:
         _errors(request, exc)
-    return _to_console(game)
+    return back
 
 
 @require_POST
-@role_required(Role.CALLER)
+@role_required(*STATE_CHANGERS)
 def game_suspend(request: HttpRequest, pk: int) -> HttpResponse:
     """R55: a failure before the first ball suspends the game."""
     return _state_action(request, pk, "suspend")
 
 
 @require_POST
-@role_required(Role.CALLER)
+@role_required(*STATE_CHANGERS)
 def game_resume(request: HttpRequest, pk: int) -> HttpResponse:
     """R55: the failure was solved within 15 minutes."""
     return _state_action(request, pk, "resume")
 
 
 @require_POST
-@role_required(Role.CALLER)
+@role_required(*STATE_CHANGERS)
 def game_annul(request: HttpRequest, pk: int) -> HttpResponse:
     """R55 (15 minutes suspended) or R57 (an announcement error): annul with a full refund."""
     return _state_action(request, pk, "annul")

@@ -14,7 +14,7 @@ from django.db.models import Sum
 
 from bingo import doubles
 from bingo.models import Ball, Game, GameSeries, Prize, PrizePayment, Session
-from halls.models import JackpotMovement
+from halls.models import BallReplacement, JackpotMovement
 
 #: Bumped when a field changes meaning or goes away (adding one does not).
 FORMAT_VERSION = 1
@@ -45,8 +45,32 @@ def session_export_data(*, session: Session) -> dict[str, Any]:
             "end": when(session.ended_at),
             "jackpot_balls": session.jackpot_balls,
         },
+        "ball_replacements": _ball_replacements(session, when),
         "games": [_game(game, when) for game in games],
     }
+
+
+def _ball_replacements(session: Session, when: Any) -> list[dict[str, Any]]:
+    """R25-R26, R61 k: the balls and sets replaced during the session; a ball replaced again in
+    it is flagged with why (``repeated``, ``repeat_reason``)."""
+    rows = (
+        BallReplacement.objects.filter(session=session)
+        .select_related("ball_set", "replacement_set", "replaced_by")
+        .order_by("replaced_at", "pk")
+    )
+    return [
+        {
+            "at": when(r.replaced_at),
+            "ball_set": r.ball_set.serial_number,
+            "ball_number": r.ball_number,
+            "replacement_set": r.replacement_set.serial_number if r.replacement_set else None,
+            "reason": r.reason,
+            "repeated": r.repeated,
+            "repeat_reason": r.repeat_reason,
+            "by": r.replaced_by.get_username() if r.replaced_by else None,
+        }
+        for r in rows
+    ]
 
 
 def _double_cards(game: Game) -> dict[str, Any] | None:

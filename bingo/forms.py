@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
@@ -17,6 +19,25 @@ class LoginForm(AuthenticationForm):
         ),
         "inactive": _("This account is disabled. Ask the hall manager."),
     }
+
+
+class LoginLockoutResetForm(forms.Form):
+    """Which login lockout a manager lifts: a staff account's or an address's."""
+
+    username = forms.CharField(required=False, max_length=255)
+    ip_address = forms.GenericIPAddressField(required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if bool(data.get("username")) == bool(data.get("ip_address")):
+            raise ValidationError(_("Choose one account or one address to unlock."))
+        return data
+
+
+class ReasonForm(forms.Form):
+    """Why a game is suspended or annulled (R55, R57): always recorded."""
+
+    reason = forms.CharField(label=_("Reason"), max_length=500)
 
 
 def add_service_errors(

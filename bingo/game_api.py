@@ -14,7 +14,7 @@ from __future__ import annotations
 import zoneinfo
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, ClassVar
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Max, Min, QuerySet, Sum
@@ -45,7 +45,7 @@ from bingo.models import Game, GameSeries, Sale, Session
 from bingo.roles import Role
 from cards.api import ErrorSerializer, Pagination
 from cards.models import Series
-from halls.api import request_user, require_hall_role, staff_halls
+from halls.api import HALL_WRITES, request_user, require_hall_role, staff_halls
 from halls.models import CashDesk, Room
 
 # --- serializers ------------------------------------------------------------------------------
@@ -429,7 +429,8 @@ class SessionListView(GenericAPIView[Session]):
     """Sessions of the halls the caller works in: list them (any staff), open one (a manager of
     the room's hall)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = HALL_WRITES
+    write_roles: ClassVar[tuple[Role, ...]] = (Role.MANAGER,)
     pagination_class = Pagination
     serializer_class = SessionSerializer
 
@@ -464,7 +465,7 @@ class SessionListView(GenericAPIView[Session]):
         form = SessionCreateSerializer(data=request.data, context={"user": request_user(request)})
         form.is_valid(raise_exception=True)
         room: Room = form.validated_data["room"]
-        require_hall_role(request, room.hall_id, Role.MANAGER)
+        require_hall_role(request, room.hall_id, *self.write_roles)
         session = services.session_open(
             room=room,
             starts_at=form.validated_data["starts_at"],
@@ -498,7 +499,8 @@ class SessionDetailView(APIView):
 class SessionGamesView(APIView):
     """Add the next game to a session (a manager of its hall)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = HALL_WRITES
+    write_roles: ClassVar[tuple[Role, ...]] = (Role.MANAGER,)
 
     @extend_schema(
         operation_id="sessions_games_create",
@@ -513,7 +515,7 @@ class SessionGamesView(APIView):
     )
     def post(self, request: Request, session_id: int) -> Response:
         session = _session(request, session_id)
-        require_hall_role(request, session.room.hall_id, Role.MANAGER)
+        require_hall_role(request, session.room.hall_id, *self.write_roles)
         form = GameCreateSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         game = services.game_create(
@@ -540,7 +542,8 @@ class GameOpenSalesView(APIView):
     """Put one series (and optionally a second to roll into, R38) on sale; records the R33
     announcement (a manager of the game's hall)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = HALL_WRITES
+    write_roles: ClassVar[tuple[Role, ...]] = (Role.MANAGER,)
 
     @extend_schema(
         operation_id="games_open_sales",
@@ -555,7 +558,7 @@ class GameOpenSalesView(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         game = game_for(request, game_id)
-        require_hall_role(request, hall_id_of(game), Role.MANAGER)
+        require_hall_role(request, hall_id_of(game), *self.write_roles)
         form = OpenSalesSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         services.game_open_sales(game=game, series=form.validated_data["series"])
@@ -566,14 +569,15 @@ class _ManagerChangeView(APIView):
     """A change of a game a manager of its hall makes with no input (``change``); the answer
     is the game after it."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = HALL_WRITES
+    write_roles: ClassVar[tuple[Role, ...]] = (Role.MANAGER,)
 
     def change(self, game: Game) -> None:
         raise NotImplementedError
 
     def post(self, request: Request, game_id: int) -> Response:
         game = game_for(request, game_id)
-        require_hall_role(request, hall_id_of(game), Role.MANAGER)
+        require_hall_role(request, hall_id_of(game), *self.write_roles)
         self.change(game)
         return _game_response(game.pk, request)
 
@@ -621,7 +625,8 @@ class GameSalesView(GenericAPIView[Sale]):
     """Sell cards of a game (a cashier of its hall), or read its sales ledger (its managers and
     inspectors; a cashier reads only their own sales)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = HALL_WRITES
+    write_roles: ClassVar[tuple[Role, ...]] = (Role.CASHIER,)
     pagination_class = Pagination
     serializer_class = SaleSerializer
 
@@ -663,7 +668,7 @@ class GameSalesView(GenericAPIView[Sale]):
     )
     def post(self, request: Request, game_id: int) -> Response:
         game = game_for(request, game_id)
-        require_hall_role(request, hall_id_of(game), Role.CASHIER)
+        require_hall_role(request, hall_id_of(game), *self.write_roles)
         header = IdempotencyKeySerializer(data={"key": request.headers.get("Idempotency-Key")})
         if not header.is_valid():
             raise serializers.ValidationError({"Idempotency-Key": header.errors["key"]})

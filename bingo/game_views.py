@@ -20,8 +20,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bingo import doubles, selectors, services
+from bingo import doubles, draw_selectors, selectors, services
 from bingo.engine.prizes import PrizeKind
+from bingo.forms import ReasonForm
 from bingo.game_forms import GameForm, OpenSalesForm, SessionForm
 from bingo.models import Game, GameState, Session
 from bingo.roles import Role, role_required, user_roles
@@ -148,6 +149,11 @@ def _game_page(request: HttpRequest, game: Game, open_form: OpenSalesForm | None
             "open_form": open_form,
             "doubles_of": doubles_of,
             "can_manage": can_manage,
+            # R55, R57: a manager suspends, resumes and annuls here as the caller does at the console.
+            "state_actions": draw_selectors.game_state_actions(game=game, balls_drawn=game.balls.count())
+            if can_manage
+            else None,
+            "reason_form": ReasonForm(),
         },
     )
 

@@ -199,6 +199,21 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             "R32, R53, R58-R60",
             url_name="games:session_list",
         ),
+        Duty(
+            _("Suspend or annul a game"),
+            _(
+                "Suspend a game before its first ball, resume it, or annul it with full refunds, "
+                "as the caller can."
+            ),
+            "R55, R57",
+            url_name="games:session_list",
+        ),
+        Duty(
+            _("Login lockouts"),
+            _("Unlock a member of your staff, or an address, locked out after too many failed logins."),
+            "",
+            url_name="login_lockouts",
+        ),
     ),
     Role.CASHIER: (
         Duty(

@@ -6,9 +6,11 @@ code with ``DATABASE_URL`` (PostgreSQL), ``REDIS_URL`` (channel layer, broker, c
 ``DJANGO_SECRET_KEY``, ``DJANGO_DEBUG=false`` and ``DJANGO_ALLOWED_HOSTS`` set.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -43,6 +45,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
+    "axes",
     "bingo",
     "halls",
     "cards",
@@ -52,6 +55,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "bingo.middleware.StaticFilesMiddleware",  # WhiteNoise, async-friendly under ASGI
+    "csp.middleware.CSPMiddleware",  # Content-Security-Policy (static files are answered above)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "bingo.middleware.LanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -59,6 +63,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a login refused for too many failures into the
+    # lockout page (bingo/login_views.py login_locked_out).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "bingo.urls"
@@ -154,6 +161,33 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
+# Password guessing (django-axes). Every login path calls authenticate(request, ...): /entrar/,
+# /admin/login/ (the API takes no credentials: session authentication only). After 5 failures
+# an account is refused, and so is an address, each counted on its own: a flat list of
+# AXES_LOCKOUT_PARAMETERS locks by username OR by address ([["username", "ip_address"]] would
+# lock only the pair, which an attacker defeats by spreading guesses). The lock lifts by itself
+# 30 minutes after the failures, or sooner when a manager unlocks their staff or an address
+# (/gerente/bloqueios/) or an administrator deletes the attempts in the Django admin. Attempts
+# live in the database, so each test's rollback forgets them. The address is REMOTE_ADDR:
+# behind the proxy, uvicorn's --proxy-headers puts the real client's address there.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out login before any check
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_COOLOFF_TIME = timedelta(minutes=30)
+# A login tried during a lockout is refused without moving its end: the page can say when it
+# ends, and guessing is no faster (5 tries per 30 minutes either way).
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# A success does not wipe the failures: it would let one good account clear the count of its
+# address, and with it the guesses at other accounts made from there.
+AXES_RESET_ON_SUCCESS = False
+AXES_LOCKOUT_CALLABLE = "bingo.login_views.login_locked_out"
+# Our own log line names the account and the address (bingo/login_views.py log_lockout); axes's
+# start banner would otherwise print on every manage.py command.
+AXES_VERBOSE = False
+
 # --- i18n: Portuguese first (R54), English available -------------------------------------------
 
 LANGUAGE_CODE = "pt"
@@ -167,7 +201,9 @@ TIME_ZONE = "Atlantic/Cape_Verde"
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic writes and production serves from; the server refuses to start with debug
+# off until collectstatic has written its manifest there (bingo/checks.py).
+STATIC_ROOT = Path(env.str("DJANGO_STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -196,7 +232,8 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # A service's django ValidationError becomes a 400 with field errors (bingo/api.py).
     "EXCEPTION_HANDLER": "bingo.api.exception_handler",
-    # The public card check is throttled per address (cards/api.py CardCheckView).
+    # The public card check is throttled per address, one count for /verificar/ and the API
+    # (cards/api.py CardCheckThrottle).
     "DEFAULT_THROTTLE_RATES": {"card_check": "30/minute"},
 }
 SPECTACULAR_SETTINGS = {
@@ -223,6 +260,57 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", default=60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = env.bool("DJANGO_HSTS_PRELOAD", default=True)
+
+# --- content security policy (django-csp), in debug too --------------------------------------
+
+
+def _websocket_sources(hosts: list[str], *, tls_only: bool) -> list[str]:
+    """connect-src sources for websockets to the allowed hosts, any port (wss only behind TLS).
+
+    Pages open their websocket to the host that served them. CSP Level 3 lets 'self' match
+    ws:/wss: on that host, and Chromium and Firefox do; older Safari does not (WebKit bug
+    201591), so the allowed hosts are named. IPv6 literals have no CSP host-source form: there
+    only 'self' applies.
+    """
+    schemes = ["wss"] if tls_only else ["ws", "wss"]
+    sources: list[str] = []
+    for host in hosts:
+        if host == "*":
+            return [f"{scheme}:" for scheme in schemes]
+        if host.startswith("["):
+            continue
+        names = [host[1:], f"*{host}"] if host.startswith(".") else [host]  # ".x.cv": x.cv and subdomains
+        sources += [f"{scheme}://{name}:*" for name in names for scheme in schemes]
+    return sources
+
+
+# templates/500.html styles itself inline on purpose (it must render when static files fail):
+# its one <style> block is allowed by hash. Edit that block and tests/test_settings.py says the
+# new hash.
+_SERVER_ERROR_STYLE_HASH = "'sha256-bv68zpOTgWdyTGohYQqs7aTF7DqrjnXuXEb0gm8HBo0='"
+
+# Everything comes from our own origin: no inline script or event handler, no inline style
+# (pages pass data through data- attributes and json_script, per-series colours are set by
+# static/js/colours.js through the CSSOM, which CSP does not govern), no eval, no plugins, no
+# framing (as X_FRAME_OPTIONS), no <base> or form posts elsewhere. No data: images: the QR codes
+# are in the PDFs. PDFs are downloads (attachment), so Chromium's viewer never runs under it.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, _SERVER_ERROR_STYLE_HASH],
+        "img-src": [SELF],
+        "connect-src": [SELF, *_websocket_sources(ALLOWED_HOSTS, tls_only=not DEBUG and SECURE_SSL_REDIRECT)],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    },
+    # drf-spectacular's Swagger UI page starts Swagger with an inline <script> and styles itself
+    # with an inline <style>; it shows the public schema and no data. The Django admin and the
+    # browsable API need no exception.
+    "EXCLUDE_URL_PREFIXES": ["/api/docs/"],
+}
 
 LOGGING = {
     "version": 1,

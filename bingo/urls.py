@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from bingo import jackpot_calc_views, views
+from bingo import jackpot_calc_views, login_views, views
 from bingo.forms import LoginForm
 from bingo.roles import Role
 
@@ -18,6 +18,9 @@ urlpatterns = [
     # Django's LogoutView accepts POST only, so a link or a prefetch cannot log anyone out.
     path("sair/", auth_views.LogoutView.as_view(), name="logout"),
     path("gerente/", views.DashboardView.as_view(role=Role.MANAGER), name=Role.MANAGER.dashboard_url_name),
+    # Logins refused after too many failures (django-axes): the manager unlocks their staff.
+    path("gerente/bloqueios/", login_views.login_lockout_list, name="login_lockouts"),
+    path("gerente/bloqueios/desbloquear/", login_views.login_lockout_reset, name="login_lockout_reset"),
     path("caixa/", views.DashboardView.as_view(role=Role.CASHIER), name=Role.CASHIER.dashboard_url_name),
     path("locutor/", views.DashboardView.as_view(role=Role.CALLER), name=Role.CALLER.dashboard_url_name),
     path(

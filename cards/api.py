@@ -18,7 +18,7 @@ from typing import Any
 
 from django.core.handlers.asgi import ASGIRequest
 from django.db.models import Prefetch, QuerySet
-from django.http import HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
@@ -31,7 +31,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 from bingo.api import (
@@ -545,17 +545,35 @@ class SeriesRetireView(APIView):
         return Response(SeriesSerializer(_series(request, series_id)).data)
 
 
+class CardCheckThrottle(SimpleRateThrottle):
+    """The card check's limit per address ("card_check" in REST_FRAMEWORK's rates), one count
+    shared by this API and the page at /verificar/ (cards/views.py card_check), so that guessing
+    check codes is no faster through both doors than through one.
+    """
+
+    scope = "card_check"
+
+    def get_cache_key(self, request: Request | HttpRequest, view: APIView | None) -> str:
+        # The address is REMOTE_ADDR, which uvicorn's --proxy-headers sets from the trusted proxy.
+        # DRF's get_ident would prefer the raw X-Forwarded-For, which a client forges at will
+        # to get a fresh count on every request. Reads only META: the page passes an HttpRequest.
+        return self.cache_format % {"scope": self.scope, "ident": request.META.get("REMOTE_ADDR", "")}
+
+    def allow(self, request: HttpRequest) -> bool:
+        """Count one check from ``request``'s address; False once over the limit (the page's door)."""
+        return self.allow_request(request, None)  # type: ignore[arg-type]
+
+
 class CardCheckView(APIView):
     """Public: is this card genuine? Answers the card when the check code matches.
 
     A wrong series, number or code all get the same 404, so the answer never tells which part
-    was wrong; guesses are throttled per address.
+    was wrong; guesses are throttled per address, together with /verificar/'s.
     """
 
     authentication_classes = []
     permission_classes = [AllowAny]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "card_check"
+    throttle_classes = [CardCheckThrottle]
 
     @extend_schema(
         operation_id="card_check",

@@ -9,6 +9,7 @@ the halls they manage (halls/selectors.py): another hall's answers 404.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.contrib import messages
@@ -23,6 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from bingo.engine import SERIES_SIZES
 from bingo.roles import Role, role_required, user_roles
 from cards import print_services, selectors, services
+from cards.api import CardCheckThrottle
 from cards.forms import CardCheckForm, CardSetForm, PrintForm, SeriesForm, next_order_numbers
 from cards.models import CardSet, PrintJob, Series
 from halls.selectors import hall_list_for
@@ -326,11 +328,18 @@ def card_check(request: HttpRequest) -> HttpResponse:
     """Anyone may check a card: with the right code it is shown; otherwise only one error.
 
     The same message for an unknown series, a wrong number and a wrong code, so that the page
-    tells nothing about which cards exist.
+    tells nothing about which cards exist. Checks are limited per address together with the
+    API's (CardCheckThrottle): past the limit the page says so with a 429 and checks nothing.
     """
     submitted = any(name in request.GET for name in ("serie", "cartao", "codigo"))
     form = CardCheckForm(request.GET if submitted else None)
     context: dict[str, Any] = {"nav": "check", "form": form, "invalid": False}
+    throttle = CardCheckThrottle()
+    if submitted and not throttle.allow(request):
+        context.update(throttled=True, form=CardCheckForm(initial=request.GET.dict()))
+        response = render(request, "cards/card_check.html", context, status=429)
+        response["Retry-After"] = str(math.ceil(throttle.wait() or 1))
+        return response
     if submitted:
         found = None
         if form.is_valid():

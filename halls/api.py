@@ -13,7 +13,7 @@ answer, the same as on the screens; a superuser holding the manager role manages
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
@@ -23,7 +23,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.generics import GenericAPIView
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import SAFE_METHODS, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -59,6 +59,24 @@ def require_hall_role(request: Request, hall_id: int, *roles: Role) -> frozenset
     if not held & set(roles):
         raise PermissionDenied(HasRole.message)
     return held
+
+
+class WriteRoleInSomeHall(BasePermission):
+    """Writes need one of the view's ``write_roles`` in at least one hall, checked before the body
+    is read: a person whose role may never do this gets 403, not field errors (docs/api.md).
+    The object's own hall is checked next, by ``require_hall_role(..., *view.write_roles)``."""
+
+    message = HasRole.message
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        if request.method in SAFE_METHODS:
+            return True
+        roles: tuple[Role, ...] = view.write_roles  # type: ignore[attr-defined]
+        return selectors.hall_list_for(request.user, *roles).exists()
+
+
+#: The permissions of an API view whose writes need a role in the object's hall.
+HALL_WRITES = (IsAuthenticated, WriteRoleInSomeHall)
 
 
 def _visible_hall(request: Request, hall_id: int) -> Hall:
@@ -158,7 +176,8 @@ class HallDetailView(APIView):
 class RoomListView(GenericAPIView[Room]):
     """The rooms of a hall: listed for its staff, added by its managers."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = HALL_WRITES
+    write_roles: ClassVar[tuple[Role, ...]] = (Role.MANAGER,)
     pagination_class = Pagination
     serializer_class = RoomSerializer
 
@@ -187,7 +206,7 @@ class RoomListView(GenericAPIView[Room]):
     )
     def post(self, request: Request, hall_id: int) -> Response:
         hall = _visible_hall(request, hall_id)
-        require_hall_role(request, hall.pk, Role.MANAGER)
+        require_hall_role(request, hall.pk, *self.write_roles)
         form = NameSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         room = services.room_create(hall=hall, name=form.validated_data["name"])
@@ -217,7 +236,8 @@ class RoomDetailView(APIView):
 class CashDeskListView(GenericAPIView[CashDesk]):
     """The cash desks of a hall: listed for its staff, added by its managers."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = HALL_WRITES
+    write_roles: ClassVar[tuple[Role, ...]] = (Role.MANAGER,)
     pagination_class = Pagination
     serializer_class = CashDeskSerializer
 
@@ -246,7 +266,7 @@ class CashDeskListView(GenericAPIView[CashDesk]):
     )
     def post(self, request: Request, hall_id: int) -> Response:
         hall = _visible_hall(request, hall_id)
-        require_hall_role(request, hall.pk, Role.MANAGER)
+        require_hall_role(request, hall.pk, *self.write_roles)
         form = NameSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         desk = services.cash_desk_create(hall=hall, name=form.validated_data["name"])

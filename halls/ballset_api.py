@@ -10,7 +10,7 @@ a set by the draw, not here.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.db.models import Q, QuerySet
 from django.urls import reverse
@@ -28,7 +28,7 @@ from bingo.models import Session
 from bingo.roles import Role
 from cards.api import ErrorSerializer, Pagination
 from halls import services
-from halls.api import request_user, require_hall_role, staff_halls
+from halls.api import HALL_WRITES, request_user, require_hall_role, staff_halls
 from halls.models import BALL_SET_SIZES, BallReplacement, BallSet, BallSetCheck, Hall
 
 # Choices travel as patterned strings, not enums: other components already have fields named
@@ -138,6 +138,9 @@ class BallReplacementSerializer(serializers.ModelSerializer[BallReplacement]):
     replaced_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
         slug_field="username", read_only=True
     )
+    repeated = serializers.BooleanField(
+        read_only=True, help_text="The ball was already replaced in this session: the acta flags it (R26)."
+    )
 
     class Meta:
         model = BallReplacement
@@ -150,6 +153,9 @@ class BallReplacementSerializer(serializers.ModelSerializer[BallReplacement]):
             "reason",
             "replaced_by",
             "replaced_at",
+            "repeated",
+            "repeat_of",
+            "repeat_reason",
         ]
         read_only_fields = fields
 
@@ -168,6 +174,13 @@ class BallReplacementCreateSerializer(serializers.Serializer[Any]):
         allow_null=True,
         default=None,
         help_text="The session it happened in, whose acta reports it (R61 k).",
+    )
+    repeat_reason = serializers.CharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="Why the ball is replaced again: required when it was already replaced in the "
+        "session (R26).",
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -220,7 +233,8 @@ _WRITE_ERRORS = {
 class HallBallSetListView(GenericAPIView[BallSet]):
     """The ball sets of a hall: listed for its staff, registered by its managers."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = HALL_WRITES
+    write_roles: ClassVar[tuple[Role, ...]] = (Role.MANAGER,)
     pagination_class = Pagination
     serializer_class = BallSetSerializer
 
@@ -242,7 +256,7 @@ class HallBallSetListView(GenericAPIView[BallSet]):
     )
     def post(self, request: Request, hall_id: int) -> Response:
         hall = _hall(request, hall_id)
-        require_hall_role(request, hall.pk, Role.MANAGER)
+        require_hall_role(request, hall.pk, *self.write_roles)
         form = BallSetCreateSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         ball_set = services.ball_set_create(hall=hall, user=request_user(request), **form.validated_data)
@@ -271,7 +285,11 @@ class BallSetCheckListView(GenericAPIView[BallSetCheck]):
     """The checks of every ball of a set (R23): listed for the hall's staff, recorded by its
     managers and callers."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = HALL_WRITES
+    write_roles: ClassVar[tuple[Role, ...]] = (
+        Role.MANAGER,
+        Role.CALLER,
+    )
     pagination_class = Pagination
     serializer_class = BallSetCheckSerializer
 
@@ -294,7 +312,7 @@ class BallSetCheckListView(GenericAPIView[BallSetCheck]):
     )
     def post(self, request: Request, ball_set_id: int) -> Response:
         ball_set = _ball_set(request, ball_set_id)
-        require_hall_role(request, ball_set.hall_id, Role.MANAGER, Role.CALLER)
+        require_hall_role(request, ball_set.hall_id, *self.write_roles)
         form = BallSetCheckCreateSerializer(data=request.data)
         form.fields["session"].queryset = _sessions_of(ball_set.hall_id)  # type: ignore[attr-defined]
         form.is_valid(raise_exception=True)
@@ -308,7 +326,8 @@ class BallSetReplacementListView(GenericAPIView[BallReplacement]):
     """The replacements of a set's balls or of the set itself (R25-R26): listed for the hall's
     staff, recorded by its managers."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = HALL_WRITES
+    write_roles: ClassVar[tuple[Role, ...]] = (Role.MANAGER,)
     pagination_class = Pagination
     serializer_class = BallReplacementSerializer
 
@@ -331,7 +350,7 @@ class BallSetReplacementListView(GenericAPIView[BallReplacement]):
     )
     def post(self, request: Request, ball_set_id: int) -> Response:
         ball_set = _ball_set(request, ball_set_id)
-        require_hall_role(request, ball_set.hall_id, Role.MANAGER)
+        require_hall_role(request, ball_set.hall_id, *self.write_roles)
         form = BallReplacementCreateSerializer(data=request.data)
         form.fields["session"].queryset = _sessions_of(ball_set.hall_id)  # type: ignore[attr-defined]
         form.fields["replacement_set"].queryset = BallSet.objects.filter(  # type: ignore[attr-defined]
@@ -355,6 +374,7 @@ class BallSetReplacementListView(GenericAPIView[BallReplacement]):
                 reason=data["reason"],
                 session=data["session"],
                 user=user,
+                repeat_reason=data["repeat_reason"],
             )
         return Response(BallReplacementSerializer(replacement).data, status=status.HTTP_201_CREATED)
 
@@ -362,7 +382,8 @@ class BallSetReplacementListView(GenericAPIView[BallReplacement]):
 class BallSetRetireView(APIView):
     """Take a set out of use for good (R25): the hall's managers only."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = HALL_WRITES
+    write_roles: ClassVar[tuple[Role, ...]] = (Role.MANAGER,)
 
     @extend_schema(
         operation_id="ball_sets_retire",
@@ -372,7 +393,7 @@ class BallSetRetireView(APIView):
     )
     def post(self, request: Request, ball_set_id: int) -> Response:
         ball_set = _ball_set(request, ball_set_id)
-        require_hall_role(request, ball_set.hall_id, Role.MANAGER)
+        require_hall_role(request, ball_set.hall_id, *self.write_roles)
         form = ReasonSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         retired = services.ball_set_retire(

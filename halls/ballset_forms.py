@@ -103,6 +103,12 @@ class BallReplaceForm(forms.Form):
         required=False,
         help_text=_("The session whose acta reports it, if it happened during one (R61 k)."),
     )
+    repeat_reason = forms.CharField(
+        label=_("Why again"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("Only when this ball was already replaced in the same session: the acta flags it (R26)."),
+    )
 
     def __init__(self, *args: Any, ball_set: BallSet, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

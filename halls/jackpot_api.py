@@ -8,14 +8,13 @@ doing (halls.services.jackpot_contribute / jackpot_win), never a request's.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.generics import GenericAPIView
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -24,7 +23,7 @@ from bingo.api import MoneyField
 from bingo.roles import Role
 from cards.api import ErrorSerializer, Pagination
 from halls import services
-from halls.api import request_user, require_hall_role, staff_halls
+from halls.api import HALL_WRITES, request_user, require_hall_role, staff_halls
 from halls.models import Hall, Jackpot, JackpotMovement
 
 _KINDS = JackpotMovement.Kind.values
@@ -127,7 +126,8 @@ _WRITE_ERRORS = {
 class JackpotView(APIView):
     """A hall's jackpot: read by its staff, configured by its managers."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = HALL_WRITES
+    write_roles: ClassVar[tuple[Role, ...]] = (Role.MANAGER,)
 
     @extend_schema(
         operation_id="halls_jackpot_retrieve",
@@ -145,7 +145,7 @@ class JackpotView(APIView):
     )
     def put(self, request: Request, hall_id: int) -> Response:
         hall = _hall(request, hall_id)
-        require_hall_role(request, hall.pk, Role.MANAGER)
+        require_hall_role(request, hall.pk, *self.write_roles)
         form = JackpotConfigSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         services.jackpot_configure(hall=hall, **form.validated_data)
@@ -155,7 +155,8 @@ class JackpotView(APIView):
 class JackpotMovementListView(GenericAPIView[JackpotMovement]):
     """The jackpot's ledger, newest first: read by the hall's staff; seeds and adjustments by its managers."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = HALL_WRITES
+    write_roles: ClassVar[tuple[Role, ...]] = (Role.MANAGER,)
     pagination_class = Pagination
     serializer_class = JackpotMovementSerializer
 
@@ -178,7 +179,7 @@ class JackpotMovementListView(GenericAPIView[JackpotMovement]):
     )
     def post(self, request: Request, hall_id: int) -> Response:
         hall = _hall(request, hall_id)
-        require_hall_role(request, hall.pk, Role.MANAGER)
+        require_hall_role(request, hall.pk, *self.write_roles)
         form = JackpotMovementCreateSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         data = form.validated_data

@@ -305,6 +305,18 @@ class BallReplacement(models.Model):
         related_name="+",
     )
     replaced_at = models.DateTimeField(_("replaced at"), auto_now_add=True)
+    #: The same ball of the same set was already replaced in this session: the last such record.
+    #: Set by the service (and checked on PostgreSQL); the acta flags these (R26, R61 k).
+    repeat_of = models.ForeignKey(
+        "self",
+        verbose_name=_("repeats"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="repeats",
+    )
+    #: Why the ball had to be replaced again in the same session; required for a repeat.
+    repeat_reason = models.TextField(_("why again"), blank=True, default="")
 
     class Meta:
         verbose_name = _("ball replacement")
@@ -326,6 +338,12 @@ class BallReplacement(models.Model):
                 condition=~Q(replacement_set=F("ball_set")), name="ball_replacement_by_another_set"
             ),
             models.CheckConstraint(condition=~Q(reason=""), name="ball_replacement_has_reason"),
+            models.CheckConstraint(
+                condition=Q(repeat_of__isnull=True, repeat_reason="")
+                | Q(repeat_of__isnull=False, ball_number__isnull=False, session__isnull=False)
+                & ~Q(repeat_reason=""),
+                name="ball_replacement_repeat_has_reason",
+            ),
             models.UniqueConstraint(
                 fields=["ball_set"],
                 condition=Q(replacement_set__isnull=False),
@@ -336,6 +354,11 @@ class BallReplacement(models.Model):
     def __str__(self) -> str:
         what = self.ball_number if self.ball_number is not None else self.replacement_set
         return f"{self.ball_set} → {what}"
+
+    @property
+    def repeated(self) -> bool:
+        """The ball was already replaced in this session: the acta flags it (R26)."""
+        return self.repeat_of_id is not None
 
 
 # --- the progressive jackpot (R9-R13) -----------------------------------------------------------

@@ -12,7 +12,7 @@ import re
 import zoneinfo
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 
 from django.contrib.auth.models import User
@@ -466,6 +466,11 @@ def ball_set_replace(
         )
 
 
+def _hall_time(moment: datetime, hall: Hall) -> str:
+    """``moment`` as the hall's clock shows it, hours and minutes."""
+    return timezone.localtime(moment, zoneinfo.ZoneInfo(hall.time_zone)).strftime("%H:%M")
+
+
 def ball_replace(
     *,
     ball_set: BallSet,
@@ -473,9 +478,12 @@ def ball_replace(
     reason: str,
     session: Session | None = None,
     user: User | None = None,
+    repeat_reason: str = "",
 ) -> BallReplacement:
-    """Record one damaged ball of ``ball_set`` replaced by a new one with the same number (R26)."""
+    """Record one damaged ball of ``ball_set`` replaced by a new one with the same number (R26);
+    the same ball again in the same session needs ``repeat_reason`` and is flagged for the acta."""
     reason = _require_reason(reason)
+    repeat_reason = repeat_reason.strip()
     if not 1 <= ball_number <= ball_set.size:
         raise ValidationError(
             {"ball_number": _("The balls of this set are numbered 1 to %(size)d.") % {"size": ball_set.size}}
@@ -488,8 +496,34 @@ def ball_replace(
             raise ValidationError(
                 _("Ball set %(serial)s is retired (R25).") % {"serial": locked.serial_number}
             )
+        # R26: recording goes on, but a ball replaced again in one session is unusual enough to
+        # say why, and the acta flags it. The set's row lock orders two replacements of a ball.
+        earlier = (
+            BallReplacement.objects.filter(ball_set=locked, ball_number=ball_number, session=session)
+            .order_by("-pk")
+            .first()
+            if session is not None
+            else None
+        )
+        if earlier is not None and not repeat_reason:
+            assert session is not None
+            raise ValidationError(
+                {
+                    "repeat_reason": _(
+                        "Ball %(ball)d of this set was already replaced in this session, at %(time)s: "
+                        "say why it is replaced again."
+                    )
+                    % {"ball": ball_number, "time": _hall_time(earlier.replaced_at, session.room.hall)}
+                }
+            )
         return BallReplacement.objects.create(
-            ball_set=locked, ball_number=ball_number, session=session, reason=reason, replaced_by=user
+            ball_set=locked,
+            ball_number=ball_number,
+            session=session,
+            reason=reason,
+            replaced_by=user,
+            repeat_of=earlier,
+            repeat_reason=repeat_reason if earlier is not None else "",
         )
 
 

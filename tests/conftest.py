@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 
 import pytest
@@ -12,6 +13,15 @@ from bingo.roles import Role
 from tests.factories import UserFactory
 
 MakeUser = Callable[..., User]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Hash the tests' passwords fast: production's PBKDF2 takes a third of a second per login,
+    and the lockout tests log in wrongly hundreds of times. The subprocesses the tests start
+    (production servers, commands) keep the real hashers."""
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
@@ -54,6 +64,17 @@ def _fresh_channel_layer() -> None:
     from channels.layers import channel_layers
 
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_card_check_throttle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test counts card checks from zero, in a cache of its own (never the shared Redis):
+    /verificar/ and the API share one count per address, and every test client is 127.0.0.1."""
+    from django.core.cache.backends.locmem import LocMemCache
+
+    from cards.api import CardCheckThrottle
+
+    monkeypatch.setattr(CardCheckThrottle, "cache", LocMemCache(f"card-check-{uuid.uuid4()}", {}))
 
 
 @pytest.fixture(autouse=True)

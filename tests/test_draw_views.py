@@ -21,7 +21,8 @@ from bingo.models import Ball, Claim, DrawMode, Game, Prize, PrizePayment
 from bingo.roles import Role, user_roles_set
 from cards import selectors as card_selectors
 from halls import services as hall_services
-from halls.models import BallSetUse, CashDesk
+from halls.models import BallSetUse, CashDesk, StaffMembership
+from tests.factories import UserFactory
 from tests.test_draw import Draw, all_numbers, row
 
 pytestmark = pytest.mark.django_db
@@ -555,3 +556,93 @@ def test_another_halls_caller_cannot_suspend(client: Client, hall: Console) -> N
     client.force_login(other.caller)
     assert client.post(url("game_suspend", game), {"reason": "x"}).status_code == 404
     assert Game.objects.get(pk=game.pk).state == "sales_closed"
+
+
+# --- the same from the manager's game page (issue [A0] 6: one rule for screens and API) ---------
+
+
+def hall_manager(hall: Console) -> object:
+    manager = UserFactory(username=f"gerente-{hall.hall.name}", roles=[Role.MANAGER])
+    StaffMembership.objects.create(hall=hall.hall, user=manager, role=Role.MANAGER.value)
+    return manager
+
+
+@pytest.fixture
+def manager(client: Client, hall: Console) -> Client:
+    client.force_login(hall_manager(hall))  # type: ignore[arg-type]
+    return english(client)
+
+
+def game_page(game: Game) -> str:
+    return reverse("games:game_detail", args=[game.pk])
+
+
+def test_a_manager_suspends_resumes_and_annuls_from_the_games_page(manager: Client, hall: Console) -> None:
+    game = hall.closed(cards=3)
+    page = body(manager.get(game_page(game)))
+    assert f'action="{url("game_suspend", game)}"' in page
+    assert "data-annul-form" not in page
+
+    response = manager.post(url("game_suspend", game), {"reason": "monitor down", "back": "game"})
+    assert response["Location"] == game_page(game)  # back to the page the form was on
+    game.refresh_from_db()
+    assert (game.state, game.state_reason) == ("suspended", "monitor down")
+    page = body(manager.get(game_page(game)))
+    assert "data-resume" in page
+    assert "data-annul-form" in page
+
+    manager.post(url("game_resume", game), {"back": "game"})
+    assert Game.objects.get(pk=game.pk).state == "sales_closed"
+
+
+def test_a_manager_annuls_for_an_announcement_error_with_full_refunds(manager: Client, hall: Console) -> None:
+    game = hall.drawing(cards=4)
+    hall.key(game, 8)
+    assert "data-annul-form" in body(manager.get(game_page(game)))
+
+    response = manager.post(url("game_annul", game), {"reason": "8 announced as 3"}, follow=True)
+
+    game.refresh_from_db()
+    assert (game.state, game.state_reason) == ("annulled", "8 announced as 3")
+    assert game.refunds.count() == game.sales.count() > 0
+    assert "every card sold is refunded in full" in body(response)
+
+
+def test_a_managers_refused_change_is_said_on_the_games_page(manager: Client, hall: Console) -> None:
+    game = hall.drawing(cards=4)
+    hall.key(game, 8)
+
+    response = manager.post(url("game_suspend", game), {"reason": "late"}, follow=True)
+
+    assert response.redirect_chain == [(game_page(game), 302)]
+    assert "R55" in body(response)  # the service's refusal: the draw has begun
+    assert Game.objects.get(pk=game.pk).state == "drawing"
+
+
+def test_another_halls_manager_cannot_suspend_or_annul(client: Client, hall: Console) -> None:
+    game = hall.closed()
+    client.force_login(hall_manager(Console(name="Sala Mindelo")))  # type: ignore[arg-type]
+
+    assert client.post(url("game_suspend", game), {"reason": "x"}).status_code == 404
+    assert client.post(url("game_annul", game), {"reason": "x"}).status_code == 404
+    assert Game.objects.get(pk=game.pk).state == "sales_closed"
+
+
+@pytest.mark.parametrize("role", [Role.CASHIER, Role.INSPECTOR])
+def test_other_roles_cannot_suspend_resume_or_annul(client: Client, hall: Console, role: Role) -> None:
+    game = hall.closed()
+    person = UserFactory(username=f"{role.value}-praia", roles=[role])
+    StaffMembership.objects.create(hall=hall.hall, user=person, role=role.value)
+    client.force_login(person)
+
+    for name in ("game_suspend", "game_resume", "game_annul"):
+        assert client.post(url(name, game), {"reason": "x"}).status_code == 403
+    assert Game.objects.get(pk=game.pk).state == "sales_closed"
+
+
+def test_the_games_page_offers_no_changes_to_a_caller(client: Client, hall: Console) -> None:
+    """Callers read the game's page; they suspend and annul from their console."""
+    game = hall.closed()
+    client.force_login(hall.caller)
+
+    assert "data-suspend-form" not in body(client.get(game_page(game)))

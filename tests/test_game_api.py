@@ -17,6 +17,7 @@ from bingo.models import Game, Sale, Session
 from bingo.roles import Role
 from cards.models import Series
 from halls.models import CashDesk, Room, StaffMembership
+from tests.access import refused_status
 from tests.cards.factories import HallFactory, card_set_make, series_make
 from tests.factories import UserFactory
 
@@ -142,8 +143,8 @@ def test_role_and_hall_matrix(praia, mindelo, where, role, name, method, url_nam
     elif where == "own":
         assert response.status_code == 403
         assert response.json()["detail"] == "Your role does not allow this."
-    else:
-        assert response.status_code == 404  # another hall's objects are not there for them
+    else:  # 404: another hall's objects are not there for them
+        assert response.status_code == refused_status(where=where, role=role, allowed=allowed, method=method)
     assert (state(objects["planned"]), state(selling)) == before
 
 
@@ -161,7 +162,8 @@ def test_only_a_cashier_of_the_games_hall_sells(praia, mindelo, where, role):
         assert response.status_code == 201, response.content
         assert Sale.objects.count() == 1
     else:
-        assert response.status_code == {"own": 403, "anon": 403}.get(where, 404)
+        expected = refused_status(where=where, role=role, allowed={Role.CASHIER}, method="post")
+        assert response.status_code == expected
         assert not Sale.objects.exists()
 
 
@@ -475,6 +477,15 @@ def test_keys_belong_to_their_cashier(praia):
             },
         ),
         (
+            {"cash_received": 500},
+            None,
+            {
+                "cash_received": [
+                    'Send amounts of money as a decimal string, such as "25.00", not as a number.'
+                ]
+            },
+        ),
+        (
             {"cash_received": "299.99"},
             None,
             {
@@ -509,6 +520,7 @@ def test_keys_belong_to_their_cashier(praia):
         "fraction",
         "negative cash",
         "float cash",
+        "whole number cash",
         "short cash",
         "no desk",
         "no key",

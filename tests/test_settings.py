@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+from django.conf import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 STRONG_SECRET = "k3Qw9zT1-production-like-secret-LmN0pR7sUvXyZ2aB4cD6eF8gH0iJ_5oP"
@@ -65,3 +70,64 @@ def test_demo_setup_refuses_to_run_with_debug_off(tmp_path: Path) -> None:
 
     assert result.returncode == 1
     assert "recuso criar contas com palavras-passe conhecidas" in result.stderr
+
+
+def _policy(tmp_path: Path, **env: str) -> dict[str, list[str]]:
+    """The Content-Security-Policy header a process with this environment sends, by directive."""
+    code = "from csp.utils import build_policy; print(build_policy())"
+    result = manage(tmp_path, "shell", "--verbosity", "0", "--command", code, **env)
+    assert result.returncode == 0, result.stderr
+    directives = (part.split() for part in result.stdout.strip().splitlines()[-1].split(";"))
+    return {name: sources for name, *sources in directives}
+
+
+def test_the_production_policy_allows_only_our_own_origin_and_the_hosts_websockets(tmp_path: Path) -> None:
+    policy = _policy(
+        tmp_path,
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY=STRONG_SECRET,
+        DJANGO_ALLOWED_HOSTS="bingo.example,.salas.example,[::1]",
+    )
+
+    assert policy["default-src"] == ["'self'"]
+    assert policy["script-src"] == ["'self'"]  # no inline script, handler or eval
+    assert policy["style-src"][0] == "'self'"
+    assert all(source.startswith("'sha256-") for source in policy["style-src"][1:])  # templates/500.html
+    assert policy["img-src"] == ["'self'"]
+    assert policy["object-src"] == ["'none'"]
+    assert policy["base-uri"] == ["'self'"]
+    assert policy["frame-ancestors"] == ["'none'"]
+    assert policy["form-action"] == ["'self'"]
+    # Behind TLS the pages open wss:// to their own host; older Safari needs it named.
+    assert policy["connect-src"] == [
+        "'self'",
+        "wss://bingo.example:*",
+        "wss://salas.example:*",
+        "wss://*.salas.example:*",
+    ]
+
+
+def test_in_debug_the_policy_lets_pages_open_plain_websockets_to_the_local_hosts(tmp_path: Path) -> None:
+    policy = _policy(tmp_path, DJANGO_DEBUG="true")
+
+    assert policy["script-src"] == ["'self'"]
+    assert policy["connect-src"] == [
+        "'self'",
+        "ws://127.0.0.1:*",
+        "wss://127.0.0.1:*",
+        "ws://localhost:*",
+        "wss://localhost:*",
+    ]
+
+
+def test_the_server_error_page_style_is_the_one_the_policy_allows() -> None:
+    """templates/500.html keeps its style inline (it must render when static files fail), so the
+    policy allows that one <style> block by its hash: changing the block needs the new hash."""
+    template = (ROOT / "templates" / "500.html").read_text(encoding="utf-8")
+    blocks = re.findall(r"<style>(.*?)</style>", template, flags=re.DOTALL)
+    digest = base64.b64encode(hashlib.sha256(blocks[0].encode()).digest()).decode()
+
+    assert len(blocks) == 1
+    assert f"'sha256-{digest}'" in settings.CONTENT_SECURITY_POLICY["DIRECTIVES"]["style-src"], (
+        f"set _SERVER_ERROR_STYLE_HASH in bingo/settings.py to \"'sha256-{digest}'\""
+    )

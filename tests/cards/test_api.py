@@ -5,15 +5,12 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-import uuid
 from datetime import datetime
 from decimal import Decimal
 
 import pytest
-from django.core.cache.backends.locmem import LocMemCache
 from django.test import Client
 from django.urls import reverse
-from rest_framework.throttling import ScopedRateThrottle
 
 from bingo.engine import Variant, generate_card_set
 from bingo.roles import Role
@@ -24,12 +21,6 @@ from tests.factories import DEFAULT_PASSWORD
 
 SEED = 20170109
 HAS_PRINT_SERVICES = importlib.util.find_spec("cards.print_services") is not None
-
-
-@pytest.fixture(autouse=True)
-def _fresh_throttle(monkeypatch):
-    """Each test counts card checks from zero, in a cache of its own (never the shared Redis)."""
-    monkeypatch.setattr(ScopedRateThrottle, "cache", LocMemCache(f"throttle-{uuid.uuid4()}", {}))
 
 
 @pytest.fixture
@@ -439,6 +430,9 @@ def test_create_series(client_as, hall, card_set):
     ("changes", "field"),
     [
         ({"price": 25.5}, "price"),  # a JSON float: money is a decimal string
+        ({"price": 25}, "price"),  # a whole JSON number too
+        ({"price": -1}, "price"),
+        ({"price": True}, "price"),
         ({"price": "0.00"}, "price"),
         ({"price": "1.234"}, "price"),
         ({"price": "abc"}, "price"),

@@ -352,7 +352,7 @@ def test_a_manager_creates_a_series_from_a_ready_card_set(
     assert series.card_set == card_set
     listing = client.get(reverse("cards:series_list")).content.decode()
     assert "A-3" in listing
-    assert "background: #1E88E5" in listing
+    assert 'data-css-vars="--swatch: #1E88E5"' in listing  # coloured by static/js/colours.js
 
 
 @pytest.mark.parametrize(
@@ -617,3 +617,39 @@ def test_the_screens_speak_portuguese(client_as: Any, series: Series) -> None:
     assert "Nova série" in form
     assert "Preço do cartão" in form
     assert "Verificar um cartão" in check
+
+
+def test_the_card_check_page_is_limited_per_address_like_the_api(client: Client, series: Series) -> None:
+    """Issue [A0] 3: /verificar/ allows 30 checks a minute per address, as /api/card-check/."""
+    url = reverse("cards:card_check")
+    guesses = [{"serie": series.pk, "cartao": 5, "codigo": f"ZZZZ{n:04d}"} for n in range(31)]
+
+    statuses = [client.get(url, params).status_code for params in guesses]
+
+    assert statuses == [200] * 30 + [429]
+    right = {"serie": series.pk, "cartao": 5, "codigo": card_check_code(series=series, number=5)}
+    refused = client.get(url, right)
+    body = refused.content.decode()
+    assert refused.status_code == 429
+    assert 0 < int(refused["Retry-After"]) <= 60
+    assert "Demasiadas verificações a partir deste endereço" in body
+    assert 'class="bingo-grid"' not in body  # past the limit even the right code shows nothing
+    # Another address still checks.
+    assert client.get(url, right, REMOTE_ADDR="198.51.100.4").status_code == 200
+
+
+def test_the_page_and_the_api_share_one_count(client: Client, series: Series) -> None:
+    """Guessing through both doors is no faster than through one."""
+    params = {"serie": series.pk, "cartao": 5, "codigo": "ZZZZZZZZ"}
+    for _ in range(20):
+        client.get(reverse("api:card-check"), params)
+    for _ in range(10):
+        assert client.get(reverse("cards:card_check"), params).status_code == 200
+
+    assert client.get(reverse("cards:card_check"), params).status_code == 429
+    assert client.get(reverse("api:card-check"), params).status_code == 429
+
+
+def test_opening_the_empty_check_page_counts_nothing(client: Client, series: Series) -> None:
+    for _ in range(40):
+        assert client.get(reverse("cards:card_check")).status_code == 200

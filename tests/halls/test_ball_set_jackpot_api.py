@@ -15,6 +15,7 @@ from django.urls import reverse
 from bingo.roles import Role
 from halls import services
 from halls.models import BallReplacement, BallSet, BallSetCheck, Jackpot, JackpotMovement, StaffMembership
+from tests.access import refused_status
 from tests.factories import UserFactory
 from tests.halls.conftest import HallWithSessions
 
@@ -134,8 +135,9 @@ def test_role_and_hall_matrix(praia, mindelo, where, role, name, method, url_nam
 
     if where == "anon":
         assert response.status_code == 403  # session authentication: not logged in
-    elif where != "own":
-        assert response.status_code == 404, response.content  # as if the hall did not exist
+    elif where != "own":  # 404: as if the hall did not exist
+        expected = refused_status(where=where, role=role, allowed=allowed, method=method)
+        assert response.status_code == expected, response.content
     elif role in allowed:
         assert response.status_code == ok, response.content
     else:
@@ -349,3 +351,21 @@ def test_the_schema_describes_every_ball_set_and_jackpot_endpoint(tmp_path):
     components = schema["components"]["schemas"]
     assert components["Jackpot"]["properties"]["balance"]["type"] == "string"  # money as strings
     assert components["JackpotMovement"]["properties"]["amount"]["type"] == "string"
+
+
+def test_a_ball_replaced_again_in_a_session_needs_why_through_the_api(praia):
+    """Issue [A0] 7 (R26): the repeat is refused without repeat_reason, then recorded flagged."""
+    client = api(praia.staff[Role.MANAGER])
+    url = reverse("api:ball-set-replacements", args=[praia.set.pk])
+    body = {"ball_number": 17, "reason": "cracked", "session": praia.open_session.pk}
+
+    first = client.post(url, body, content_type="application/json")
+    refused = client.post(url, body, content_type="application/json")
+    again = client.post(url, {**body, "repeat_reason": "chipped too"}, content_type="application/json")
+
+    assert (first.status_code, refused.status_code, again.status_code) == (201, 400, 201)
+    assert first.json()["repeated"] is False
+    assert "already replaced in this session" in refused.json()["repeat_reason"][0]
+    assert again.json()["repeated"] is True
+    assert again.json()["repeat_of"] == first.json()["id"]
+    assert again.json()["repeat_reason"] == "chipped too"

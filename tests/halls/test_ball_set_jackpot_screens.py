@@ -287,6 +287,24 @@ def test_a_manager_replaces_a_ball_then_the_set_then_it_is_retired(venue, ball_s
     assert "already retired" in response.content.decode()
 
 
+def test_a_ball_replaced_again_in_a_session_asks_why_and_is_flagged_on_the_page(venue, ball_set, manager):
+    """Issue [A0] 7 (R26)."""
+    session = venue.session()
+    url = reverse("halls:ball_replace", args=[venue.hall.pk, ball_set.pk])
+    body = {"ball-ball_number": "17", "ball-reason": "cracked", "ball-session": session.pk}
+    assert manager.post(url, body).status_code == 302
+
+    asked = manager.post(url, body)
+    assert asked.status_code == 200
+    assert "already replaced in this session" in asked.content.decode()
+    assert BallReplacement.objects.count() == 1
+
+    assert manager.post(url, {**body, "ball-repeat_reason": "chipped too"}).status_code == 302
+    page = manager.get(reverse("halls:ball_set_detail", args=[venue.hall.pk, ball_set.pk])).content.decode()
+    assert page.count("data-repeated") == 1
+    assert "chipped too" in page
+
+
 def test_a_set_is_replaced_only_by_an_active_set_of_its_hall_and_size(venue, other_venue, ball_set, manager):
     candidates = [
         venue.ball_set("JB-80", size=80),

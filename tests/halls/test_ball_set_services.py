@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, connections, transaction
 from django.utils import translation
 
+from bingo.exports import session_export_data
 from halls import services
 from halls.models import BallReplacement, BallSet, BallSetCheck, BallSetUse
 from tests.halls.conftest import HallWithSessions
@@ -294,6 +295,78 @@ def test_one_damaged_ball_is_replaced_within_the_set(venue):
     assert ball_set.state == BallSet.State.ACTIVE  # one ball does not retire the set
 
 
+def test_a_ball_replaced_again_in_a_session_needs_why_and_is_flagged(venue):
+    """Issue [A0] 7: recording goes on (R26), but the same ball again in one session says why."""
+    session = venue.session()
+    ball_set = venue.ball_set()
+    first = services.ball_replace(ball_set=ball_set, ball_number=17, reason="cracked", session=session)
+    assert (first.repeated, first.repeat_reason) == (False, "")
+
+    with pytest.raises(ValidationError) as refused:
+        services.ball_replace(ball_set=ball_set, ball_number=17, reason="cracked", session=session)
+    assert "already replaced in this session" in refused.value.message_dict["repeat_reason"][0]
+    assert BallReplacement.objects.count() == 1
+
+    again = services.ball_replace(
+        ball_set=ball_set, ball_number=17, reason="cracked", session=session, repeat_reason="  chipped too "
+    )
+    third = services.ball_replace(
+        ball_set=ball_set, ball_number=17, reason="cracked", session=session, repeat_reason="dropped"
+    )
+    assert (again.repeated, again.repeat_of, again.repeat_reason) == (True, first, "chipped too")
+    assert third.repeat_of == again  # each repeat names the one before it
+
+
+def test_a_replacement_is_a_repeat_only_for_the_same_ball_set_and_session(venue):
+    session, other_session = venue.session(), venue.session()
+    ball_set, other_set = venue.ball_set("JB-1"), venue.ball_set("JB-2")
+    services.ball_replace(ball_set=ball_set, ball_number=17, reason="cracked", session=session)
+
+    fresh = [
+        services.ball_replace(ball_set=ball_set, ball_number=18, reason="cracked", session=session),
+        services.ball_replace(ball_set=other_set, ball_number=17, reason="cracked", session=session),
+        services.ball_replace(ball_set=ball_set, ball_number=17, reason="cracked", session=other_session),
+        services.ball_replace(ball_set=ball_set, ball_number=17, reason="cracked"),  # outside a session
+    ]
+
+    assert [r.repeated for r in fresh] == [False] * 4
+    # A reason for a repeat that is none is not kept: nothing to flag.
+    plain = services.ball_replace(
+        ball_set=ball_set, ball_number=19, reason="x", session=session, repeat_reason="?"
+    )
+    assert (plain.repeated, plain.repeat_reason) == (False, "")
+
+
+def test_the_schema_refuses_a_repeat_without_its_reason(venue):
+    session = venue.session()
+    ball_set = venue.ball_set()
+    first = services.ball_replace(ball_set=ball_set, ball_number=17, reason="cracked", session=session)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        BallReplacement.objects.create(
+            ball_set=ball_set, ball_number=17, session=session, reason="again", repeat_of=first
+        )
+    with pytest.raises(IntegrityError), transaction.atomic():
+        BallReplacement.objects.create(
+            ball_set=ball_set, ball_number=3, session=session, reason="x", repeat_reason="not a repeat"
+        )
+
+
+@pytest.mark.postgres
+def test_postgres_refuses_a_repeat_that_is_not_flagged(venue):
+    if connection.vendor != "postgresql":
+        pytest.skip("the trigger exists on PostgreSQL only; the service does the same elsewhere")
+    session = venue.session()
+    ball_set = venue.ball_set()
+    services.ball_replace(ball_set=ball_set, ball_number=17, reason="cracked", session=session)
+    with pytest.raises(IntegrityError, match="names its last replacement"), transaction.atomic():
+        BallReplacement.objects.create(ball_set=ball_set, ball_number=17, session=session, reason="again")
+    other = services.ball_replace(ball_set=ball_set, ball_number=18, reason="cracked", session=session)
+    with pytest.raises(IntegrityError, match="names its last replacement"), transaction.atomic():
+        BallReplacement.objects.create(
+            ball_set=ball_set, ball_number=17, session=session, reason="x", repeat_of=other, repeat_reason="y"
+        )
+
+
 def test_no_ball_of_a_retired_set_is_replaced(venue):
     ball_set = services.ball_set_retire(ball_set=venue.ball_set(), reason="worn")
     with pytest.raises(ValidationError, match="retired"):
@@ -445,3 +518,25 @@ def test_two_draws_racing_for_a_sets_last_game_leave_exactly_one():
     ball_set.refresh_from_db()
     assert (ball_set.games_played, ball_set.state) == (2000, BallSet.State.RETIRED)
     assert BallSetUse.objects.filter(ball_set=ball_set).count() == 1
+
+
+def test_the_session_export_lists_the_replacements_with_the_repeat_flagged(venue):
+    """What the acta reads (R61 k): the session's replacements in order, a repeat flagged."""
+    session = venue.session()
+    ball_set, spare = venue.ball_set("JB-1"), venue.ball_set("JB-2")
+    services.ball_replace(ball_set=ball_set, ball_number=17, reason="cracked", session=session)
+    services.ball_replace(
+        ball_set=ball_set, ball_number=17, reason="cracked", session=session, repeat_reason="again"
+    )
+    services.ball_set_replace(ball_set=ball_set, replacement=spare, reason="worn", session=session)
+    services.ball_replace(ball_set=spare, ball_number=2, reason="outside the session")
+
+    rows = session_export_data(session=session)["ball_replacements"]
+
+    assert [(r["ball_set"], r["ball_number"], r["replacement_set"]) for r in rows] == [
+        ("JB-1", 17, None),
+        ("JB-1", 17, None),
+        ("JB-1", None, "JB-2"),
+    ]
+    assert [(r["repeated"], r["repeat_reason"]) for r in rows] == [(False, ""), (True, "again"), (False, "")]
+    assert all(r["at"].endswith("-01:00") for r in rows)  # the hall's clock (Cape Verde)

@@ -1,0 +1,159 @@
+"""Every write endpoint checks the role before it reads the body (issue [A0] 4).
+
+A person whose role may not act gets 403, never 400 with field errors that tell them how to
+shape a request they may not make. The table below is the one in docs/api.md ("Who may call
+what"); the test fails when the schema gains a write endpoint the table does not list.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from drf_spectacular.generators import SchemaGenerator
+
+from bingo import services
+from bingo.roles import Role, user_roles_set
+from halls import services as hall_services
+from halls.models import StaffMembership
+from tests.factories import UserFactory
+from tests.test_sales import HallSetup
+
+M, CASH, CALL, INSP, PLAYER = Role.MANAGER, Role.CASHIER, Role.CALLER, Role.INSPECTOR, Role.PLAYER
+
+#: Who may call each write endpoint (docs/api.md).
+ALLOWED: dict[str, set[Role]] = {
+    "card_sets_create": {M},
+    "card_sets_compare": {M, INSP},
+    "series_create": {M},
+    "series_retire": {M},
+    "halls_rooms_create": {M},
+    "halls_cash_desks_create": {M},
+    "sessions_create": {M},
+    "sessions_games_create": {M},
+    "games_open_sales": {M},
+    "games_close_sales": {M},
+    "games_play_doubles": {M},
+    "games_sales_create": {CASH},
+    "games_draw_start": {CALL},
+    "games_balls_create": {CALL},
+    "games_manual": {CALL},
+    "games_claims_create": {CALL},
+    "games_prizes_create": {CALL},
+    "games_suspend": {M, CALL},
+    "games_resume": {M, CALL},
+    "games_annul": {M, CALL},
+    "prize_payments_create": {CASH},
+    "halls_ball_sets_create": {M},
+    "ball_sets_replacements_create": {M},
+    "ball_sets_retire": {M},
+    "ball_sets_checks_create": {M, CALL},
+    "halls_jackpot_configure": {M},
+    "halls_jackpot_movements_create": {M},
+}
+
+#: Bodies no endpoint accepts: wrong types everywhere, unknown fields, nothing at all.
+INVALID_BODIES: list[Any] = [
+    {},
+    {
+        "quantity": "many",
+        "cash_desk": "x",
+        "cash_received": -1,
+        "room": "x",
+        "starts_at": "soon",
+        "series": [],
+        "name": "",
+        "price": 1.5,
+    },
+]
+
+
+def write_operations() -> list[tuple[str, str, str]]:
+    """(method, path, operation id) of every write in the OpenAPI schema."""
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    return sorted(
+        (method.upper(), path, operation["operationId"])
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+        if method in {"post", "put", "patch", "delete"}
+    )
+
+
+def test_the_table_lists_every_write_endpoint() -> None:
+    assert {operation for _m, _p, operation in write_operations()} == set(ALLOWED)
+
+
+class World(HallSetup):
+    """A hall with one object of every kind a write endpoint names, and a user in each role."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.series_on_sale = self.series(1)
+        self.selling = self.game(self.series_on_sale)
+        self.ball_set = hall_services.ball_set_create(hall=self.hall, serial_number="JB-1", size=90)
+        self.people: dict[Role, Any] = {}
+        for role in Role:
+            user = UserFactory(username=f"{role.value}-walk", password=None)
+            user_roles_set(user=user, roles=[role])
+            if role != PLAYER:
+                StaffMembership.objects.create(hall=self.hall, user=user, role=role.value)
+            self.people[role] = user
+
+    def ids(self) -> dict[str, int]:
+        return {
+            "hall_id": self.hall.pk,
+            "game_id": self.selling.pk,
+            "session_id": self.session.pk,
+            "series_id": self.series_on_sale.pk,
+            "card_set_id": self.card_set.pk,
+            "ball_set_id": self.ball_set.pk,
+        }
+
+
+@pytest.fixture
+def world(db: None) -> World:
+    return World()
+
+
+def _url(path: str, ids: dict[str, int]) -> str:
+    return re.sub(r"\{(\w+)\}", lambda m: str(ids[m[1]]), path)
+
+
+@pytest.mark.parametrize("body", INVALID_BODIES, ids=["empty", "garbage"])
+def test_a_role_that_may_not_act_gets_403_whatever_the_body(world: World, body: Any) -> None:
+    ids = world.ids()
+    wrong: list[str] = []
+    checked = 0
+    for method, path, operation in write_operations():
+        for role, user in world.people.items():
+            if role in ALLOWED[operation]:
+                continue
+            client = Client()
+            client.cookies["django_language"] = "en"
+            client.force_login(user)
+            response = client.generic(
+                method, _url(path, ids), data=__import__("json").dumps(body), content_type="application/json"
+            )
+            checked += 1
+            if response.status_code != 403:
+                wrong.append(
+                    f"{method} {path} as {role.value}: {response.status_code} {response.content[:120]!r}"
+                )
+    assert checked > 100
+    assert not wrong, "\n".join(wrong)
+
+
+def test_nothing_changed_after_the_forbidden_requests(world: World) -> None:
+    """The refusals above write nothing: the world is as it was (no session, game or sale more)."""
+    before = (services.Session.objects.count(), services.Game.objects.count(), services.Sale.objects.count())
+    for method, path, operation in write_operations():
+        for role, user in world.people.items():
+            if role in ALLOWED[operation]:
+                continue
+            client = Client()
+            client.force_login(user)
+            client.generic(method, _url(path, world.ids()), data="{}", content_type="application/json")
+    after = (services.Session.objects.count(), services.Game.objects.count(), services.Sale.objects.count())
+    assert after == before

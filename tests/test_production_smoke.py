@@ -1,0 +1,252 @@
+"""The production start path: collectstatic, then a real uvicorn with debug off, as `make serve`.
+
+The server is a subprocess with production settings (debug off, a random secret key, one allowed
+host, the Redis channel layer) on the pytest-django test database, so it sees the rows a test
+commits (``transactional_db``). Requests carry ``X-Forwarded-Proto: https`` as the TLS proxy in
+front would: the settings trust that header and redirect plain HTTP to HTTPS. Without PostgreSQL
+and Redis these tests are skipped.
+
+The start check needs no server: with debug off and no collectstatic, the ASGI and WSGI
+applications refuse to start, saying what to run.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from tests.test_sale_views import Desk
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+PROXY = {"X-Forwarded-Proto": "https"}  # what the TLS-terminating proxy adds
+START_TIMEOUT_SECONDS = 30
+
+
+def production_env(tmp: Path, **extra: str) -> dict[str, str]:
+    """This process's environment without our settings, then production's."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL", "CELERY_"))
+    }
+    env.update(
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DJANGO_ALLOWED_HOSTS=HOST,
+        BINGO_VAR_DIR=str(tmp / "var"),
+    )
+    env.update(extra)
+    return env
+
+
+def run_python(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+# --- the start check (no server) --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("module", ["bingo.asgi", "bingo.wsgi"])
+def test_without_collectstatic_the_application_refuses_to_start(tmp_path: Path, module: str) -> None:
+    empty = tmp_path / "static"
+    env = production_env(tmp_path, DJANGO_STATIC_ROOT=str(empty))
+
+    result = run_python(env, "-c", f"import {module}")
+
+    assert result.returncode != 0
+    assert "django.core.exceptions.ImproperlyConfigured" in result.stderr
+    assert f"The static files manifest {empty / 'staticfiles.json'} is missing" in result.stderr
+    assert "Run `manage.py collectstatic --noinput`" in result.stderr
+
+
+def test_in_debug_the_application_starts_without_collectstatic(tmp_path: Path) -> None:
+    """`make run`: in debug the static files come from the source folders, no manifest needed."""
+    env = production_env(tmp_path, DJANGO_DEBUG="true", DJANGO_STATIC_ROOT=str(tmp_path / "static"))
+
+    result = run_python(env, "-c", "import bingo.asgi")
+
+    assert result.returncode == 0, result.stderr
+
+
+# --- a production server ----------------------------------------------------------------------
+
+
+def _database_url() -> str:
+    """The URL of the test database pytest-django created (its NAME is the test one by now)."""
+    db = connection.settings_dict
+    user, password = quote(db["USER"] or "", safe=""), quote(db["PASSWORD"] or "", safe="")
+    credentials = f"{user}:{password}@" if password else f"{user}@" if user else ""
+    port = f":{db['PORT']}" if db["PORT"] else ""
+    return f"postgres://{credentials}{db['HOST'] or 'localhost'}{port}/{quote(db['NAME'], safe='')}"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def postgres_and_redis(django_db_setup: None) -> None:
+    """Skip unless the test database is PostgreSQL and Redis is set: a server subprocess cannot
+    share SQLite's in-memory test database, and production's channel layer is Redis."""
+    if connection.vendor != "postgresql" or not settings.REDIS_URL:
+        pytest.skip("a production server needs PostgreSQL and Redis (set DATABASE_URL and REDIS_URL)")
+
+
+@pytest.fixture(scope="module")
+def static_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """STATIC_ROOT as `make serve` leaves it: collectstatic with production's storage."""
+    tmp = tmp_path_factory.mktemp("production")
+    root = tmp / "static"
+    result = run_python(
+        production_env(tmp, DJANGO_STATIC_ROOT=str(root)), "manage.py", "collectstatic", "--noinput"
+    )
+    assert result.returncode == 0, result.stderr
+    assert (root / "staticfiles.json").is_file()
+    return root
+
+
+@pytest.fixture(scope="module")
+def server(postgres_and_redis: None, static_root: Path) -> Iterator[str]:
+    """uvicorn serving bingo.asgi:application with `make serve`'s flags; yields host:port."""
+    port = _free_port()
+    env = production_env(
+        static_root.parent,
+        DJANGO_STATIC_ROOT=str(static_root),
+        DATABASE_URL=_database_url(),
+        REDIS_URL=settings.REDIS_URL,
+    )
+    log_path = static_root.parent / "uvicorn.log"
+    # Two workers, as production runs several: each imports the application (and its checks).
+    command = [
+        *(sys.executable, "-m", "uvicorn", "bingo.asgi:application"),
+        *("--host", HOST, "--port", str(port), "--workers", "2"),
+        *("--proxy-headers", "--forwarded-allow-ips", HOST),
+    ]
+    with log_path.open("w") as log:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_SECONDS
+        while True:
+            try:
+                get(f"{HOST}:{port}", "/entrar/")
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"uvicorn did not start:\n{log_path.read_text()}")
+                time.sleep(0.2)
+        yield f"{HOST}:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
+def get(address: str, path: str, headers: dict[str, str] | None = None) -> http.client.HTTPResponse:
+    """One GET, the body read; redirects are not followed."""
+    client = http.client.HTTPConnection(address, timeout=10)
+    try:
+        client.request("GET", path, headers=headers or {})
+        response = client.getresponse()
+        response.read()
+        return response
+    finally:
+        client.close()
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_the_login_page_answers_with_the_content_security_policy(server: str) -> None:
+    response = get(server, "/entrar/", PROXY)
+
+    assert response.status == 200
+    policy = response.getheader("Content-Security-Policy", "")
+    directives = {name: sources for name, *sources in (part.split() for part in policy.split(";"))}
+    assert directives["script-src"] == ["'self'"]
+    assert directives["object-src"] == ["'none'"]
+    assert directives["connect-src"] == ["'self'", f"wss://{HOST}:*"]
+    assert response.getheader("Strict-Transport-Security", "").startswith("max-age=")
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_plain_http_is_sent_to_https(server: str) -> None:
+    response = get(server, "/entrar/")
+
+    assert response.status == 301
+    assert response.getheader("Location") == f"https://{server}/entrar/"
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_a_static_file_is_served_under_its_hashed_name(server: str, static_root: Path) -> None:
+    manifest = json.loads((static_root / "staticfiles.json").read_text())
+    hashed = manifest["paths"]["css/app.css"]
+    assert hashed != "css/app.css"
+
+    response = get(server, f"/static/{hashed}", PROXY)
+
+    assert response.status == 200
+    assert response.getheader("Content-Type", "").startswith("text/css")
+    assert "immutable" in response.getheader("Cache-Control", "")  # WhiteNoise: the name is the version
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_the_price_board_websocket_sends_the_figures(server: str, transactional_db: None) -> None:
+    praia = Desk()
+    praia.sell(praia.selling, 2)  # committed: the server sees it
+
+    with connect(
+        f"ws://{server}/ws/quadro/{praia.selling.pk}/",
+        origin=f"https://{server}",
+        additional_headers=PROXY,
+        proxy=None,
+        open_timeout=10,
+    ) as board:
+        figures = json.loads(board.recv(timeout=10))
+
+    assert figures["type"] == "board"
+    assert figures["game"] == praia.selling.pk
+    assert figures["cards_sold"] == 2
+    assert figures["total_display"] == "200 CVE"
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_a_websocket_from_a_foreign_origin_is_refused(server: str, transactional_db: None) -> None:
+    praia = Desk()
+
+    with pytest.raises(InvalidStatus) as refused:
+        connect(
+            f"ws://{server}/ws/quadro/{praia.selling.pk}/",
+            origin="https://bingo.evil.example",
+            additional_headers=PROXY,
+            proxy=None,
+            open_timeout=10,
+        )
+
+    assert refused.value.response.status_code == 403
