@@ -208,12 +208,6 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             "R55, R57",
             url_name="games:session_list",
         ),
-        Duty(
-            _("Login lockouts"),
-            _("Unlock a member of your staff, or an address, locked out after too many failed logins."),
-            "",
-            url_name="login_lockouts",
-        ),
     ),
     Role.CASHIER: (
         Duty(

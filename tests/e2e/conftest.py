@@ -69,7 +69,10 @@ def asgi_server(transactional_db: None) -> Iterator[str]:
 def browser() -> Iterator[RunInBrowser[Any]]:
     """Run ``scenario(browser_context)`` in the browser's own thread: ``browser(scenario)``.
 
-    Each scenario gets a fresh context (no cookies), closed afterwards.
+    Each scenario gets a fresh context (no cookies), closed afterwards. A scenario fails when
+    any of its pages breaks the Content-Security-Policy (Chromium logs each refusal to the
+    console): an inline script, handler or style slipped into a template would otherwise only
+    show as a page that quietly does less.
     """
     if not CHROMIUM.exists():
         pytest.skip(f"Debian's Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
@@ -94,10 +97,19 @@ def browser() -> Iterator[RunInBrowser[Any]]:
         def in_thread() -> T:
             context = state["browser"].new_context(locale="en-GB")
             context.set_default_timeout(15_000)
+            refused: list[str] = []
+            context.on(
+                "console",
+                lambda message: (
+                    refused.append(message.text) if "Content Security Policy" in message.text else None
+                ),
+            )
             try:
-                return scenario(context)
+                result = scenario(context)
             finally:
                 context.close()
+            assert not refused, "the Content-Security-Policy refused:\n" + "\n".join(refused)
+            return result
 
         return executor.submit(in_thread).result(timeout=SCENARIO_TIMEOUT_SECONDS)
 

@@ -56,18 +56,18 @@ def test_a_caller_draws_a_ball_and_the_display_shows_it_without_reloading(
         page.bring_to_front()
         # Keyboard only: the big button has the focus, Enter draws.
         page.wait_for_function(
-            "document.activeElement && document.activeElement.hasAttribute('data-draw-ball')"
+            "() => document.activeElement && document.activeElement.hasAttribute('data-draw-ball')"
         )
         page.keyboard.press("Enter")
-        page.wait_for_function("document.querySelector('[data-count]').textContent.trim() === '1'")
+        page.wait_for_function("() => document.querySelector('[data-count]').textContent.trim() === '1'")
         seen["console_last"] = page.locator("[data-last-ball]").inner_text().strip()
         page.screenshot(path=str(tmp_path / "console.png"), full_page=True)
 
-        display.wait_for_function("document.querySelector('[data-count]').textContent.trim() === '1'")
+        display.wait_for_function("() => document.querySelector('[data-count]').textContent.trim() === '1'")
         seen["display_last"] = display.locator("[data-last]").inner_text().strip()
         seen["display_lit"] = display.locator(".display-cell.is-drawn").all_inner_texts()
         seen["same_document"] = display.evaluate("window.__sameDocument === true")
-        other_tab.wait_for_function("document.querySelector('[data-count]').textContent.trim() === '1'")
+        other_tab.wait_for_function("() => document.querySelector('[data-count]').textContent.trim() === '1'")
         seen["other_tab_last"] = other_tab.locator("[data-last-ball]").inner_text().strip()
         seen["other_tab_same_document"] = other_tab.evaluate("window.__sameDocument === true")
         display.screenshot(path=str(tmp_path / "display.png"), full_page=True)

@@ -225,7 +225,7 @@ def test_a_caller_runs_a_whole_game_claims_are_checked_and_the_cashier_pays_the_
             # The display, never reloaded, shows the winners and the jackpot won.
             display.wait_for_selector("[data-prize=bingo].is-won")
             display.wait_for_function(
-                "document.querySelector('[data-jackpot-won]').textContent.trim() !== ''"
+                "() => document.querySelector('[data-jackpot-won]').textContent.trim() !== ''"
             )
             seen["display_count"] = display.locator("[data-count]").inner_text().strip()
             seen["display_lit"] = sorted(

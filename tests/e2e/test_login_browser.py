@@ -44,7 +44,7 @@ def test_each_role_logs_in_sees_its_dashboard_and_switches_to_english(
         seen["pending"] = page.get_by_text("Ainda não disponível").count()
 
         page.get_by_role("button", name="English").click()
-        page.wait_for_function("document.documentElement.lang === 'en'")
+        page.wait_for_function("() => document.documentElement.lang === 'en'")
         seen["url_after_switch"] = page.url
         seen["english_heading"] = page.locator("h1").inner_text()
 

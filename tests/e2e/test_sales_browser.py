@@ -42,7 +42,7 @@ def test_a_cashier_sells_and_the_price_board_updates_without_reloading(
         page.wait_for_url(re.compile(r".*/caixa/venda/"))
 
         # Keyboard only: the quantity has the focus, Tab to the cash, Enter sells.
-        page.wait_for_function("document.activeElement && document.activeElement.name === 'quantity'")
+        page.wait_for_function("() => document.activeElement && document.activeElement.name === 'quantity'")
         page.keyboard.type("3")
         page.keyboard.press("Tab")
         page.keyboard.type("500")
@@ -53,7 +53,9 @@ def test_a_cashier_sells_and_the_price_board_updates_without_reloading(
         seen["change"] = page.locator("[data-receipt-change]").inner_text()
         page.screenshot(path=str(tmp_path / "cashier.png"), full_page=True)
 
-        board.wait_for_function("document.querySelector('[data-cards-sold]').textContent.trim() === '3'")
+        board.wait_for_function(
+            "() => document.querySelector('[data-cards-sold]').textContent.trim() === '3'"
+        )
         seen["board_total"] = board.locator("[data-total]").inner_text()
         seen["board_line"] = board.locator('[data-prize="line"] [data-prize-value]').inner_text()
         seen["board_bingo"] = board.locator('[data-prize="bingo"] [data-prize-value]').inner_text()
@@ -65,7 +67,9 @@ def test_a_cashier_sells_and_the_price_board_updates_without_reloading(
         page.locator("input[name=cash_received]").fill("200")
         page.locator("button[data-sell]").click()
         page.wait_for_selector("#receipt")
-        board.wait_for_function("document.querySelector('[data-cards-sold]').textContent.trim() === '5'")
+        board.wait_for_function(
+            "() => document.querySelector('[data-cards-sold]').textContent.trim() === '5'"
+        )
         seen["board_total_after_second"] = board.locator("[data-total]").inner_text()
         board.screenshot(path=str(tmp_path / "board.png"), full_page=True)
         return seen

@@ -80,7 +80,7 @@ def test_two_cashiers_selling_at_once_get_contiguous_numbers_and_the_board_adds_
                     seen["errors"] += page.locator("#sale-errors").all_inner_texts()
                     seen["receipts"].append(page.locator("#receipt").inner_text())
             board.wait_for_function(
-                f"document.querySelector('[data-cards-sold]').textContent.trim() === '{total}'"
+                f"() => document.querySelector('[data-cards-sold]').textContent.trim() === '{total}'"
             )
             seen["live_total"] = board.locator("[data-total]").inner_text()
             board.reload()
