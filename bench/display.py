@@ -114,8 +114,8 @@ def _setup(displays: int) -> tuple[Any, Any, str]:
     from django.utils import timezone
 
     from bingo import draw_selectors, draw_services, services
+    from bingo.common.roles import Role
     from bingo.engine import ALGORITHM_CARDS
-    from bingo.roles import Role
     from cards import services as card_services
     from halls.models import CashDesk, Hall, Room, StaffMembership
 

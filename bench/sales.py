@@ -38,9 +38,9 @@ from django.test.utils import setup_test_environment  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from bingo import services  # noqa: E402
+from bingo.common.roles import Role  # noqa: E402
 from bingo.engine import ALGORITHM_CARDS  # noqa: E402
 from bingo.models import Game, Sale  # noqa: E402
-from bingo.roles import Role  # noqa: E402
 from cards import services as card_services  # noqa: E402
 from halls.models import CashDesk, Hall, Room, StaffMembership  # noqa: E402
 

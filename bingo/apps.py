@@ -8,10 +8,10 @@ class BingoConfig(AppConfig):
 
     def ready(self) -> None:
         # Bind shared tasks to our configured Celery app in every Django process.
-        # Every login lockout is logged (django-axes sends the signal; bingo/login_views.py).
+        # Every login lockout is logged (django-axes sends the signal; bingo/accounts/views.py).
         from axes.signals import user_locked_out
 
         from bingo import celery  # noqa: F401
-        from bingo.login_views import log_lockout
+        from bingo.accounts.views import log_lockout
 
         user_locked_out.connect(log_lockout, dispatch_uid="bingo.log_lockout")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
-from bingo.roles import Role, roles_in_order, user_roles
+from bingo.common.roles import Role, roles_in_order, user_roles
 
 
 def roles(request: HttpRequest) -> dict[str, list[Role]]:

@@ -25,15 +25,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bingo import draw_selectors, draw_services
-from bingo.api import MoneyField
+from bingo.common.api import ErrorSerializer, MoneyField
+from bingo.common.roles import Role
 from bingo.draw_selectors import ClaimResult
 from bingo.engine import Variant
 from bingo.engine.draw import ball_label
 from bingo.engine.prizes import PrizeKind as EnginePrize
 from bingo.game_api import VariantField, game_for, hall_id_of
 from bingo.models import Ball, Claim, DrawMode, Game, GameState, Prize, PrizeKind, PrizePayment, PrizeWinner
-from bingo.roles import Role
-from cards.api import ErrorSerializer
 from cards.models import Series
 from halls.api import HALL_WRITES, request_user, require_hall_role, staff_halls
 from halls.models import BallSet, CashDesk

@@ -32,9 +32,9 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils import translation
 
 from bingo import draw_selectors
+from bingo.common.roles import Role, user_roles
 from bingo.models import Game
 from bingo.realtime import DISPLAY_NOTICE_SECONDS, game_console_group, room_display_group
-from bingo.roles import Role, user_roles
 from bingo.services import staff_has_role
 from halls.models import Room
 

@@ -12,6 +12,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from bingo import detection, doubles, selectors
+from bingo.common.money import money_display
 from bingo.engine import Variant
 from bingo.engine.detection import CardCheck, Detector, Winner, card_check
 from bingo.engine.draw import ball_label
@@ -88,7 +89,7 @@ def display_state(*, room_id: int) -> dict[str, Any]:
     message["jackpot"] = {
         "active": jackpot.active,
         "balance": f"{jackpot.balance:.2f}",
-        "display": selectors.money_display(jackpot.balance, hall.currency),
+        "display": money_display(jackpot.balance, hall.currency),
     }
     if game is None:
         return message
@@ -109,15 +110,13 @@ def display_state(*, room_id: int) -> dict[str, Any]:
                 "winners": [_card_label(w.series.label, w.card_number) for w in record.cards.all()]
                 if record
                 else [],
-                "each": selectors.money_display(record.amount_each, hall.currency) if record else None,
+                "each": money_display(record.amount_each, hall.currency) if record else None,
             }
         )
     if jackpot_prize := awarded.get(PrizeKind.JACKPOT.value):
         # What it paid and to which cards, as the other prizes show their winners.
         winners = ", ".join(_card_label(w.series.label, w.card_number) for w in jackpot_prize.cards.all())
-        message["jackpot"]["won"] = (
-            f"{selectors.money_display(jackpot_prize.total, hall.currency)} · {winners}"
-        )
+        message["jackpot"]["won"] = f"{money_display(jackpot_prize.total, hall.currency)} · {winners}"
     message["jackpot"]["balls"] = game.session.jackpot_balls if game.jackpot_active else None
     message["last_game"] = session_last_game_due(session=game.session)
     message["game"] = {

@@ -21,6 +21,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bingo import detection, doubles, draw_selectors, realtime
+from bingo.common.money import quantum_for
+from bingo.common.roles import Role
 from bingo.draw_selectors import ClaimResult
 from bingo.engine import Variant
 from bingo.engine.detection import CardCheck, DetectionError, Detector, PrizeRules, Winner
@@ -43,8 +45,7 @@ from bingo.models import (
     Refund,
     Sale,
 )
-from bingo.roles import Role
-from bingo.services import _move, _plan_from, quantum_for, staff_has_role
+from bingo.services import _move, _plan_from, staff_has_role
 from cards import selectors as card_selectors
 from cards.models import Series
 from halls import services as hall_services

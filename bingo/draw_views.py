@@ -33,11 +33,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bingo import draw_selectors, draw_services, selectors
+from bingo.common.forms import ReasonForm
+from bingo.common.money import money_display
+from bingo.common.roles import Role, role_required
 from bingo.draw_selectors import ClaimResult
 from bingo.engine import Variant
-from bingo.forms import ReasonForm
 from bingo.models import Claim, DrawMode, Game, GameState, PrizeKind, PrizePayment
-from bingo.roles import Role, role_required
 from bingo.sale_views import DESK_SESSION_KEY
 from cards import selectors as card_selectors
 from cards.models import Series
@@ -191,10 +192,6 @@ def _to_console(game: Game) -> HttpResponse:
     return redirect("draw:console", pk=game.pk)
 
 
-def _money(amount: Any, game: Game) -> str:
-    return selectors.money_display(amount, game.session.room.hall.currency)
-
-
 def _display_url(room: Room) -> str:
     return reverse("draw:display", args=[draw_selectors.display_token(room=room)])
 
@@ -213,8 +210,12 @@ def _live_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     prizes = [
         {
             "status": status,
-            "each": _money(status.awarded.amount_each, game) if status.awarded else "",
-            "total": _money(status.awarded.total, game) if status.awarded else "",
+            "each": money_display(status.awarded.amount_each, game.session.room.hall.currency)
+            if status.awarded
+            else "",
+            "total": money_display(status.awarded.total, game.session.room.hall.currency)
+            if status.awarded
+            else "",
         }
         for status in console.prizes
     ]
@@ -225,7 +226,7 @@ def _live_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "balls": list(zip(console.balls, console.labels, strict=True)),
         "last_label": console.labels[-1] if console.labels else "",
         "prizes": prizes,
-        "total_display": _money(console.total, game),
+        "total_display": money_display(console.total, game.session.room.hall.currency),
         "drawing": drawing,
         "can_start": game.state == GameState.SALES_CLOSED.value,
         "start_form": StartDrawForm(ball_sets=_ball_sets(game)),
@@ -451,7 +452,7 @@ def prize_award(request: HttpRequest, pk: int) -> HttpResponse:
             % {
                 "prize": PrizeKind(prize.kind).label,
                 "cards": prize.winners,
-                "each": _money(prize.amount_each, game),
+                "each": money_display(prize.amount_each, game.session.room.hall.currency),
             },
         )
         if prize.kind == PrizeKind.BINGO and (
@@ -467,9 +468,9 @@ def prize_award(request: HttpRequest, pk: int) -> HttpResponse:
                 )
                 % {
                     "balls": game.session.jackpot_balls or 0,
-                    "total": _money(jackpot.total, game),
+                    "total": money_display(jackpot.total, game.session.room.hall.currency),
                     "cards": jackpot.winners,
-                    "each": _money(jackpot.amount_each, game),
+                    "each": money_display(jackpot.amount_each, game.session.room.hall.currency),
                 },
             )
     return _to_console(game)
@@ -610,9 +611,9 @@ def _pay_page(
             "card": f"{p.winner.series.label} n.º {p.winner.card_number}",
             "game": prize.game,
             "prize": PrizeKind(prize.kind).label,
-            "gross": selectors.money_display(p.gross, currency),
-            "tax": selectors.money_display(p.tax_withheld, currency),
-            "net": selectors.money_display(p.net, currency),
+            "gross": money_display(p.gross, currency),
+            "tax": money_display(p.tax_withheld, currency),
+            "net": money_display(p.net, currency),
         }
 
     receipt = [row(p) for p in sorted(paid, key=lambda p: p.pk)]
@@ -622,15 +623,11 @@ def _pay_page(
         "desks": desks,
         "form": form,
         "receipt": receipt,
-        "receipt_gross": selectors.money_display(sum((p.gross for p in paid), Decimal(0)), currency)
+        "receipt_gross": money_display(sum((p.gross for p in paid), Decimal(0)), currency) if paid else "",
+        "receipt_tax": money_display(sum((p.tax_withheld for p in paid), Decimal(0)), currency)
         if paid
         else "",
-        "receipt_tax": selectors.money_display(sum((p.tax_withheld for p in paid), Decimal(0)), currency)
-        if paid
-        else "",
-        "receipt_net": selectors.money_display(sum((p.net for p in paid), Decimal(0)), currency)
-        if paid
-        else "",
+        "receipt_net": money_display(sum((p.net for p in paid), Decimal(0)), currency) if paid else "",
         "payments": [row(p) for p in payments],
     }
     return render(request, "bingo/prize_pay.html", context, status=status)

@@ -38,12 +38,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bingo import selectors, services
-from bingo.api import Conflict, MoneyField
+from bingo.common.api import Conflict, ErrorSerializer, MoneyField, Pagination
+from bingo.common.roles import Role
 from bingo.engine import Variant
 from bingo.game_forms import in_hall_time
 from bingo.models import Game, GameSeries, Sale, Session
-from bingo.roles import Role
-from cards.api import ErrorSerializer, Pagination
 from cards.models import Series
 from halls.api import HALL_WRITES, request_user, require_hall_role, staff_halls
 from halls.models import CashDesk, Room

@@ -21,11 +21,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bingo import doubles, draw_selectors, selectors, services
+from bingo.common.forms import ReasonForm
+from bingo.common.roles import Role, role_required, user_roles
 from bingo.engine.prizes import PrizeKind
-from bingo.forms import ReasonForm
 from bingo.game_forms import GameForm, OpenSalesForm, SessionForm
 from bingo.models import Game, GameState, Session
-from bingo.roles import Role, role_required, user_roles
 from halls.selectors import hall_list_for, room_list_for
 
 #: The most recent sessions the list shows.

@@ -24,9 +24,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
+from bingo.common.roles import Role, role_required
 from bingo.engine import GenerationError, Variant, exact_odds, geometry, simulate_first_bingo
 from bingo.engine.jackpot_odds import FirstBingoSimulation
-from bingo.roles import Role, role_required
 from cards.models import VARIANT_CHOICES
 
 #: Most cards the page simulates. Generating 80- and 75-ball sets, whose lines are made unique

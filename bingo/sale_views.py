@@ -27,8 +27,8 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from bingo import selectors, services
+from bingo.common.roles import Role, role_required
 from bingo.models import Game, Sale
-from bingo.roles import Role, role_required
 from halls.models import CashDesk
 
 #: The session key remembering the cashier's desk between sales.
@@ -186,9 +186,6 @@ def _render_screen(
     totals = selectors.desk_game_totals(game_id=game.pk, cash_desk_id=desk.pk)
     paid = sum((s.amount for s in receipt), Decimal("0"))
 
-    def money(amount: Decimal) -> str:
-        return selectors.money_display(amount, hall.currency)
-
     context: dict[str, Any] = {
         "nav": "sell",
         "game": game,
@@ -198,12 +195,13 @@ def _render_screen(
         "board": board,
         "selling": game.state == Game.State.SELLING,
         "totals": totals,
-        "totals_amount": money(totals.amount),
-        "receipt": [(sale, money(sale.amount)) for sale in receipt],
+        "currency": hall.currency,
+        "totals_amount": totals.amount,
+        "receipt": receipt,
         "receipt_key": receipt[0].request_key if receipt else "",
-        "receipt_amount": money(paid),
-        "receipt_received": money(receipt[0].cash_received) if receipt else "",
-        "receipt_change": money(receipt[0].cash_received - paid) if receipt else "",
+        "receipt_amount": paid,
+        "receipt_received": receipt[0].cash_received if receipt else None,
+        "receipt_change": receipt[0].cash_received - paid if receipt else None,
         "asks_player": bool(hall.card_limit_per_player),
         "other_games": [g for g in (games or []) if g.pk != game.pk],
     }
@@ -232,22 +230,20 @@ def receipt(request: HttpRequest, request_key: str) -> HttpResponse:
         raise PermissionDenied
     amount = sum((s.amount for s in sales), Decimal("0"))
 
-    def money(value: Decimal) -> str:
-        return selectors.money_display(value, hall.currency)
-
     context: dict[str, Any] = {
         "hall": hall,
         "game": game,
         "desk": first.cash_desk,
         "sale": first,
         "zone": _zone(hall.time_zone),
-        "parts": [(sale, money(sale.unit_price), money(sale.amount)) for sale in sales],
+        "currency": hall.currency,
+        "parts": sales,
         "quantity": sum(s.quantity for s in sales),
         # R38 a): a second series has the first one's price, so one unit price holds for all.
-        "unit_price": money(first.unit_price),
-        "amount": money(amount),
-        "received": money(first.cash_received),
-        "change": money(first.cash_received - amount),
+        "unit_price": first.unit_price,
+        "amount": amount,
+        "received": first.cash_received,
+        "change": first.cash_received - amount,
         "cashier": first.cashier.get_full_name() or first.cashier.get_username(),
         "back_url": _screen_url(game, first.cash_desk),
     }

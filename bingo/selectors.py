@@ -16,26 +16,12 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Max, Min, Prefetch, QuerySet, Sum
 
 from bingo import doubles
+from bingo.common.money import money_display, quantum_for
+from bingo.common.roles import Role
 from bingo.engine.prizes import PrizeKind, PrizePlan, PrizePlanError, prize_amounts
-from bingo.engine.sales import format_money
 from bingo.models import Game, GameSeries, GameState, Sale, Session
-from bingo.roles import Role
-from bingo.services import quantum_for
 from halls.models import CashDesk, StaffMembership
 from halls.selectors import hall_list_for
-
-
-def _places(currency: str) -> int:
-    return 0 if quantum_for(currency) == 1 else 2
-
-
-def money_display(amount: Decimal, currency: str) -> str:
-    """Money as the hall shows it: "1 234 CVE" (whole escudos) or "1 234,50 EUR"."""
-    return format_money(amount, currency, places=_places(currency))
-
-
-_money = money_display
-
 
 # --- sessions and games, per hall ----------------------------------------------------------------
 
@@ -116,11 +102,11 @@ class BoardFigures:
 
     @property
     def total_display(self) -> str:
-        return _money(self.total, self.currency)
+        return money_display(self.total, self.currency)
 
     @property
     def jackpot_display(self) -> str:
-        return _money(self.jackpot_contribution, self.currency)
+        return money_display(self.jackpot_contribution, self.currency)
 
     def as_message(self) -> dict[str, Any]:
         """The figures as the board's websocket message (JSON: money as strings)."""
@@ -204,7 +190,8 @@ def game_board(*, game_id: int) -> BoardFigures | None:
             pass  # a plan R7 refuses pays nothing; game_create never saves one
         else:
             prizes = tuple(
-                BoardPrize(kind, value, _money(value, hall.currency)) for kind, value in amounts.amounts
+                BoardPrize(kind, value, money_display(value, hall.currency))
+                for kind, value in amounts.amounts
             )
             jackpot = amounts.jackpot_contribution
     return BoardFigures(
@@ -230,7 +217,7 @@ def _board_series(entry: GameSeries, cards_sold: int, currency: str) -> BoardSer
         label=s.label,
         position=entry.position,
         price=s.price,
-        price_display=_money(s.price, currency),
+        price_display=money_display(s.price, currency),
         cards_sold=cards_sold,
         next_number=s.last_sold + 1 if s.last_sold < s.size else None,
         remaining=s.size - s.last_sold,
@@ -324,11 +311,11 @@ class ShiftLine:
 
     @property
     def unit_price_display(self) -> str:
-        return _money(self.unit_price, self.currency)
+        return money_display(self.unit_price, self.currency)
 
     @property
     def amount_display(self) -> str:
-        return _money(self.amount, self.currency)
+        return money_display(self.amount, self.currency)
 
 
 @dataclass(frozen=True)
@@ -347,7 +334,7 @@ class ShiftReport:
 
     @property
     def cash_expected_display(self) -> str:
-        return _money(self.cash_expected, self.cash_desk.hall.currency)
+        return money_display(self.cash_expected, self.cash_desk.hall.currency)
 
 
 def shift_report(*, cash_desk: CashDesk, since: datetime) -> ShiftReport:

@@ -23,6 +23,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from bingo import detection, doubles, realtime
+from bingo.common.money import money_display, quantum_for
+from bingo.common.roles import Role
 from bingo.engine import Variant
 from bingo.engine.detection import PrizeRulesError
 from bingo.engine.gamestate import GameState, IllegalTransition, transition
@@ -38,14 +40,12 @@ from bingo.engine.sales import (
     SaleError,
     SeriesStock,
     allocate,
-    format_money,
     sales_closed_announcement,
     sales_open_announcement,
     second_series_validate,
 )
 from bingo.engine_messages import validation_error
 from bingo.models import Game, GameSeries, Sale, Session
-from bingo.roles import Role
 from cards.models import CardSet, Series
 from halls import services as hall_services
 from halls.models import CashDesk, Hall, Room, StaffMembership
@@ -57,14 +57,6 @@ PRIZE_NAMES = {
     PrizeKind.FOUR_CORNERS: gettext_lazy("Four corners prize"),
     PrizeKind.COLUMN: gettext_lazy("Column prize"),
 }
-
-#: The smallest unit prizes are paid in, per currency (the escudo is paid in whole escudos).
-CURRENCY_QUANTUM = {"CVE": Decimal("1")}
-
-
-def quantum_for(currency: str) -> Decimal:
-    """The smallest amount of ``currency`` a prize is rounded down to."""
-    return CURRENCY_QUANTUM.get(currency, Decimal("0.01"))
 
 
 def staff_has_role(*, user: User, hall_id: int, role: Role) -> bool:
@@ -689,16 +681,15 @@ def game_close_sales(*, game: Game) -> Game:
             lines.append(
                 _("Double cards: they also play the next game; their prizes are paid after it (R15, R45).")
             )
-        places = 0 if quantum_for(hall.currency) == 1 else 2
         for kind, value in amounts.amounts:
             lines.append(
                 _("%(prize)s: %(value)s")
-                % {"prize": PRIZE_NAMES[kind], "value": format_money(value, hall.currency, places=places)}
+                % {"prize": PRIZE_NAMES[kind], "value": money_display(value, hall.currency)}
             )
         if game.jackpot_active:
             lines.append(
                 _("To the progressive jackpot: %(value)s")
-                % {"value": format_money(amounts.jackpot_contribution, hall.currency, places=places)}
+                % {"value": money_display(amounts.jackpot_contribution, hall.currency)}
             )
         game.closing_announcement = "\n".join(lines)
         game.sales_closed_at = timezone.now()

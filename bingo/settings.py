@@ -64,7 +64,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a login refused for too many failures into the
-    # lockout page (bingo/login_views.py login_locked_out).
+    # lockout page (bingo/accounts/views.py login_locked_out).
     "axes.middleware.AxesMiddleware",
 ]
 
@@ -183,8 +183,8 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 # A success does not wipe the failures: it would let one good account clear the count of its
 # address, and with it the guesses at other accounts made from there.
 AXES_RESET_ON_SUCCESS = False
-AXES_LOCKOUT_CALLABLE = "bingo.login_views.login_locked_out"
-# Our own log line names the account and the address (bingo/login_views.py log_lockout); axes's
+AXES_LOCKOUT_CALLABLE = "bingo.accounts.views.login_locked_out"
+# Our own log line names the account and the address (bingo/accounts/views.py log_lockout); axes's
 # start banner would otherwise print on every manage.py command.
 AXES_VERBOSE = False
 
@@ -231,7 +231,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # A service's django ValidationError becomes a 400 with field errors (bingo/api.py).
-    "EXCEPTION_HANDLER": "bingo.api.exception_handler",
+    "EXCEPTION_HANDLER": "bingo.common.api.exception_handler",
     # The public card check is throttled per address, one count for /verificar/ and the API
     # (cards/api.py CardCheckThrottle).
     "DEFAULT_THROTTLE_RATES": {"card_check": "30/minute"},

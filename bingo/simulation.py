@@ -24,10 +24,10 @@ from django.db import close_old_connections, connection, connections, transactio
 from django.utils import timezone
 
 from bingo import detection, draw_services, services
+from bingo.common.roles import Role
 from bingo.engine import ALGORITHM_CARDS
 from bingo.engine.variants import Variant
 from bingo.models import DrawMode, Game, Prize, PrizeWinner, Session
-from bingo.roles import Role
 from cards import selectors as card_selectors
 from cards import services as card_services
 from cards.models import CardSet, Series

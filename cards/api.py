@@ -26,7 +26,6 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.generics import GenericAPIView
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -34,20 +33,22 @@ from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
-from bingo.api import (
+from bingo.common.api import (
     Conflict,
     DigitsField,
+    ErrorSerializer,
     HasRole,
     IsManager,
     IsManagerOrInspector,
     JSONLinesRenderer,
     ManagerWritesInspectorReads,
     MoneyField,
+    Pagination,
     PDFRenderer,
 )
+from bingo.common.roles import Role, user_roles
 from bingo.engine import MAX_CARDS, Variant, algorithm_for, parse_seed
 from bingo.engine.cardset import Cells
-from bingo.roles import Role, user_roles
 from cards import selectors, services
 from cards.models import CardSet, Series
 from halls.models import Hall
@@ -257,21 +258,7 @@ class CardCheckSerializer(serializers.Serializer[Any]):
     grid = _grid_field()
 
 
-class ErrorSerializer(serializers.Serializer[Any]):
-    """An error with one message."""
-
-    detail = serializers.CharField()
-
-
 # --- views ------------------------------------------------------------------------------------
-
-
-class Pagination(PageNumberPagination):
-    """Pages of 50, up to 500 with ``page_size``."""
-
-    page_size = 50
-    page_size_query_param = "page_size"
-    max_page_size = 500
 
 
 def _card_set(card_set_id: int) -> CardSet:

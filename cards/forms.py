@@ -10,8 +10,8 @@ from django.core.exceptions import ValidationError
 from django.db.models import Max, QuerySet
 from django.utils.translation import gettext_lazy as _
 
+from bingo.common.forms import add_service_errors
 from bingo.engine import SERIES_SIZES, Variant, algorithm_for, parse_seed
-from bingo.forms import add_service_errors
 from cards import services
 from cards.models import VARIANT_CHOICES, CardSet, Series
 from halls.models import Hall

@@ -21,8 +21,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from bingo.common.roles import Role, role_required, user_roles
 from bingo.engine import SERIES_SIZES
-from bingo.roles import Role, role_required, user_roles
 from cards import print_services, selectors, services
 from cards.api import CardCheckThrottle
 from cards.forms import CardCheckForm, CardSetForm, PrintForm, SeriesForm, next_order_numbers

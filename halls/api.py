@@ -28,9 +28,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo.api import HasRole, MoneyField
-from bingo.roles import Role, roles_in_order
-from cards.api import ErrorSerializer, Pagination
+from bingo.common.api import ErrorSerializer, HasRole, MoneyField, Pagination
+from bingo.common.roles import Role, roles_in_order
 from halls import selectors, services
 from halls.models import CashDesk, Hall, Room
 

@@ -24,9 +24,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from bingo.common.api import ErrorSerializer, Pagination
+from bingo.common.roles import Role
 from bingo.models import Session
-from bingo.roles import Role
-from cards.api import ErrorSerializer, Pagination
 from halls import services
 from halls.api import HALL_WRITES, request_user, require_hall_role, staff_halls
 from halls.models import BALL_SET_SIZES, BallReplacement, BallSet, BallSetCheck, Hall

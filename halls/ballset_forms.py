@@ -13,7 +13,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from bingo.forms import add_service_errors
+from bingo.common.forms import add_service_errors
 from bingo.models import Session
 from halls import services
 from halls.models import BALL_SET_SIZES, BallReplacement, BallSet, BallSetCheck, Hall

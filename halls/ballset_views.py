@@ -25,7 +25,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from bingo.roles import Role, role_required, user_roles
+from bingo.common.roles import Role, role_required, user_roles
 from bingo.services import staff_has_role
 from halls import selectors
 from halls.ballset_forms import (

@@ -9,8 +9,8 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from bingo.forms import add_service_errors
-from bingo.roles import Role
+from bingo.common.forms import add_service_errors
+from bingo.common.roles import Role
 from halls import services
 from halls.models import CashDesk, Hall, Room, StaffMembership
 

@@ -19,9 +19,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo.api import MoneyField
-from bingo.roles import Role
-from cards.api import ErrorSerializer, Pagination
+from bingo.common.api import ErrorSerializer, MoneyField, Pagination
+from bingo.common.roles import Role
 from halls import services
 from halls.api import HALL_WRITES, request_user, require_hall_role, staff_halls
 from halls.models import Hall, Jackpot, JackpotMovement

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from bingo.forms import add_service_errors
+from bingo.common.forms import add_service_errors
 from halls import services
 from halls.models import Hall, Jackpot, JackpotMovement
 

@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from bingo.roles import Role, role_required
+from bingo.common.roles import Role, role_required
 from halls import services
 from halls.ballset_views import hall_managed_or_404
 from halls.jackpot_forms import JackpotConfigForm, JackpotMovementForm

@@ -9,7 +9,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
-from bingo.roles import Role
+from bingo.common.roles import Role
 
 
 class Hall(models.Model):

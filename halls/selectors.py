@@ -2,9 +2,9 @@
 
 Access is per hall: a person sees a hall's rooms, desks, staff, sessions and series only while
 they hold a ``StaffMembership`` there, and manages them only as its manager, so a manager of
-one hall can do nothing in another. The role groups (bingo.roles) open the screens; the
+one hall can do nothing in another. The role groups (bingo.common.roles) open the screens; the
 memberships choose the halls. The one exception: a superuser who holds the manager role
-manages every hall (and still needs that role, as bingo.roles wants for every superuser).
+manages every hall (and still needs that role, as bingo.common.roles wants for every superuser).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, QuerySet
 
-from bingo.roles import Role, user_roles
+from bingo.common.roles import Role, user_roles
 from halls.models import CashDesk, Hall, Room, StaffMembership
 from halls.services import STAFF_ROLES
 

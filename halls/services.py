@@ -2,7 +2,7 @@
 
 Each service validates everything before it writes and runs in one transaction, so a refused
 request leaves nothing half-created. A person's role in a hall is a ``StaffMembership``; the
-role's group (bingo.roles) is what opens that role's screens, so assigning a role also gives
+role's group (bingo.common.roles) is what opens that role's screens, so assigning a role also gives
 the group, and removing a person's last membership in a role takes the group away.
 """
 
@@ -22,8 +22,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bingo import realtime
+from bingo.common.roles import Role, user_roles, user_roles_set
 from bingo.models import Game, Session
-from bingo.roles import Role, user_roles, user_roles_set
 from halls.models import (
     BALL_SET_MAX_GAMES,
     BALL_SET_SIZES,

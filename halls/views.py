@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bingo.roles import Role, role_required
+from bingo.common.roles import Role, role_required
 from halls import selectors, services
 from halls.forms import CashDeskForm, HallForm, RoomForm, StaffForm
 from halls.models import Hall, StaffMembership

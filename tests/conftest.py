@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from bingo.roles import Role
+from bingo.common.roles import Role
 from tests.factories import UserFactory
 
 MakeUser = Callable[..., User]

@@ -8,7 +8,7 @@ from typing import Any
 import factory
 from django.contrib.auth import get_user_model
 
-from bingo.roles import Role, user_roles_set
+from bingo.common.roles import Role, user_roles_set
 
 DEFAULT_PASSWORD = "correct-horse-battery-staple"
 

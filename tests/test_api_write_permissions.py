@@ -15,7 +15,7 @@ from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 
 from bingo import services
-from bingo.roles import Role, user_roles_set
+from bingo.common.roles import Role, user_roles_set
 from halls import services as hall_services
 from halls.models import StaffMembership
 from tests.factories import UserFactory

@@ -19,7 +19,7 @@ from asgiref.sync import async_to_sync
 from asgiref.testing import ApplicationCommunicator
 
 from bingo.asgi import application
-from bingo.roles import Role
+from bingo.common.roles import Role
 from tests.conftest import MakeUser
 from tests.factories import DEFAULT_PASSWORD
 

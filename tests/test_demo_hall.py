@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
 
+from bingo.common.roles import Role, user_roles
 from bingo.management.commands.demo_setup import DEMO_HALL
-from bingo.roles import Role, user_roles
 from halls.models import Hall, StaffMembership
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from bingo.roles import Role, user_roles, user_roles_set
+from bingo.common.roles import Role, user_roles, user_roles_set
 
 EXPECTED = {
     "gerente": Role.MANAGER,

@@ -242,7 +242,7 @@ def test_the_export_tells_the_two_games_apart(hall: Doubles) -> None:
 
 
 def test_the_manager_plays_the_double_cards_from_the_game_page(client, hall: Doubles) -> None:
-    from bingo.roles import Role
+    from bingo.common.roles import Role
     from halls.models import StaffMembership
     from tests.factories import UserFactory
 
@@ -260,7 +260,7 @@ def test_the_manager_plays_the_double_cards_from_the_game_page(client, hall: Dou
     assert answer.status_code == 302
     assert Game.objects.get(pk=following.pk).state == GameState.SALES_CLOSED
     # The caller's console says which cards play (R15).
-    from bingo.roles import user_roles_set
+    from bingo.common.roles import user_roles_set
 
     user_roles_set(user=hall.caller, roles=[Role.CALLER])
     client.force_login(hall.caller)
@@ -272,7 +272,7 @@ def test_the_manager_plays_the_double_cards_from_the_game_page(client, hall: Dou
 
 
 def test_the_api_plays_the_double_cards(client, hall: Doubles) -> None:
-    from bingo.roles import Role
+    from bingo.common.roles import Role
     from halls.models import StaffMembership
     from tests.factories import UserFactory
 

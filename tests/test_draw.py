@@ -12,8 +12,8 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone, translation
 
 from bingo import draw_selectors, draw_services, services
+from bingo.common.roles import Role
 from bingo.models import Ball, Claim, DrawMode, Game, Prize, PrizePayment, PrizeWinner
-from bingo.roles import Role
 from cards import selectors as card_selectors
 from cards.models import Series
 from halls import services as hall_services

@@ -15,13 +15,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bingo import draw_services, services
+from bingo.common.roles import Role
 from bingo.models import Ball, Claim, DrawMode, Game, Prize, PrizePayment, PrizeWinner, Refund
-from bingo.roles import Role
 from cards import selectors as card_selectors
 from halls import services as hall_services
 from halls.models import StaffMembership
-from tests.access import refused_status
 from tests.cards.factories import HallFactory
+from tests.common.access import refused_status
 from tests.factories import DEFAULT_PASSWORD, UserFactory
 from tests.test_draw import Draw, all_numbers, row
 

@@ -16,9 +16,9 @@ from django.test import Client
 from django.urls import reverse
 
 from bingo import draw_selectors, draw_services, services
+from bingo.common.roles import Role, user_roles_set
 from bingo.draw_views import _board_rows
 from bingo.models import Ball, Claim, DrawMode, Game, Prize, PrizePayment
-from bingo.roles import Role, user_roles_set
 from cards import selectors as card_selectors
 from halls import services as hall_services
 from halls.models import BallSetUse, CashDesk, StaffMembership

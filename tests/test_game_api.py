@@ -13,12 +13,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bingo import services
+from bingo.common.roles import Role
 from bingo.models import Game, Sale, Session
-from bingo.roles import Role
 from cards.models import Series
 from halls.models import CashDesk, Room, StaffMembership
-from tests.access import refused_status
 from tests.cards.factories import HallFactory, card_set_make, series_make
+from tests.common.access import refused_status
 from tests.factories import UserFactory
 
 STAFF = (Role.MANAGER, Role.CASHIER, Role.CALLER, Role.INSPECTOR)

@@ -15,8 +15,8 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from bingo import services
+from bingo.common.roles import Role
 from bingo.models import Game, GameState, Session
-from bingo.roles import Role
 from halls.models import Hall, Room, StaffMembership
 from tests.cards.factories import card_set_make, series_make
 

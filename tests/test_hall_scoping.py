@@ -17,8 +17,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bingo import services as game_services
+from bingo.common.roles import Role, user_roles_set
 from bingo.models import Game, GameState, Session
-from bingo.roles import Role, user_roles_set
 from cards.models import PrintJob, Series
 from halls import services as hall_services
 from halls.models import CashDesk, Hall, Room, StaffMembership
@@ -278,7 +278,7 @@ def test_a_superuser_with_the_manager_role_manages_every_hall(praia: Staffed, mi
 
 
 def test_a_superuser_without_the_manager_role_manages_no_hall(praia: Staffed) -> None:
-    # bingo.roles: a superuser holds no role unless given one; no hall is opened to them either.
+    # bingo.common.roles: a superuser holds no role unless given one; no hall is opened to them either.
     admin = UserFactory(username="admin", is_superuser=True, is_staff=True, password=UNUSABLE)
 
     assert not hall_list_for(admin, Role.MANAGER).exists()

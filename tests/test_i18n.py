@@ -11,7 +11,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from bingo.roles import Role
+from bingo.common.roles import Role
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from bingo import jackpot_calc_views
+from bingo.common.roles import Role
 from bingo.engine import Variant, simulate_first_bingo
-from bingo.roles import Role
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from django.test import Client
 from django.urls import reverse
 
 from bingo import services
+from bingo.common.roles import Role
 from bingo.models import Sale
-from bingo.roles import Role
 from halls.models import StaffMembership
 from tests.conftest import MakeUser
 from tests.factories import UserFactory

@@ -21,8 +21,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from bingo import services, simulation
+from bingo.common.roles import Role, user_roles_set
 from bingo.models import Sale
-from bingo.roles import Role, user_roles_set
 from cards import services as card_services
 from cards.models import Series
 from tests.test_sale_views import SCREEN, Desk, english, key_of, sell_form

@@ -13,8 +13,8 @@ from django.test import Client
 from django.urls import reverse
 
 from bingo import services
+from bingo.common.roles import Role, user_roles_set
 from bingo.models import Sale
-from bingo.roles import Role, user_roles_set
 from halls.models import CashDesk, StaffMembership
 from tests.conftest import MakeUser
 from tests.factories import UserFactory

@@ -14,8 +14,8 @@ from django.db import IntegrityError, connection, connections, transaction
 from django.utils import timezone, translation
 
 from bingo import services
+from bingo.common.roles import Role
 from bingo.models import Game, Sale
-from bingo.roles import Role
 from cards.models import Series
 from halls.models import CashDesk, Hall, Room, StaffMembership
 from tests.cards.factories import HallFactory, card_set_make, series_make

@@ -1,7 +1,7 @@
-"""Create one auth group per role (bingo.roles.Role): manager, cashier, caller, inspector, player.
+"""Create one auth group per role (bingo.common.roles.Role): manager, cashier, caller, inspector, player.
 
 The role names are written out here rather than imported, so this migration keeps doing the
-same thing whatever later becomes of bingo.roles.
+same thing whatever later becomes of bingo.common.roles.
 """
 
 from django.db import migrations

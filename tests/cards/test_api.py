@@ -12,8 +12,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from bingo.common.roles import Role
 from bingo.engine import Variant, generate_card_set
-from bingo.roles import Role
 from cards import selectors, services
 from cards.models import CardSet, CardSetCells, Series
 from halls.models import Hall, StaffMembership

@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from bingo.common.roles import Role
 from bingo.engine import ALGORITHM_CARDS, ALGORITHM_STRIPS
-from bingo.roles import Role
 from cards import services
 from cards.models import CardSet, CardSetCells, PrintJob, Series
 from cards.selectors import card_check_code, card_get

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bingo.roles import Role
+from bingo.common.roles import Role
 from cards.models import CardSet, Series
 from cards.selectors import card_check_code, card_get
 from halls.models import Hall, StaffMembership

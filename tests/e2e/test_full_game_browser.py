@@ -20,6 +20,7 @@ import pytest
 from django.utils import translation
 
 from bingo import draw_selectors, selectors
+from bingo.common.money import money_display
 from bingo.models import Ball, Claim, Game, Prize, PrizePayment, PrizeWinner, Sale
 from cards import selectors as card_selectors
 from halls import services as hall_services
@@ -240,7 +241,7 @@ def test_a_caller_runs_a_whole_game_claims_are_checked_and_the_cashier_pays_the_
             seen["display_jackpot_won"] = display.locator("[data-jackpot-won]").inner_text().strip()
             display.wait_for_function(
                 "v => document.querySelector('[data-jackpot-value]').textContent.trim() === v",
-                arg=selectors.money_display(BASE_VALUE, hall.hall.currency),
+                arg=money_display(BASE_VALUE, hall.hall.currency),
             )
             seen["display_jackpot_after"] = display.locator("[data-jackpot-value]").inner_text().strip()
             seen["display_state"] = display.locator("[data-game-state]").inner_text().strip()
@@ -291,7 +292,7 @@ def test_a_caller_runs_a_whole_game_claims_are_checked_and_the_cashier_pays_the_
     seen = browser(scenario)
 
     def money(amount: Decimal) -> str:
-        return selectors.money_display(amount, hall.hall.currency)
+        return money_display(amount, hall.hall.currency)
 
     def cards_in(text: str) -> set[int]:
         return {int(n) for n in CARD.findall(text)}

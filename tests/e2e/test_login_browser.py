@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bingo.roles import ROLE_DUTIES, Role
+from bingo.common.roles import ROLE_DUTIES, Role
 from tests.conftest import MakeUser
 from tests.e2e.conftest import RunInBrowser
 from tests.factories import DEFAULT_PASSWORD

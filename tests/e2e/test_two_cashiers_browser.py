@@ -16,9 +16,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 
+from bingo.common.money import money_display
+from bingo.common.roles import Role
 from bingo.models import Sale
-from bingo.roles import Role
-from bingo.selectors import money_display
 from halls.models import CashDesk, StaffMembership
 from tests.e2e.conftest import RunInBrowser
 from tests.factories import DEFAULT_PASSWORD, UserFactory

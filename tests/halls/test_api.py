@@ -6,9 +6,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from bingo.roles import Role
+from bingo.common.roles import Role
 from halls.models import CashDesk, Hall, Room, StaffMembership
-from tests.access import refused_status
+from tests.common.access import refused_status
 from tests.factories import UserFactory
 
 STAFF = (Role.MANAGER, Role.CASHIER, Role.CALLER, Role.INSPECTOR)

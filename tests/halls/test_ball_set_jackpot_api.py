@@ -12,10 +12,10 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from bingo.roles import Role
+from bingo.common.roles import Role
 from halls import services
 from halls.models import BallReplacement, BallSet, BallSetCheck, Jackpot, JackpotMovement, StaffMembership
-from tests.access import refused_status
+from tests.common.access import refused_status
 from tests.factories import UserFactory
 from tests.halls.conftest import HallWithSessions
 

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import resolve, reverse
 
-from bingo.roles import Role
+from bingo.common.roles import Role
 from halls import services
 from halls.models import BallReplacement, BallSet, BallSetCheck, Hall, Jackpot, JackpotMovement
 from tests.factories import UserFactory

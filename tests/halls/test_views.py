@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from bingo.roles import Role, user_roles
+from bingo.common.roles import Role, user_roles
 from halls import services
 from halls.models import CashDesk, Hall, Room, StaffMembership
 

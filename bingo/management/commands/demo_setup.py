@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from bingo.roles import Role, user_roles_set
+from bingo.common.roles import Role, user_roles_set
 from halls import services as hall_services
 from halls.models import Hall, StaffMembership
 

@@ -21,7 +21,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from bingo.roles import Role
+from bingo.common.roles import Role
 from halls.selectors import hall_list_for
 
 #: What axes counts a login against, each on its own (see settings.AXES_LOCKOUT_PARAMETERS).

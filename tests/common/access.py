@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from bingo.roles import Role
+from bingo.common.roles import Role
 
 
 def refused_status(*, where: str, role: Role | None, allowed: Collection[Role], method: str) -> int:

@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from bingo.roles import Role
+from bingo.common.roles import Role
 from halls.models import Hall, StaffMembership
 from tests.factories import DEFAULT_PASSWORD, UserFactory
 
@@ -134,11 +134,11 @@ def test_the_lock_lifts_by_itself_after_the_cool_off(ana: object) -> None:
 def test_a_lockout_is_logged_with_the_account_and_the_address(
     ana: object, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with caplog.at_level(logging.WARNING, logger="bingo.login_views"):
+    with caplog.at_level(logging.WARNING, logger="bingo.accounts.views"):
         guess(LOGIN, "ana", LIMIT, address="203.0.113.9")
         log_in(LOGIN, "ana", DEFAULT_PASSWORD, address="203.0.113.9")
 
-    lines = [r.getMessage() for r in caplog.records if r.name == "bingo.login_views"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "bingo.accounts.views"]
     assert lines == [
         "Login locked out after 5 failed attempts: account 'ana' from 203.0.113.9 on /entrar/.",
         "Login refused during a lockout: account 'ana' from 203.0.113.9 on /entrar/.",

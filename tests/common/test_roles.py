@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from bingo.roles import ROLE_DUTIES, Role, role_required, roles_in_order, user_roles, user_roles_set
+from bingo.common.roles import ROLE_DUTIES, Role, role_required, roles_in_order, user_roles, user_roles_set
 from tests.conftest import MakeUser
 from tests.factories import DEFAULT_PASSWORD
 

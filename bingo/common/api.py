@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import exceptions, serializers, status
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
@@ -26,7 +27,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from bingo.roles import Role, roles_in_order, user_roles
+from bingo.common.roles import Role, roles_in_order, user_roles
 
 # --- permissions ------------------------------------------------------------------------------
 
@@ -172,3 +173,17 @@ class DigitsField(serializers.CharField):
 
     def to_representation(self, value: Any) -> str:
         return str(int(value)) if isinstance(value, Decimal) else str(value)
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
+    """An error with one message."""
+
+    detail = serializers.CharField()
+
+
+class Pagination(PageNumberPagination):
+    """Pages of 50, up to 500 with ``page_size``."""
+
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 500

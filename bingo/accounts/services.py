@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 
-from bingo.login_selectors import staff_user_list_for
+from bingo.accounts.selectors import staff_user_list_for
 
 logger = logging.getLogger(__name__)
 

@@ -1,8 +1,8 @@
-"""Login lockouts (django-axes): what a refused login sees, the log of it, and the manager's
-unlock screen.
+"""The home router, one dashboard per role, and the login lockouts (django-axes): what a refused
+login sees, the log of it, and the manager's unlock screen.
 
 Axes counts the failures of every login that goes through ``authenticate(request, ...)`` —
-/entrar/ (Django's LoginView with bingo.forms.LoginForm) and /admin/login/ — and, once an
+/entrar/ (Django's LoginView with bingo.accounts.forms.LoginForm) and /admin/login/ — and, once an
 account or an address is locked, answers with ``login_locked_out``
 (``settings.AXES_LOCKOUT_CALLABLE``) and sends ``user_locked_out``, which ``log_lockout``
 records (connected in bingo/apps.py).
@@ -16,22 +16,59 @@ from typing import Any
 from axes.helpers import get_client_ip_address
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django.views.generic import TemplateView
 
-from bingo import login_selectors, login_services
-from bingo.forms import LoginForm, LoginLockoutResetForm
-from bingo.roles import Role, role_required
+from bingo.accounts import selectors, services
+from bingo.accounts.forms import LoginForm, LoginLockoutResetForm
+from bingo.common.roles import ROLE_DUTIES, Role, RoleRequiredMixin, role_required, roles_in_order, user_roles
 
 logger = logging.getLogger(__name__)
 
 
+# --- entry pages ---------------------------------------------------------------------------------
+
+
+@login_required
+def home(request: HttpRequest) -> HttpResponse:
+    """Send a user to their dashboard; with several roles let them choose; with none, say so."""
+    roles = roles_in_order(user_roles(request.user))
+    if len(roles) == 1:
+        return redirect(roles[0].dashboard_url_name)
+    if not roles:
+        return render(request, "bingo/home_no_role.html")
+    return render(request, "bingo/home_choose.html", {"roles": roles})
+
+
+class DashboardView(RoleRequiredMixin, TemplateView):
+    """The dashboard of one role: what that role does here, and what is available yet."""
+
+    template_name = "bingo/dashboard.html"
+    role: Role | None = None
+
+    def get_required_roles(self) -> tuple[Role, ...]:
+        assert self.role is not None, "DashboardView.as_view(role=...) is required"
+        return (self.role,)
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        assert self.role is not None
+        context["role"] = self.role
+        context["duties"] = ROLE_DUTIES[self.role]
+        return context
+
+
+# --- login lockouts ------------------------------------------------------------------------------
+
+
 def _cool_off_minutes() -> int:
-    return int(login_selectors.login_cool_off().total_seconds() // 60)
+    return int(selectors.login_cool_off().total_seconds() // 60)
 
 
 def login_locked_out(
@@ -47,7 +84,7 @@ def login_locked_out(
         # /admin/login/ posts where it came from: the login after the lock goes back there.
         "next": request.POST.get("next", ""),
         "locked_out": True,
-        "locked_until": login_selectors.login_lockout_ends_at(username=username, ip_address=ip_address),
+        "locked_until": selectors.login_lockout_ends_at(username=username, ip_address=ip_address),
         "cool_off_minutes": _cool_off_minutes(),
     }
     return render(
@@ -82,8 +119,8 @@ def login_lockout_list(request: HttpRequest) -> HttpResponse:
     """The staff of the manager's halls, and the addresses, refused at login now."""
     context = {
         "nav": "lockouts",
-        "accounts": login_selectors.account_lockout_list_for(request.user),
-        "addresses": login_selectors.address_lockout_list(),
+        "accounts": selectors.account_lockout_list_for(request.user),
+        "addresses": selectors.address_lockout_list(),
         "failure_limit": settings.AXES_FAILURE_LIMIT,
         "cool_off_minutes": _cool_off_minutes(),
     }
@@ -102,14 +139,14 @@ def login_lockout_reset(request: HttpRequest) -> HttpResponse:
     username: str = form.cleaned_data["username"]
     ip_address: str = form.cleaned_data["ip_address"]
     try:
-        login_services.login_lockout_reset(
+        services.login_lockout_reset(
             by=request.user,  # type: ignore[arg-type]
             username=username,
             ip_address=ip_address,
         )
     except User.DoesNotExist:
         raise Http404 from None  # another hall's staff: as if there were no such lockout
-    still_until = ip_address and login_selectors.login_lockout_ends_at(username=None, ip_address=ip_address)
+    still_until = ip_address and selectors.login_lockout_ends_at(username=None, ip_address=ip_address)
     if still_until:
         messages.error(
             request,
