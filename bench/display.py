@@ -7,7 +7,7 @@ real uvicorn on loopback, in a thread of this process; 500 websocket clients (th
 ``/ws/ecra/<token>/`` and holding the state sent at connect. Balls are drawn through
 ``draw_services.game_draw_ball`` the way the console's view runs it: a sync call in the server's
 event loop (``sync_to_async``), so its ``on_commit`` broadcast is the production path
-(``realtime.game_changed``: the state built once, then one group send to every display).
+(``events.game_changed``: the state built once, then one group send to every display).
 
 Latency per delivery = the time a client read the message - the time the ball's transaction
 committed (an ``on_commit`` callback registered before the service's own, so it runs first).
@@ -277,7 +277,7 @@ def measure(displays: int, balls: int, interval: float, procs: int, gc_freeze: b
         )
         handed = sorted((announced[p] - commits[p]) * 1000 for p in commits if p in announced and p > 1)
         print(
-            f"commit -> the draw's call returns (realtime.game_changed ran in it): median "
+            f"commit -> the draw's call returns (events.game_changed ran in it): median "
             f"{statistics.median(handed):.1f} ms, max {handed[-1]:.1f} ms"
         )
         print(

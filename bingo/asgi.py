@@ -19,7 +19,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from bingo.checks import static_manifest_check  # noqa: E402
-from bingo.routing import websocket_urlpatterns  # noqa: E402
+from bingo.live.routing import websocket_urlpatterns  # noqa: E402
 
 # With debug off and no collectstatic, refuse to start rather than answer every page with 500.
 static_manifest_check()

@@ -20,7 +20,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from bingo import detection, doubles, draw_selectors, realtime
+from bingo import detection, doubles, draw_selectors
 from bingo.common.money import quantum_for
 from bingo.common.roles import Role
 from bingo.draw_selectors import ClaimResult
@@ -33,6 +33,7 @@ from bingo.engine.prizes import PrizeKind as EnginePrize
 from bingo.engine.prizes import prize_amounts, share
 from bingo.engine.sales import double_card_halves
 from bingo.engine_messages import validation_error
+from bingo.live import events
 from bingo.models import (
     Ball,
     Claim,
@@ -89,7 +90,7 @@ def game_start_draw(
         game.draw_mode = mode
         game.drawing_started_at = timezone.now()
         game.save(update_fields=["state", "draw_mode", "drawing_started_at"])
-        transaction.on_commit(lambda: realtime.game_changed(game.pk))
+        transaction.on_commit(lambda: events.game_changed(game.pk))
     return game
 
 
@@ -149,7 +150,7 @@ def game_draw_ball(*, game: Game, user: User, position: int, number: int | None 
             drawn_by=user,
             drawn_at=timezone.now(),
         )
-        transaction.on_commit(lambda: realtime.game_changed(game.pk))
+        transaction.on_commit(lambda: events.game_changed(game.pk))
     return ball
 
 
@@ -172,7 +173,7 @@ def game_switch_to_manual(*, game: Game, user: User, reason: str) -> Game:
         game.manual_from_ball = drawn + 1
         game.state_reason = reason
         game.save(update_fields=["manual_from_ball", "state_reason"])
-        transaction.on_commit(lambda: realtime.game_changed(game.pk))
+        transaction.on_commit(lambda: events.game_changed(game.pk))
     return game
 
 
@@ -271,7 +272,7 @@ def prize_award(*, game: Game, user: User, kind: str) -> Prize:
             _move(game, GameState.FINISHED)
             game.finished_at = now
             game.save(update_fields=["state", "finished_at"])
-        transaction.on_commit(lambda: realtime.game_changed(game.pk))
+        transaction.on_commit(lambda: events.game_changed(game.pk))
     return record
 
 
@@ -443,7 +444,7 @@ def game_suspend(*, game: Game, user: User, reason: str) -> Game:
         game.suspended_at = timezone.now()
         game.state_reason = reason
         game.save(update_fields=["state", "suspended_at", "state_reason"])
-        transaction.on_commit(lambda: realtime.game_changed(game.pk))
+        transaction.on_commit(lambda: events.game_changed(game.pk))
     return game
 
 
@@ -458,7 +459,7 @@ def game_resume(*, game: Game, user: User) -> Game:
             )
         _move(game, GameState.SALES_CLOSED)
         game.save(update_fields=["state"])
-        transaction.on_commit(lambda: realtime.game_changed(game.pk))
+        transaction.on_commit(lambda: events.game_changed(game.pk))
     return game
 
 
@@ -496,5 +497,5 @@ def game_annul(*, game: Game, user: User, reason: str) -> Game:
         )
         # R10: its prize money is refunded, so its contribution goes back (never blocking).
         hall_services.jackpot_reverse(hall=game.session.room.hall, game_id=game.pk)
-        transaction.on_commit(lambda: realtime.game_changed(game.pk))
+        transaction.on_commit(lambda: events.game_changed(game.pk))
     return game

@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from bingo import detection, doubles, realtime
+from bingo import detection, doubles
 from bingo.common.money import money_display, quantum_for
 from bingo.common.roles import Role
 from bingo.engine import Variant
@@ -45,6 +45,7 @@ from bingo.engine.sales import (
     second_series_validate,
 )
 from bingo.engine_messages import validation_error
+from bingo.live import events
 from bingo.models import Game, GameSeries, Sale, Session
 from cards.models import CardSet, Series
 from halls import services as hall_services
@@ -216,7 +217,7 @@ def game_open_sales(*, game: Game, series: list[Series]) -> Game:
         game.sales_opened_at = timezone.now()
         game.save(update_fields=["state", "price", "opening_announcement", "sales_opened_at"])
         # The room's displays move to the game now selling (R29, R33).
-        transaction.on_commit(lambda: realtime.game_changed(game.pk))
+        transaction.on_commit(lambda: events.game_changed(game.pk))
     return game
 
 
@@ -408,7 +409,7 @@ def _sale_make(
         if (done := _sale_done(request_key)) is not None:
             return done
         raise
-    transaction.on_commit(lambda: realtime.price_board_changed(game.pk))
+    transaction.on_commit(lambda: events.price_board_changed(game.pk))
     return result
 
 
@@ -709,5 +710,5 @@ def game_close_sales(*, game: Game) -> Game:
                 s.status = Series.Status.IN_STOCK
             s.save(update_fields=["status", "on_sale_in"])
         # The displays show the final sales and prizes (R40); the boards that sales are closed.
-        transaction.on_commit(lambda: realtime.game_changed(game.pk))
+        transaction.on_commit(lambda: events.game_changed(game.pk))
     return game

@@ -21,8 +21,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from bingo import realtime
 from bingo.common.roles import Role, user_roles, user_roles_set
+from bingo.live import events
 from bingo.models import Game, Session
 from halls.models import (
     BALL_SET_MAX_GAMES,
@@ -151,7 +151,7 @@ def hall_update(
         if jackpot_switched:
             # The displays show the jackpot only while it runs (R9, R13).
             hall_id = hall.pk
-            transaction.on_commit(lambda: realtime.hall_jackpot_changed(hall_id))
+            transaction.on_commit(lambda: events.hall_jackpot_changed(hall_id))
     return hall
 
 
@@ -570,7 +570,7 @@ def _game_of_hall(*, hall: Hall, game_id: int) -> None:
 
 def _announce(hall_id: int) -> None:
     # Registered inside the movement's transaction: a movement rolled back announces nothing.
-    transaction.on_commit(lambda: realtime.hall_jackpot_changed(hall_id))
+    transaction.on_commit(lambda: events.hall_jackpot_changed(hall_id))
 
 
 def _move(

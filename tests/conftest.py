@@ -48,11 +48,12 @@ def client_as(client: Client, make_user: MakeUser) -> Callable[..., Client]:
 @pytest.fixture(autouse=True)
 def _forget_sale_contexts() -> None:
     """Test databases reuse ids after each rollback; real games never do."""
-    from bingo import detection, realtime, services
+    from bingo import detection, services
+    from bingo.live import events
 
     services._sale_contexts.clear()
-    realtime._last_notice.clear()
-    realtime._last_display_notice.clear()
+    events._last_notice.clear()
+    events._last_display_notice.clear()
     detection.forget()
 
 

@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, connections, transaction
 from django.utils import timezone, translation
 
-from bingo import realtime
+from bingo.live import events
 from halls import services
 from halls.models import Hall, Jackpot, JackpotMovement
 from tests.halls.conftest import HallWithSessions
@@ -193,9 +193,9 @@ def test_the_balance_is_always_the_sum_of_the_movements(venue):
 
 @pytest.fixture
 def announced(monkeypatch):
-    """The halls whose displays were told their jackpot changed (bingo.realtime)."""
+    """The halls whose displays were told their jackpot changed (bingo.live.events)."""
     heard: list[int] = []
-    monkeypatch.setattr(realtime, "hall_jackpot_changed", heard.append)
+    monkeypatch.setattr(events, "hall_jackpot_changed", heard.append)
     return heard
 
 

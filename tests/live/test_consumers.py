@@ -1,4 +1,4 @@
-"""The draw's websockets (bingo.draw_consumers) through the whole ASGI app.
+"""The draw's websockets (bingo.live.consumers) through the whole ASGI app.
 
 A display gets its room's state at connect and each new state after a ball commits; a bad
 token is refused; a console listens only for a caller of the game's hall. The ball is drawn
@@ -24,7 +24,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from bingo import draw_selectors, draw_services
 from bingo.asgi import application
 from bingo.models import DrawMode, Game
-from tests.test_board_consumer import ORIGIN, _scope
+from tests.live.test_price_board import ORIGIN, _scope
 from tests.test_draw_views import Console
 
 pytestmark = pytest.mark.django_db(transaction=True)

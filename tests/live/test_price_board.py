@@ -1,4 +1,4 @@
-"""The price board's websocket (bingo.consumers.PriceBoardConsumer) through the whole ASGI app.
+"""The price board's websocket (bingo.live.consumers.PriceBoardConsumer) through the whole ASGI app.
 
 A board gets the current figures on connect and new ones after every committed sale. The sale
 runs in the test's thread, through ``sync_to_async``, inside the event loop the consumer runs in,
@@ -18,8 +18,9 @@ import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from asgiref.testing import ApplicationCommunicator
 
-from bingo import realtime, services
+from bingo import services
 from bingo.asgi import application
+from bingo.live import events
 from tests.test_sale_views import Desk
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -227,7 +228,7 @@ def test_the_board_ignores_what_a_client_sends(praia: Desk) -> None:
 
 
 def test_a_sale_whose_notice_was_skipped_still_reaches_the_board(praia: Desk) -> None:
-    """Sellers space their notices out (realtime.BOARD_NOTICE_SECONDS); the board's trailing
+    """Sellers space their notices out (events.BOARD_NOTICE_SECONDS); the board's trailing
     read after connect and after each notice picks up the sales in between."""
     game = praia.selling
 
@@ -236,7 +237,7 @@ def test_a_sale_whose_notice_was_skipped_still_reaches_the_board(praia: Desk) ->
         await board.connect()
         at_connect = await board.figures()
         # As if this process had just sent a notice: this sale's notice is skipped.
-        realtime._last_notice[game.pk] = time.monotonic()
+        events._last_notice[game.pk] = time.monotonic()
         await sync_to_async(praia.sell)(game, 6)
         later = await board.figures()
         await board.close()
@@ -255,12 +256,12 @@ def test_notices_of_one_game_are_spaced_out(monkeypatch: pytest.MonkeyPatch) -> 
         async def group_send(self, group: str, message: dict[str, Any]) -> None:
             sent.append((group, message))
 
-    monkeypatch.setattr(realtime, "get_channel_layer", Layer)
+    monkeypatch.setattr(events, "get_channel_layer", Layer)
     clock = iter([100.0, 100.05, 100.2, 100.21])
-    monkeypatch.setattr(realtime, "_clock", lambda: next(clock))
-    realtime._last_notice.clear()
+    monkeypatch.setattr(events, "_clock", lambda: next(clock))
+    events._last_notice.clear()
 
     for _ in range(4):
-        realtime.price_board_changed(7)
+        events.price_board_changed(7)
     # At 100.0 and 100.2 (0.2 s apart); 100.05 and 100.21 fall within 0.1 s of a notice.
     assert sent == [("price-board.7", {"type": "board.changed", "game": 7})] * 2

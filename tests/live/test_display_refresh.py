@@ -1,9 +1,9 @@
 """A room's display between balls: sales and jackpot movements reach it without a ball drawn.
 
-Sellers send the displays a bare ``display.refresh`` notice (bingo.realtime), at most once in
+Sellers send the displays a bare ``display.refresh`` notice (bingo.live.events), at most once in
 ``DISPLAY_NOTICE_SECONDS`` per game; the displays of a room read their state once, together,
-``DISPLAY_REFRESH_SECONDS`` after it, and again while notices keep coming (bingo.draw_consumers).
-Through the whole ASGI app and the real channel layer, as in test_draw_consumers.py.
+``DISPLAY_REFRESH_SECONDS`` after it, and again while notices keep coming (bingo.live.consumers).
+Through the whole ASGI app and the real channel layer, as in tests/live/test_consumers.py.
 """
 
 from __future__ import annotations
@@ -16,18 +16,19 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from bingo import draw_consumers, draw_selectors, realtime
+from bingo import draw_selectors
+from bingo.live import consumers, events
 from bingo.models import Game
 from halls import services as hall_services
 from halls.models import Hall, Room
-from tests.test_draw_consumers import Socket, display_path, run
+from tests.live.test_consumers import Socket, display_path, run
 from tests.test_draw_views import Console
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 #: Long enough for the reads that follow a notice to be done: one DISPLAY_REFRESH_SECONDS after
 #: it, and one more when another notice (or display) came while the first was waiting.
-SETTLE = 2 * draw_consumers.DISPLAY_REFRESH_SECONDS + 0.3
+SETTLE = 2 * consumers.DISPLAY_REFRESH_SECONDS + 0.3
 
 
 @pytest.fixture
@@ -98,7 +99,7 @@ def test_a_sale_whose_notice_was_skipped_still_reaches_the_display(hall: Console
         display = Socket(display_path(hall))
         await display.connect()
         await display.message()
-        realtime._last_display_notice[game.pk] = time.monotonic()
+        events._last_display_notice[game.pk] = time.monotonic()
         await sync_to_async(hall.sell)(game, 4)
         last = (await until(display, lambda state: sold(state) == 4))[-1]
         await display.close()
@@ -137,7 +138,7 @@ def test_a_burst_of_sales_costs_few_reads_and_the_last_sale_shows(hall: Console,
     assert sold(seen[-1]) == 2 * sales  # the last sale is never left off
     assert [sold(s) for s in seen] == sorted(sold(s) for s in seen)  # never back
     # One read for the 3 displays per DISPLAY_REFRESH_SECONDS while sales go on, and one after.
-    assert reads <= lasted / draw_consumers.DISPLAY_REFRESH_SECONDS + 2, (reads, lasted)
+    assert reads <= lasted / consumers.DISPLAY_REFRESH_SECONDS + 2, (reads, lasted)
     assert reads < sales
     assert quiet  # nothing more once the last state is shown
 
@@ -147,8 +148,8 @@ def test_a_sale_builds_no_display_state_and_notices_are_spaced_out(
 ) -> None:
     game = hall.game(hall.series(1))
     # Opening the sales told the displays and boards already, on the real clock: start afresh.
-    realtime._last_notice.clear()
-    realtime._last_display_notice.clear()
+    events._last_notice.clear()
+    events._last_display_notice.clear()
     sent: list[tuple[str, dict[str, Any]]] = []
 
     class Layer:
@@ -158,10 +159,10 @@ def test_a_sale_builds_no_display_state_and_notices_are_spaced_out(
     def refused(**kwargs: Any) -> dict[str, Any]:
         raise AssertionError("a sale built the display state")
 
-    monkeypatch.setattr(realtime, "get_channel_layer", Layer)
+    monkeypatch.setattr(events, "get_channel_layer", Layer)
     monkeypatch.setattr(draw_selectors, "display_state", refused)
     clock = iter([100.0, 100.2, 100.6])
-    monkeypatch.setattr(realtime, "_clock", lambda: next(clock))
+    monkeypatch.setattr(events, "_clock", lambda: next(clock))
 
     for _ in range(3):
         hall.sell(game, 1)  # committed (no surrounding transaction): its notice goes at once
@@ -243,9 +244,9 @@ def test_hall_jackpot_changed_tells_each_room_of_the_hall(
         async def group_send(self, group: str, message: dict[str, Any]) -> None:
             sent.append((group, message))
 
-    monkeypatch.setattr(realtime, "get_channel_layer", Layer)
+    monkeypatch.setattr(events, "get_channel_layer", Layer)
 
-    realtime.hall_jackpot_changed(hall.room.hall_id)
+    events.hall_jackpot_changed(hall.room.hall_id)
 
     assert sorted(sent) == sorted(
         (f"room-display.{room}", {"type": "display.refresh"}) for room in (hall.room.pk, second.pk)
@@ -275,7 +276,7 @@ def test_a_ball_still_reaches_the_display_in_the_event_with_no_extra_read(
     after, reads, quiet = run(scenario)
 
     assert after["game"]["balls"] == [17]
-    assert reads == 1  # realtime.game_changed's, for every display
+    assert reads == 1  # events.game_changed's, for every display
     assert quiet
 
 

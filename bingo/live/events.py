@@ -15,7 +15,7 @@ Why sales and the jackpot only send a notice to the displays: the state is built
 who sends it, and a sale must not pay for it (at 500 sales a second that would cost more than
 the sales). So a seller sends a bare notice, at most once in ``DISPLAY_NOTICE_SECONDS`` per
 game and process, and the displays read the state themselves, a little later and once for all
-the displays of a room in one server process (``bingo.draw_consumers``). That late read also
+the displays of a room in one server process (``bingo.live.consumers``). That late read also
 covers the sales whose notice was skipped, so the last sale always reaches the displays.
 """
 
@@ -31,11 +31,11 @@ from django.utils import translation
 
 #: A process tells a game's price boards about sales at most once in this many seconds. The
 #: boards cover what falls in between: after each notice they read the figures once more,
-#: ``bingo.consumers.BOARD_TRAILING_SECONDS`` later, which must be longer than this.
+#: ``bingo.live.consumers.BOARD_TRAILING_SECONDS`` later, which must be longer than this.
 BOARD_NOTICE_SECONDS = 0.1
 
 #: A process tells a room's displays about a game's sales at most once in this many seconds.
-#: The displays read their state ``bingo.draw_consumers.DISPLAY_REFRESH_SECONDS`` after a
+#: The displays read their state ``bingo.live.consumers.DISPLAY_REFRESH_SECONDS`` after a
 #: notice, which must be longer than this, so that read covers the sales whose notice was skipped.
 DISPLAY_NOTICE_SECONDS = 0.5
 

@@ -2,8 +2,7 @@
 
 from django.urls import URLPattern, path
 
-from bingo.consumers import PriceBoardConsumer
-from bingo.draw_consumers import ConsoleConsumer, DisplayConsumer
+from bingo.live.consumers import ConsoleConsumer, DisplayConsumer, PriceBoardConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
     # The price board of a game (R29): public, like the page that opens it.

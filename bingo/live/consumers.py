@@ -1,13 +1,19 @@
-"""Websocket consumers of the draw: they authenticate, join a group and relay (STYLE rule 3).
+"""Every websocket consumer: they authenticate, join a group and relay (STYLE rule 3).
 
+* ``PriceBoardConsumer`` (``ws/quadro/<game_id>/``): a game's price board (R29). Public, like
+  the page on the hall's TV; it sends nothing back. The figures are read afresh from the
+  database at connect and after each ``board.changed`` event, so a board that reconnects shows
+  the current state. Events are spaced out by the sellers (``BOARD_NOTICE_SECONDS`` in
+  bingo.live.events), so after each one the board reads the figures once more a little later,
+  and at most that often while sales go on.
 * ``DisplayConsumer`` (``ws/ecra/<token>/``): a room's display (R13, R28). Public like the
   page, opened by the room's signed token. It gets the room's state at connect, so a display
   that reconnects shows the current one, then relays each ``display.state`` event as it comes:
-  the state is built once per change by ``bingo.realtime.game_changed``, so however many
+  the state is built once per change by ``bingo.live.events.game_changed``, so however many
   displays a hall has, a ball costs no query per display.
   Sales and the jackpot change what it shows between balls (cards sold, prizes, the balance);
   for those it hears ``display.refresh``, a notice without the state (the sale must not pay
-  for building it, see ``bingo.realtime``). The displays of one room in this server process
+  for building it, see ``bingo.live.events``). The displays of one room in this server process
   then read the state once, together, ``DISPLAY_REFRESH_SECONDS`` after the notice, and once
   more after that while notices keep coming (``_RoomDisplays``): at most one read of a room
   per that many seconds per process, however many displays and sales, and the last change is
@@ -31,12 +37,91 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils import translation
 
-from bingo import draw_selectors
+from bingo import draw_selectors, selectors
 from bingo.common.roles import Role, user_roles
+from bingo.live.events import (
+    BOARD_NOTICE_SECONDS,
+    DISPLAY_NOTICE_SECONDS,
+    game_console_group,
+    price_board_group,
+    room_display_group,
+)
 from bingo.models import Game
-from bingo.realtime import DISPLAY_NOTICE_SECONDS, game_console_group, room_display_group
 from bingo.services import staff_has_role
 from halls.models import Room
+
+#: After a ``board.changed`` event the board reads the figures at once and again this much
+#: later, which covers the sales whose notice a busy seller skipped.
+BOARD_TRAILING_SECONDS = 0.25
+assert BOARD_TRAILING_SECONDS > BOARD_NOTICE_SECONDS
+
+
+def _board_message(game_id: int) -> dict[str, Any] | None:
+    figures = selectors.game_board(game_id=game_id)
+    return None if figures is None else figures.as_message()
+
+
+class PriceBoardConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """The live figures of one game's price board: sent at once, then after every sale."""
+
+    group: str | None = None
+    game_id: int = 0
+    last_sent: dict[str, Any] | None = None
+    refresher: asyncio.Task[None] | None = None
+    dirty = False
+
+    async def connect(self) -> None:
+        game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        # Join before reading: a sale committed in between is then announced, not lost.
+        group = price_board_group(game_id)
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.group = group
+        message = await database_sync_to_async(_board_message)(game_id)
+        if message is None:  # no such game: nothing to watch
+            await self.channel_layer.group_discard(group, self.channel_name)
+            self.group = None
+            await self.close()
+            return
+        await self.accept()
+        self.game_id = game_id
+        await self._send(message)
+        self.refresher = asyncio.create_task(self._refresh(at_once=False))
+
+    async def disconnect(self, code: int) -> None:
+        if self.refresher is not None:
+            self.refresher.cancel()
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        """The board only listens."""
+
+    async def board_changed(self, event: dict[str, Any]) -> None:
+        """Sales changed (bingo.live.events.price_board_changed): send the new figures."""
+        self.dirty = True
+        if self.refresher is None or self.refresher.done():
+            self.refresher = asyncio.create_task(self._refresh(at_once=True))
+
+    async def _refresh(self, *, at_once: bool) -> None:
+        # Then every BOARD_TRAILING_SECONDS while events keep coming, and once after the last:
+        # a sale whose notice its seller skipped is never left off the board. A board that
+        # joined just after a notice it missed is covered by the read scheduled at connect.
+        if at_once:
+            await self._send(await database_sync_to_async(_board_message)(self.game_id))
+        while True:
+            self.dirty = False
+            await asyncio.sleep(BOARD_TRAILING_SECONDS)
+            await self._send(await database_sync_to_async(_board_message)(self.game_id))
+            if not self.dirty:
+                break
+
+    async def _send(self, message: dict[str, Any] | None) -> None:
+        if message is not None and message != self.last_sent:
+            self.last_sent = message
+            await self.send_json(message)
+
+
+# --- the displays and the consoles of the draw ----------------------------------------------
 
 #: After a ``display.refresh`` notice a room's displays read their state this much later, for
 #: every notice that came meanwhile; longer than the sellers' spacing of their notices, so the
@@ -47,7 +132,7 @@ assert DISPLAY_REFRESH_SECONDS > DISPLAY_NOTICE_SECONDS
 
 def _display_state(room_id: int) -> dict[str, Any] | None:
     try:
-        # The hall's TVs speak the hall's language (R54), as in bingo.realtime.game_changed:
+        # The hall's TVs speak the hall's language (R54), as in bingo.live.events.game_changed:
         # this thread may have just served a request in another.
         with translation.override(settings.LANGUAGE_CODE):
             return draw_selectors.display_state(room_id=room_id)
@@ -179,7 +264,7 @@ class DisplayConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await super().dispatch(message)
 
     async def display_state(self, event: dict[str, Any]) -> None:
-        """A ball, a prize or a state change committed (bingo.realtime.game_changed): relay it."""
+        """A ball, a prize or a state change committed (bingo.live.events.game_changed): relay it."""
         self.relayed += 1
         if self.room is not None and self.room.refreshing:
             # A read in progress may have started before this state was built: read once more.
@@ -187,7 +272,7 @@ class DisplayConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.show(event["state"])
 
     async def display_refresh(self, event: dict[str, Any]) -> None:
-        """Sales or the jackpot changed (bingo.realtime): the room's displays read their state."""
+        """Sales or the jackpot changed (bingo.live.events): the room's displays read their state."""
         if self.room is not None:
             self.room.poke()
 
