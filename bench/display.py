@@ -113,9 +113,12 @@ def _setup(displays: int) -> tuple[Any, Any, str]:
     from django.contrib.auth.models import User
     from django.utils import timezone
 
-    from bingo import draw_selectors, draw_services, services
     from bingo.common.roles import Role
+    from bingo.draw import selectors as draw_selectors
+    from bingo.draw import services as draw_services
     from bingo.engine import ALGORITHM_CARDS
+    from bingo.games import services
+    from bingo.sales import services as sales_services
     from cards import services as card_services
     from halls.models import CashDesk, Hall, Room, StaffMembership
 
@@ -139,7 +142,7 @@ def _setup(displays: int) -> tuple[Any, Any, str]:
     StaffMembership.objects.create(hall=hall, user=cashier, role=Role.CASHIER.value)
     StaffMembership.objects.create(hall=hall, user=caller, role=Role.CALLER.value)
     desk = CashDesk.objects.create(hall=hall, name="Caixa 1")
-    services.sale_make(
+    sales_services.sale_make(
         game=game,
         quantity=600,
         cash_desk=desk,
@@ -190,7 +193,7 @@ def measure(displays: int, balls: int, interval: float, procs: int, gc_freeze: b
     from django.conf import settings
     from django.db import connections, transaction
 
-    from bingo import draw_services
+    from bingo.draw import services as draw_services
 
     game, caller, token = _setup(displays)
     server, loop, port, thread = _serve()

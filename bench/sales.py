@@ -37,10 +37,11 @@ from django.db import connection, connections  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from bingo import services  # noqa: E402
 from bingo.common.roles import Role  # noqa: E402
 from bingo.engine import ALGORITHM_CARDS  # noqa: E402
+from bingo.games import services  # noqa: E402
 from bingo.models import Game, Sale  # noqa: E402
+from bingo.sales import services as sales_services  # noqa: E402
 from cards import services as card_services  # noqa: E402
 from halls.models import CashDesk, Hall, Room, StaffMembership  # noqa: E402
 
@@ -60,7 +61,7 @@ def _cashier(game_id, user_id, desk_id, index, count, gate, results, interval, o
                 time.sleep(pause)
             due += interval
         start = time.perf_counter()
-        services.sale_make(
+        sales_services.sale_make(
             game=game, quantity=1 + n % 3, cash_desk=desk, cashier=user,
             cash_received=Decimal("1000"), request_key=f"b-{index}-{n}",
         )  # fmt: skip

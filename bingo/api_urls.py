@@ -3,7 +3,8 @@
 from django.urls import URLPattern, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from bingo import draw_api, game_api
+from bingo.draw import api as draw_api
+from bingo.games import api as game_api
 from cards import api as cards_api
 from halls import api as halls_api
 from halls import ballset_api, jackpot_api
@@ -32,7 +33,7 @@ urlpatterns: list[URLPattern] = [
     path("series/<int:series_id>/retire/", cards_api.SeriesRetireView.as_view(), name="series-retire"),
     path("series/<int:series_id>/pdf/", cards_api.SeriesPDFView.as_view(), name="series-pdf"),
     path("card-check/", cards_api.CardCheckView.as_view(), name="card-check"),
-    # Halls, sessions, games and sales: access per hall (halls/api.py, bingo/game_api.py).
+    # Halls, sessions, games and sales: access per hall (halls/api.py, bingo/games/api.py).
     path("halls/", halls_api.HallListView.as_view(), name="hall-list"),
     path("halls/<int:hall_id>/", halls_api.HallDetailView.as_view(), name="hall-detail"),
     path("halls/<int:hall_id>/rooms/", halls_api.RoomListView.as_view(), name="hall-rooms"),
@@ -71,7 +72,7 @@ urlpatterns: list[URLPattern] = [
         "games/<int:game_id>/play-doubles/", game_api.GamePlayDoublesView.as_view(), name="game-play-doubles"
     ),
     path("games/<int:game_id>/sales/", game_api.GameSalesView.as_view(), name="game-sales"),
-    # The draw (R42-R57) and prize payment (R50): bingo/draw_api.py.
+    # The draw (R42-R57) and prize payment (R50): bingo/draw/api.py.
     path("games/<int:game_id>/draw/", draw_api.DrawStateView.as_view(), name="game-draw"),
     path("games/<int:game_id>/draw/start/", draw_api.DrawStartView.as_view(), name="game-draw-start"),
     path("games/<int:game_id>/balls/", draw_api.BallCreateView.as_view(), name="game-balls"),

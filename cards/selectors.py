@@ -9,6 +9,7 @@ from django.db.models.functions import Substr
 from bingo.engine import Variant, geometry, grid_of
 from bingo.engine.cardset import Cells
 from bingo.engine.checkcode import check_code, check_code_matches
+from bingo.engine.sales import SeriesStock
 from cards.models import CardSet, CardSetCells, Series
 
 
@@ -75,3 +76,8 @@ def card_check(*, series: Series, number: int, code: str) -> list[list[int | Non
     ):
         return None
     return card_get(card_set=series.card_set, number=number)
+
+
+def series_stock(series: Series) -> SeriesStock:
+    """``series`` as the engine's sale rules see it: its size, last card sold and price (R36-R38)."""
+    return SeriesStock(series.pk, series.label, series.size, series.last_sold, series.price)

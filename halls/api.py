@@ -4,7 +4,7 @@ Access here is per hall, not per role group: a person sees a hall only while the
 ``StaffMembership`` in it (manager, cashier, caller or inspector), and may do there only what
 their role in *that* hall allows, so a cashier of one hall can do nothing in another. Objects
 of a hall the caller does not work in answer 404, as if they did not exist; a role that does
-not allow the action answers 403. ``bingo/game_api.py`` uses the same helpers.
+not allow the action answers 403. ``bingo/games/api.py`` uses the same helpers.
 
 Who may call what (docs/api.md): any staff of the hall reads it, its rooms and its desks; its
 managers add rooms and desks (halls/services.py). Which halls those are is halls/selectors.py's

@@ -26,7 +26,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from bingo.common.roles import Role, role_required, user_roles
-from bingo.services import staff_has_role
 from halls import selectors
 from halls.ballset_forms import (
     BallReplaceForm,
@@ -36,6 +35,7 @@ from halls.ballset_forms import (
     BallSetRetireForm,
 )
 from halls.models import BallReplacement, BallSet, BallSetCheck, BallSetUse, Hall
+from halls.selectors import staff_has_role
 
 #: The most recent games drawn with a set that its page lists.
 USES_SHOWN = 50

@@ -91,3 +91,10 @@ def staff_membership_get_for(user: AnyUser, *, hall_id: int, membership_id: int)
     return StaffMembership.objects.select_related("hall", "user").get(
         pk=membership_id, hall_id=hall_id, hall__in=hall_list_for(user, Role.MANAGER)
     )
+
+
+def staff_has_role(*, user: AbstractBaseUser | AnonymousUser, hall_id: int, role: Role) -> bool:
+    """Whether ``user`` works in hall ``hall_id`` in ``role`` (one hall's cashier has no say in another)."""
+    if not user.is_authenticated:
+        return False
+    return StaffMembership.objects.filter(user_id=user.pk, hall_id=hall_id, role=role.value).exists()

@@ -48,10 +48,11 @@ def client_as(client: Client, make_user: MakeUser) -> Callable[..., Client]:
 @pytest.fixture(autouse=True)
 def _forget_sale_contexts() -> None:
     """Test databases reuse ids after each rollback; real games never do."""
-    from bingo import detection, services
+    from bingo.draw import detection
     from bingo.live import events
+    from bingo.sales import services as sales_services
 
-    services._sale_contexts.clear()
+    sales_services._sale_contexts.clear()
     events._last_notice.clear()
     events._last_display_notice.clear()
     detection.forget()

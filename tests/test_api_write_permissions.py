@@ -14,8 +14,8 @@ import pytest
 from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 
-from bingo import services
 from bingo.common.roles import Role, user_roles_set
+from bingo.models import Game, Sale, Session
 from halls import services as hall_services
 from halls.models import StaffMembership
 from tests.factories import UserFactory
@@ -147,7 +147,7 @@ def test_a_role_that_may_not_act_gets_403_whatever_the_body(world: World, body: 
 
 def test_nothing_changed_after_the_forbidden_requests(world: World) -> None:
     """The refusals above write nothing: the world is as it was (no session, game or sale more)."""
-    before = (services.Session.objects.count(), services.Game.objects.count(), services.Sale.objects.count())
+    before = (Session.objects.count(), Game.objects.count(), Sale.objects.count())
     for method, path, operation in write_operations():
         for role, user in world.people.items():
             if role in ALLOWED[operation]:
@@ -155,5 +155,5 @@ def test_nothing_changed_after_the_forbidden_requests(world: World) -> None:
             client = Client()
             client.force_login(user)
             client.generic(method, _url(path, world.ids()), data="{}", content_type="application/json")
-    after = (services.Session.objects.count(), services.Game.objects.count(), services.Sale.objects.count())
+    after = (Session.objects.count(), Game.objects.count(), Sale.objects.count())
     assert after == before

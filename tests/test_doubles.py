@@ -12,8 +12,9 @@ from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bingo import doubles, draw_services, exports, services
+from bingo.draw import services as draw_services
 from bingo.engine.sales import double_card_halves
+from bingo.games import doubles, exports, services
 from bingo.models import DrawMode, Game, GameState, Prize, Refund
 from cards import selectors as card_selectors
 from cards.models import Series

@@ -1,4 +1,4 @@
-"""The draw's services (bingo.draw_services): balls, claims, prizes, the jackpot, payment."""
+"""The draw's services (bingo.draw.services): balls, claims, prizes, the jackpot, payment."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone, translation
 
-from bingo import draw_selectors, draw_services, services
 from bingo.common.roles import Role
+from bingo.draw import selectors as draw_selectors
+from bingo.draw import services as draw_services
+from bingo.games import services
 from bingo.models import Ball, Claim, DrawMode, Game, Prize, PrizePayment, PrizeWinner
 from cards import selectors as card_selectors
 from cards.models import Series
@@ -351,7 +353,7 @@ def test_the_console_lists_the_cards_holding_each_prize(hall: Draw) -> None:
 
 
 def test_a_restarted_process_resumes_the_game_where_it_was(hall: Draw) -> None:
-    from bingo import detection
+    from bingo.draw import detection
 
     game = hall.drawing(cards=10)
     card = hall.card(game, 8)

@@ -1,4 +1,4 @@
-"""The draw's JSON API (bingo/draw_api.py): a whole game through it, who may call what, CSRF on
+"""The draw's JSON API (bingo/draw/api.py): a whole game through it, who may call what, CSRF on
 session-authenticated writes, and refusals that change nothing."""
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from bingo import draw_services, services
 from bingo.common.roles import Role
+from bingo.draw import services as draw_services
+from bingo.games import services
 from bingo.models import Ball, Claim, DrawMode, Game, Prize, PrizePayment, PrizeWinner, Refund
 from cards import selectors as card_selectors
 from halls import services as hall_services

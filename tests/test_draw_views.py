@@ -1,4 +1,4 @@
-"""The draw's screens (bingo.draw_views): the caller's console, the room's display, prize payment.
+"""The draw's screens (bingo.draw.views): the caller's console, the room's display, prize payment.
 
 Who may use them (callers of the game's hall; cashiers of the desk's hall; the display is
 public behind its signed token), CSRF on every POST, and what each action does through its
@@ -15,9 +15,11 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from bingo import draw_selectors, draw_services, services
 from bingo.common.roles import Role, user_roles_set
-from bingo.draw_views import _board_rows
+from bingo.draw import selectors as draw_selectors
+from bingo.draw import services as draw_services
+from bingo.draw.views import _board_rows
+from bingo.games import services
 from bingo.models import Ball, Claim, DrawMode, Game, Prize, PrizePayment
 from cards import selectors as card_selectors
 from halls import services as hall_services
@@ -498,7 +500,7 @@ def test_prize_payment_is_for_the_cashiers_of_the_desks_hall(client: Client, hal
 
 
 def test_the_claim_form_offers_each_series_of_the_game_once(hall: Console) -> None:
-    from bingo.draw_views import ClaimForm
+    from bingo.draw.views import ClaimForm
 
     series = hall.series(99)
     first = hall.game(series)

@@ -24,7 +24,6 @@ from django.test import Client
 from django.utils import translation
 
 import bingo.engine
-from bingo import services
 from bingo.engine.detection import (
     DetectionError,
     Detector,
@@ -50,6 +49,7 @@ from bingo.engine.sales import (
 )
 from bingo.engine.variants import LineKind, Variant
 from bingo.engine_messages import MESSAGES, engine_message, validation_error
+from bingo.games import services
 from tests.test_sale_views import SCREEN, Desk, key_of, sell_form
 from tests.test_sales import HallSetup
 

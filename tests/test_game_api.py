@@ -12,9 +12,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from bingo import services
 from bingo.common.roles import Role
+from bingo.games import services
 from bingo.models import Game, Sale, Session
+from bingo.sales import services as sales_services
 from cards.models import Series
 from halls.models import CashDesk, Room, StaffMembership
 from tests.cards.factories import HallFactory, card_set_make, series_make
@@ -240,7 +241,7 @@ def test_session_game_open_sell_close_with_the_exact_r40_announcement(praia):
     manager, cashier = api(praia.staff[Role.MANAGER]), api(praia.staff[Role.CASHIER])
     first, second = praia.series(7), praia.series(8)
     warm_up = praia.selling_game(first)
-    services.sale_make(
+    sales_services.sale_make(
         game=warm_up,
         quantity=50,
         cash_desk=praia.desk,

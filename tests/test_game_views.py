@@ -14,8 +14,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from bingo import services
 from bingo.common.roles import Role
+from bingo.games import services
 from bingo.models import Game, GameState, Session
 from halls.models import Hall, Room, StaffMembership
 from tests.cards.factories import card_set_make, series_make

@@ -16,8 +16,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from bingo import services as game_services
 from bingo.common.roles import Role, user_roles_set
+from bingo.games import services as game_services
 from bingo.models import Game, GameState, Session
 from cards.models import PrintJob, Series
 from halls import services as hall_services

@@ -12,9 +12,10 @@ from django.contrib.staticfiles import finders
 from django.test import Client
 from django.urls import reverse
 
-from bingo import services
 from bingo.common.roles import Role
+from bingo.games import services
 from bingo.models import Sale
+from bingo.sales import services as sales_services
 from halls.models import StaffMembership
 from tests.conftest import MakeUser
 from tests.factories import UserFactory
@@ -145,7 +146,7 @@ def test_a_retried_request_shows_the_same_receipt(cashier: Client, praia: Desk) 
     before = cashier.get(receipt_url(key)).content.decode()
 
     retried = cashier.post(SCREEN, sell_form(praia, key, quantity=2, cash="200"))
-    again = services.sale_make(
+    again = sales_services.sale_make(
         game=praia.selling,
         quantity=2,
         cash_desk=praia.desk,

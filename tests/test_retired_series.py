@@ -20,8 +20,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from bingo import services, simulation
 from bingo.common.roles import Role, user_roles_set
+from bingo.games import services, simulation
 from bingo.models import Sale
 from cards import services as card_services
 from cards.models import Series

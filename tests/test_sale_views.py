@@ -12,8 +12,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from bingo import services
 from bingo.common.roles import Role, user_roles_set
+from bingo.games import services
 from bingo.models import Sale
 from halls.models import CashDesk, StaffMembership
 from tests.conftest import MakeUser

@@ -13,9 +13,10 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, connections, transaction
 from django.utils import timezone, translation
 
-from bingo import services
 from bingo.common.roles import Role
+from bingo.games import services
 from bingo.models import Game, Sale
+from bingo.sales import services as sales_services
 from cards.models import Series
 from halls.models import CashDesk, Hall, Room, StaffMembership
 from tests.cards.factories import HallFactory, card_set_make, series_make
@@ -51,8 +52,10 @@ class HallSetup:
         game = services.game_create(session=self.session, variant="90")
         return services.game_open_sales(game=game, series=list(series))
 
-    def sell(self, game: Game, quantity: int, key: str | None = None, **extra: object) -> services.SaleResult:
-        return services.sale_make(
+    def sell(
+        self, game: Game, quantity: int, key: str | None = None, **extra: object
+    ) -> sales_services.SaleResult:
+        return sales_services.sale_make(
             game=game,
             quantity=quantity,
             cash_desk=extra.pop("desk", self.desk),
@@ -63,7 +66,7 @@ class HallSetup:
         )
 
 
-def ranges(result: services.SaleResult) -> list[tuple[str, int, int]]:
+def ranges(result: sales_services.SaleResult) -> list[tuple[str, int, int]]:
     return [(s.series.label, s.first_number, s.last_number) for s in result.sales]
 
 
@@ -268,7 +271,7 @@ def test_concurrent_cashiers_never_skip_or_repeat_a_number():
             start.wait()
             for n in range(12):
                 try:
-                    services.sale_make(
+                    sales_services.sale_make(
                         game=game, quantity=1 + (index + n) % 3, cash_desk=desk, cashier=user,
                         cash_received=Decimal("1000"), request_key=f"race-{index}-{n}",
                     )  # fmt: skip

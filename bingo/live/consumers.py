@@ -37,8 +37,8 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils import translation
 
-from bingo import draw_selectors, selectors
 from bingo.common.roles import Role, user_roles
+from bingo.draw import selectors as draw_selectors
 from bingo.live.events import (
     BOARD_NOTICE_SECONDS,
     DISPLAY_NOTICE_SECONDS,
@@ -47,8 +47,9 @@ from bingo.live.events import (
     room_display_group,
 )
 from bingo.models import Game
-from bingo.services import staff_has_role
+from bingo.sales import selectors as sales_selectors
 from halls.models import Room
+from halls.selectors import staff_has_role
 
 #: After a ``board.changed`` event the board reads the figures at once and again this much
 #: later, which covers the sales whose notice a busy seller skipped.
@@ -57,7 +58,7 @@ assert BOARD_TRAILING_SECONDS > BOARD_NOTICE_SECONDS
 
 
 def _board_message(game_id: int) -> dict[str, Any] | None:
-    figures = selectors.game_board(game_id=game_id)
+    figures = sales_selectors.game_board(game_id=game_id)
     return None if figures is None else figures.as_message()
 
 
@@ -290,7 +291,7 @@ def _may_follow(user: AbstractBaseUser | AnonymousUser, game_id: int) -> bool:
     if not user.is_authenticated or Role.CALLER not in user_roles(user):
         return False
     hall_id = Game.objects.filter(pk=game_id).values_list("session__room__hall_id", flat=True).first()
-    return hall_id is not None and staff_has_role(user=user, hall_id=hall_id, role=Role.CALLER)  # type: ignore[arg-type]
+    return hall_id is not None and staff_has_role(user=user, hall_id=hall_id, role=Role.CALLER)
 
 
 class ConsoleConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]

@@ -123,7 +123,7 @@ def game_changed(game_id: int) -> None:
     """A ball, a prize or a state change in ``game_id`` committed: the room's displays get the
     new state in the event itself (built once here, however many displays there are), the
     consoles a notice to read theirs, the price boards a notice to read their figures."""
-    from bingo import draw_selectors
+    from bingo.draw import selectors as draw_selectors
     from bingo.models import Game
 
     room_id = Game.objects.filter(pk=game_id).values_list("session__room_id", flat=True).first()

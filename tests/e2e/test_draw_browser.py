@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bingo import draw_selectors
+from bingo.draw import selectors as draw_selectors
 from bingo.models import Ball
 from tests.e2e.conftest import RunInBrowser
 from tests.factories import DEFAULT_PASSWORD

@@ -19,9 +19,10 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from bingo import draw_selectors, selectors
 from bingo.common.money import money_display
+from bingo.draw import selectors as draw_selectors
 from bingo.models import Ball, Claim, Game, Prize, PrizePayment, PrizeWinner, Sale
+from bingo.sales import selectors as sales_selectors
 from cards import selectors as card_selectors
 from halls import services as hall_services
 from halls.models import JackpotMovement
@@ -100,7 +101,7 @@ def test_a_caller_runs_a_whole_game_claims_are_checked_and_the_cashier_pays_the_
     # split evenly between two cards, so the rounding remainder shows.
     game = hall.closed(cards=11)  # closing the sales gives the jackpot its 3 % (R10)
     series = hall.series_of(game)
-    board = selectors.game_board(game_id=game.pk)
+    board = sales_selectors.game_board(game_id=game.pk)
     assert board is not None
     amounts = {str(getattr(p.kind, "value", p.kind)): p.amount for p in board.prizes}
     sold = sold_numbers(game)

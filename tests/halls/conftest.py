@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from bingo import services as game_services
+from bingo.games import services as game_services
 from bingo.models import Game, Session
 from halls.models import BallSet, Hall, Room
 from halls.services import ball_set_check_record, ball_set_create

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, connections, transaction
 from django.utils import translation
 
-from bingo.exports import session_export_data
+from bingo.games.exports import session_export_data
 from halls import services
 from halls.models import BallReplacement, BallSet, BallSetCheck, BallSetUse
 from tests.halls.conftest import HallWithSessions

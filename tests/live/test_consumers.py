@@ -21,8 +21,9 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore
 
-from bingo import draw_selectors, draw_services
 from bingo.asgi import application
+from bingo.draw import selectors as draw_selectors
+from bingo.draw import services as draw_services
 from bingo.models import DrawMode, Game
 from tests.live.test_price_board import ORIGIN, _scope
 from tests.test_draw_views import Console

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from bingo import draw_selectors
+from bingo.draw import selectors as draw_selectors
 from bingo.live import consumers, events
 from bingo.models import Game
 from halls import services as hall_services
@@ -286,7 +286,7 @@ def test_a_ball_still_reaches_the_display_in_the_event_with_no_extra_read(
 def test_opening_and_closing_sales_reach_the_display(hall: Console) -> None:
     """The display moves to the game put on sale (R33), and shows its final sales when they
     close (R40), with no sale or ball needed."""
-    from bingo import services
+    from bingo.games import services
 
     previous = hall.closed(cards=2)
     series = hall.series(2)

@@ -18,8 +18,8 @@ import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from asgiref.testing import ApplicationCommunicator
 
-from bingo import services
 from bingo.asgi import application
+from bingo.games import services
 from bingo.live import events
 from tests.test_sale_views import Desk
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from bingo.exports import session_export_data
+from bingo.games.exports import session_export_data
 from bingo.models import Session
 
 

@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bingo.engine.variants import Variant
-from bingo.simulation import SimulationPlan, session_simulate
+from bingo.games.simulation import SimulationPlan, session_simulate
 
 
 class Command(BaseCommand):

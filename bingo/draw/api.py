@@ -1,11 +1,11 @@
 """The draw over the JSON API: the caller's console, balls, claims, prizes, suspension, payment.
 
-Thin adapters (STYLE rule 3) over bingo/draw_services.py, the same services the caller's console
-and the cash desk's screens call (bingo/draw_views.py): a serializer parses, one service acts,
+Thin adapters (STYLE rule 3) over bingo/draw/services.py, the same services the caller's console
+and the cash desk's screens call (bingo/draw/views.py): a serializer parses, one service acts,
 a serializer renders; the services' refusals (R42-R57) come back as 400 with their message.
-Reads go through bingo/draw_selectors.py.
+Reads go through bingo/draw/selectors.py.
 
-Access is per hall, as in bingo/game_api.py: a game of a hall the caller does not work in
+Access is per hall, as in bingo/games/api.py: a game of a hall the caller does not work in
 answers 404; a role of the hall that does not allow the action answers 403. The callers of the
 game's hall draw, check claims and award prizes; its callers and managers also read the
 console and suspend, resume and annul (R55, R57); the cashiers of a desk's hall pay prizes
@@ -24,14 +24,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo import draw_selectors, draw_services
 from bingo.common.api import ErrorSerializer, MoneyField
 from bingo.common.roles import Role
-from bingo.draw_selectors import ClaimResult
+from bingo.draw import selectors as draw_selectors
+from bingo.draw import services as draw_services
+from bingo.draw.selectors import ClaimResult
 from bingo.engine import Variant
 from bingo.engine.draw import ball_label
 from bingo.engine.prizes import PrizeKind as EnginePrize
-from bingo.game_api import VariantField, game_for, hall_id_of
+from bingo.games.api import VariantField, game_for, hall_id_of
 from bingo.models import Ball, Claim, DrawMode, Game, GameState, Prize, PrizeKind, PrizePayment, PrizeWinner
 from cards.models import Series
 from halls.api import HALL_WRITES, request_user, require_hall_role, staff_halls

@@ -16,10 +16,10 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 
-from bingo import services
 from bingo.common.forms import add_service_errors
 from bingo.engine import Variant
 from bingo.engine.prizes import PrizeKind
+from bingo.games import services
 from bingo.models import Game, Session
 from cards.models import VARIANT_CHOICES, Series
 from halls.models import Room

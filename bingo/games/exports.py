@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 from django.db.models import Sum
 
-from bingo import doubles
+from bingo.games import doubles
 from bingo.models import Ball, Game, GameSeries, Prize, PrizePayment, Session
 from halls.models import BallReplacement, JackpotMovement
 

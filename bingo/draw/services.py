@@ -20,10 +20,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from bingo import detection, doubles, draw_selectors
 from bingo.common.money import quantum_for
 from bingo.common.roles import Role
-from bingo.draw_selectors import ClaimResult
+from bingo.draw import detection
+from bingo.draw import selectors as draw_selectors
+from bingo.draw.selectors import ClaimResult
 from bingo.engine import Variant
 from bingo.engine.detection import CardCheck, DetectionError, Detector, PrizeRules, Winner
 from bingo.engine.draw import DrawError, keyed_ball, next_ball
@@ -33,6 +34,8 @@ from bingo.engine.prizes import PrizeKind as EnginePrize
 from bingo.engine.prizes import prize_amounts, share
 from bingo.engine.sales import double_card_halves
 from bingo.engine_messages import validation_error
+from bingo.games import doubles
+from bingo.games.services import _move, _plan_from
 from bingo.live import events
 from bingo.models import (
     Ball,
@@ -46,11 +49,11 @@ from bingo.models import (
     Refund,
     Sale,
 )
-from bingo.services import _move, _plan_from, staff_has_role
 from cards import selectors as card_selectors
 from cards.models import Series
 from halls import services as hall_services
 from halls.models import BallSet, CashDesk, Hall
+from halls.selectors import staff_has_role
 
 #: The draw's random source: the operating system's CSPRNG (never ``random``). A ball is chosen
 #: from the balls left when the caller presses "draw", never from a sequence prepared before.

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, path
 
-from bingo import sale_views
+from bingo.sales import views as sale_views
 
 app_name = "sales"
 urlpatterns: list[URLPattern] = [

@@ -5,7 +5,7 @@ Paths are Portuguese (R54); names are English.
 
 from django.urls import URLPattern, path
 
-from bingo import game_views
+from bingo.games import views as game_views
 
 app_name = "games"
 urlpatterns: list[URLPattern] = [

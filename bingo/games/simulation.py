@@ -23,11 +23,14 @@ from django.core.exceptions import ValidationError
 from django.db import close_old_connections, connection, connections, transaction
 from django.utils import timezone
 
-from bingo import detection, draw_services, services
 from bingo.common.roles import Role
+from bingo.draw import detection
+from bingo.draw import services as draw_services
 from bingo.engine import ALGORITHM_CARDS
 from bingo.engine.variants import Variant
+from bingo.games import services
 from bingo.models import DrawMode, Game, Prize, PrizeWinner, Session
+from bingo.sales import services as sales_services
 from cards import selectors as card_selectors
 from cards import services as card_services
 from cards.models import CardSet, Series
@@ -140,7 +143,7 @@ def _sell_concurrently(
     errors: list[BaseException] = []
 
     def sell_one(index: int, quantity: int) -> None:
-        services.sale_make(
+        sales_services.sale_make(
             game=game,
             quantity=quantity,
             cash_desk=desks[index],

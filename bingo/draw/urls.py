@@ -6,7 +6,7 @@ games ready to draw are listed at ``/locutor/jogos/``.
 
 from django.urls import URLPattern, path
 
-from bingo import draw_views
+from bingo.draw import views as draw_views
 
 app_name = "draw"
 urlpatterns: list[URLPattern] = [

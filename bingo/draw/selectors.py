@@ -11,13 +11,15 @@ from django.core import signing
 from django.db.models import Sum
 from django.utils import timezone
 
-from bingo import detection, doubles, selectors
 from bingo.common.money import money_display
+from bingo.draw import detection
 from bingo.engine import Variant
 from bingo.engine.detection import CardCheck, Detector, Winner, card_check
 from bingo.engine.draw import ball_label
 from bingo.engine.prizes import PrizeKind as EnginePrize
+from bingo.games import doubles
 from bingo.models import Ball, Claim, Game, GameState, Prize, PrizeKind, Session
+from bingo.sales import selectors as sales_selectors
 from cards.selectors import card_set_cells
 from halls import services as hall_services
 from halls.models import Room
@@ -95,7 +97,7 @@ def display_state(*, room_id: int) -> dict[str, Any]:
         return message
     variant = Variant(game.variant)
     balls = _balls(game)
-    board = selectors.game_board(game_id=game.pk)
+    board = sales_selectors.game_board(game_id=game.pk)
     awarded = {p.kind: p for p in Prize.objects.filter(game=game).prefetch_related("cards__series")}
     prizes = []
     for prize in board.prizes if board else ():

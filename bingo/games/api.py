@@ -1,6 +1,6 @@
 """Sessions, games and card sales over the JSON API.
 
-Thin adapters (STYLE rule 3): a serializer parses, one service (bingo/services.py) works, a
+Thin adapters (STYLE rule 3): a serializer parses, one service (bingo/games/services.py) works, a
 serializer renders; the services' refusals (R7, R33-R41) come back as 400 with their message.
 Access is per hall (halls/api.py): objects of a hall the caller does not work in answer 404,
 a role that does not allow the action 403. Who may call what (docs/api.md): any staff of the
@@ -37,12 +37,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo import selectors, services
 from bingo.common.api import Conflict, ErrorSerializer, MoneyField, Pagination
 from bingo.common.roles import Role
 from bingo.engine import Variant
-from bingo.game_forms import in_hall_time
+from bingo.games import selectors, services
+from bingo.games.forms import in_hall_time
 from bingo.models import Game, GameSeries, Sale, Session
+from bingo.sales import services as sales_services
 from cards.models import Series
 from halls.api import HALL_WRITES, request_user, require_hall_role, staff_halls
 from halls.models import CashDesk, Room
@@ -676,7 +677,7 @@ class GameSalesView(GenericAPIView[Sale]):
         user = request_user(request)
         data = form.validated_data
         # Keys are the cashier's own: another cashier's "1" is a different sale.
-        result = services.sale_make(
+        result = sales_services.sale_make(
             game=game,
             quantity=data["quantity"],
             cash_desk=data["cash_desk"],

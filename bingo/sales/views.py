@@ -1,6 +1,6 @@
 """Selling cards at the cash desk (R33-R41), the desk's shift report, and the price board (R29).
 
-Thin adapters (STYLE rule 3): the form parses, ``services.sale_make`` sells, the selectors read.
+Thin adapters (STYLE rule 3): the form parses, ``sales_services.sale_make`` sells, the selectors read.
 A cashier sees and sells only the games of the halls where they are a cashier; anything else is
 refused with 403. The price board needs no login: it hangs on a TV in the hall.
 """
@@ -26,9 +26,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from bingo import selectors, services
 from bingo.common.roles import Role, role_required
+from bingo.games import services
 from bingo.models import Game, Sale
+from bingo.sales import selectors as sales_selectors
+from bingo.sales import services as sales_services
 from halls.models import CashDesk
 
 #: The session key remembering the cashier's desk between sales.
@@ -69,7 +71,7 @@ class SaleForm(forms.Form):
 def _hall_ids(request: HttpRequest) -> list[int]:
     cached: list[int] | None = getattr(request, "_cashier_hall_ids", None)
     if cached is None:
-        cached = selectors.cashier_hall_ids(request.user)
+        cached = sales_selectors.cashier_hall_ids(request.user)
         request._cashier_hall_ids = cached  # type: ignore[attr-defined]
     return cached
 
@@ -125,7 +127,7 @@ def cashier(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             try:
-                services.sale_make(
+                sales_services.sale_make(
                     game=game,
                     quantity=data["quantity"],
                     cash_desk=desk,
@@ -141,8 +143,8 @@ def cashier(request: HttpRequest) -> HttpResponse:
                 return redirect(_screen_url(game, desk, data["request_key"]))
         return _render_screen(request, game, desk, form, status=400)
 
-    games = list(selectors.cashier_games(request.user))
-    desks = list(selectors.cashier_desks(request.user))
+    games = list(sales_selectors.cashier_games(request.user))
+    desks = list(sales_selectors.cashier_desks(request.user))
     game = _game_for(request, _int(request.GET.get("jogo")))
     if game is None and len(games) == 1:
         game = games[0]
@@ -176,14 +178,14 @@ def _render_screen(
 ) -> HttpResponse:
     receipt_key = request.GET.get("recibo", "") if request.method == "GET" else ""
     receipt = (
-        selectors.sale_receipt(request_key=receipt_key[:64], cashier_id=int(request.user.pk or 0))
+        sales_selectors.sale_receipt(request_key=receipt_key[:64], cashier_id=int(request.user.pk or 0))
         if receipt_key
         else []
     )
     receipt = [sale for sale in receipt if sale.game_id == game.pk]
-    board = selectors.game_board(game_id=game.pk)
+    board = sales_selectors.game_board(game_id=game.pk)
     hall = game.session.room.hall
-    totals = selectors.desk_game_totals(game_id=game.pk, cash_desk_id=desk.pk)
+    totals = sales_selectors.desk_game_totals(game_id=game.pk, cash_desk_id=desk.pk)
     paid = sum((s.amount for s in receipt), Decimal("0"))
 
     context: dict[str, Any] = {
@@ -271,24 +273,24 @@ def _hall_cashiers(hall_id: int) -> list[User]:
     )
 
 
-def _cashier_shift_report(desk: CashDesk, since: datetime, cashier_id: int) -> selectors.ShiftReport:
-    """``selectors.shift_report`` narrowed to one cashier's sales at the desk."""
+def _cashier_shift_report(desk: CashDesk, since: datetime, cashier_id: int) -> sales_selectors.ShiftReport:
+    """``sales_selectors.shift_report`` narrowed to one cashier's sales at the desk."""
     sales = list(
         Sale.objects.filter(cash_desk=desk, cashier_id=cashier_id, created_at__gte=since)
         .select_related("series", "game__session__room")
         .order_by("game__session__starts_at", "game__number", "series_id", "first_number")
     )
-    lines: list[selectors.ShiftLine] = []
+    lines: list[sales_selectors.ShiftLine] = []
     for _key, group in itertools.groupby(sales, key=lambda sale: (sale.game_id, sale.series_id)):
         rows = list(group)
-        ranges: list[selectors.ShiftRange] = []
+        ranges: list[sales_selectors.ShiftRange] = []
         for sale in rows:
             if ranges and ranges[-1].last_number + 1 == sale.first_number:
-                ranges[-1] = selectors.ShiftRange(ranges[-1].first_number, sale.last_number)
+                ranges[-1] = sales_selectors.ShiftRange(ranges[-1].first_number, sale.last_number)
             else:
-                ranges.append(selectors.ShiftRange(sale.first_number, sale.last_number))
+                ranges.append(sales_selectors.ShiftRange(sale.first_number, sale.last_number))
         lines.append(
-            selectors.ShiftLine(
+            sales_selectors.ShiftLine(
                 game_id=rows[0].game_id,
                 game_number=rows[0].game.number,
                 room_name=rows[0].game.session.room.name,
@@ -301,7 +303,7 @@ def _cashier_shift_report(desk: CashDesk, since: datetime, cashier_id: int) -> s
             )
         )
     times = [sale.created_at for sale in sales]
-    return selectors.ShiftReport(
+    return sales_selectors.ShiftReport(
         cash_desk=desk,
         since=since,
         lines=tuple(lines),
@@ -318,7 +320,7 @@ def _cashier_shift_report(desk: CashDesk, since: datetime, cashier_id: int) -> s
 def shift_report(request: HttpRequest) -> HttpResponse:
     """The shift report of a cashier's desk, for everyone or one cashier: cards by series and
     range, and the cash expected."""
-    desks = list(selectors.cashier_desks(request.user))
+    desks = list(sales_selectors.cashier_desks(request.user))
     desk_id = _int(request.GET.get("caixa")) or _int(request.session.get(DESK_SESSION_KEY))
     desk = next((d for d in desks if d.pk == desk_id), None)
     if desk is None and request.GET.get("caixa"):
@@ -339,7 +341,7 @@ def shift_report(request: HttpRequest) -> HttpResponse:
         cashier_id = _int(request.GET.get("operador"))
         chosen = next((person for person in cashiers if person.pk == cashier_id), None)
         if chosen is None:
-            report = selectors.shift_report(cash_desk=desk, since=since)
+            report = sales_selectors.shift_report(cash_desk=desk, since=since)
         else:
             report = _cashier_shift_report(desk, since, chosen.pk)
     return render(
@@ -360,7 +362,7 @@ def shift_report(request: HttpRequest) -> HttpResponse:
 @require_GET
 def price_board(request: HttpRequest, game_id: int) -> HttpResponse:
     """A game's price board (R29), for the hall's TV: public, updated live over a websocket."""
-    board = selectors.game_board(game_id=game_id)
+    board = sales_selectors.game_board(game_id=game_id)
     if board is None:
         raise Http404
     prizes = [(p.kind.value, services.PRIZE_NAMES[p.kind], p.display) for p in board.prizes]

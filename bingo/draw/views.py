@@ -1,7 +1,7 @@
 """Screens of the draw: the caller's console, the hall's display, prize payment at the cash desk.
 
-Thin adapters (STYLE rule 3): a form parses, one service of ``bingo.draw_services`` acts, the
-selectors of ``bingo.draw_selectors`` read, and a refused action shows the service's message.
+Thin adapters (STYLE rule 3): a form parses, one service of ``bingo.draw.services`` acts, the
+selectors of ``bingo.draw.selectors`` read, and a refused action shows the service's message.
 
 * The caller's console (R42-R47, R49, R55) lists the games of the halls where the user is a
   caller; a game of another hall answers 404 and a user without the caller role 403. Every
@@ -32,14 +32,17 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bingo import draw_selectors, draw_services, selectors
 from bingo.common.forms import ReasonForm
 from bingo.common.money import money_display
 from bingo.common.roles import Role, role_required
-from bingo.draw_selectors import ClaimResult
+from bingo.draw import selectors as draw_selectors
+from bingo.draw import services as draw_services
+from bingo.draw.selectors import ClaimResult
 from bingo.engine import Variant
+from bingo.games import selectors
 from bingo.models import Claim, DrawMode, Game, GameState, PrizeKind, PrizePayment
-from bingo.sale_views import DESK_SESSION_KEY
+from bingo.sales import selectors as sales_selectors
+from bingo.sales.views import DESK_SESSION_KEY
 from cards import selectors as card_selectors
 from cards.models import Series
 from halls.models import BallSet, CashDesk, Room
@@ -559,7 +562,7 @@ def _pay_url(desk: CashDesk, paid: list[int] | None = None) -> str:
 def prize_pay(request: HttpRequest) -> HttpResponse:
     """Pay a winning card in cash (R8, R50): series, number and check code; double cards after
     their second game (R45); the hall's tax withheld. Then the desk's list of payments."""
-    desks = list(selectors.cashier_desks(request.user))
+    desks = list(sales_selectors.cashier_desks(request.user))
     if request.method == "POST":
         desk = _desk_for(request, desks, _int(request.POST.get("cash_desk")))
         if desk is None:

@@ -1,5 +1,4 @@
-"""Reads of the games app: the sessions and games a person may see, and what the cashier
-screen, the shift report and the price board show.
+"""Reads of selling: the price board (R29), the cashier's screen, receipts and the shift report.
 
 Each function does its joins and aggregates in a fixed, small number of queries (no N+1), so a
 busy cash desk or a board refreshed after every sale stays cheap.
@@ -13,42 +12,14 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, Max, Min, Prefetch, QuerySet, Sum
+from django.db.models import Count, Max, Min, QuerySet, Sum
 
-from bingo import doubles
 from bingo.common.money import money_display, quantum_for
 from bingo.common.roles import Role
 from bingo.engine.prizes import PrizeKind, PrizePlan, PrizePlanError, prize_amounts
-from bingo.models import Game, GameSeries, GameState, Sale, Session
+from bingo.games import doubles
+from bingo.models import Game, GameSeries, GameState, Sale
 from halls.models import CashDesk, StaffMembership
-from halls.selectors import hall_list_for
-
-# --- sessions and games, per hall ----------------------------------------------------------------
-
-
-def session_list_for(user: AbstractBaseUser | AnonymousUser, *roles: Role) -> QuerySet[Session]:
-    """The sessions of the halls where ``user`` holds one of ``roles``, newest first, with their
-    room, hall and opener joined and their games prefetched in number order."""
-    return (
-        Session.objects.filter(room__hall__in=hall_list_for(user, *roles))
-        .select_related("room__hall", "opened_by")
-        .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")))
-        .order_by("-starts_at", "-pk")
-    )
-
-
-def game_list_for(user: AbstractBaseUser | AnonymousUser, *roles: Role) -> QuerySet[Game]:
-    """The games of the halls where ``user`` holds one of ``roles``, with their session, room and
-    hall joined and the series on sale prefetched in position order."""
-    return (
-        Game.objects.filter(session__room__hall__in=hall_list_for(user, *roles))
-        .select_related("session__room__hall")
-        .prefetch_related(
-            Prefetch("on_sale", queryset=GameSeries.objects.select_related("series").order_by("position"))
-        )
-        .order_by("session", "number")
-    )
-
 
 # --- the price board (R29) -----------------------------------------------------------------------
 

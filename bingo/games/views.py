@@ -1,6 +1,6 @@
 """Session and game screens: open sessions, add games, open and close their sales.
 
-Thin adapters (STYLE rule 3): every state change goes through bingo.services, and a refused
+Thin adapters (STYLE rule 3): every state change goes through bingo.games.services, and a refused
 change shows the service's message. Managers run everything here; callers may look. Each sees
 only the sessions of the halls where they hold that role (halls/selectors.py): a session or
 game of another hall answers 404, and so does a change to one the user may only look at.
@@ -20,11 +20,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bingo import doubles, draw_selectors, selectors, services
 from bingo.common.forms import ReasonForm
 from bingo.common.roles import Role, role_required, user_roles
+from bingo.draw import selectors as draw_selectors
 from bingo.engine.prizes import PrizeKind
-from bingo.game_forms import GameForm, OpenSalesForm, SessionForm
+from bingo.games import doubles, selectors, services
+from bingo.games.forms import GameForm, OpenSalesForm, SessionForm
 from bingo.models import Game, GameState, Session
 from halls.selectors import hall_list_for, room_list_for
 
