@@ -500,7 +500,7 @@ def test_prize_payment_is_for_the_cashiers_of_the_desks_hall(client: Client, hal
 
 
 def test_the_claim_form_offers_each_series_of_the_game_once(hall: Console) -> None:
-    from bingo.draw.views import ClaimForm
+    from bingo.draw.forms import ClaimForm
 
     series = hall.series(99)
     first = hall.game(series)

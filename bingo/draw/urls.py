@@ -1,4 +1,5 @@
-"""Pages of the draw: the caller's console, the hall's display, prize payment at the cash desk.
+"""Pages of the draw: the caller's console, the hall's display; and, under its old name
+``draw:prize_pay``, prize payment at the cash desk (a sales page, bingo/sales/views.py).
 
 Paths are Portuguese (R54); names are English. The caller's dashboard keeps ``/locutor/``; the
 games ready to draw are listed at ``/locutor/jogos/``.
@@ -7,6 +8,7 @@ games ready to draw are listed at ``/locutor/jogos/``.
 from django.urls import URLPattern, path
 
 from bingo.draw import views as draw_views
+from bingo.sales import views as sales_views
 
 app_name = "draw"
 urlpatterns: list[URLPattern] = [
@@ -23,5 +25,6 @@ urlpatterns: list[URLPattern] = [
     path("locutor/jogo/<int:pk>/anular/", draw_views.game_annul, name="game_annul"),
     # A room's display (R28): public, for the hall's TV; the token is signed (draw_selectors).
     path("ecra/<str:token>/", draw_views.display, name="display"),
-    path("caixa/premios/", draw_views.prize_pay, name="prize_pay"),
+    # The cashier's screen; its name stays draw:prize_pay, as links and the tests know it.
+    path("caixa/premios/", sales_views.prize_pay, name="prize_pay"),
 ]

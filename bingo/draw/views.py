@@ -15,144 +15,38 @@ selectors of ``bingo.draw.selectors`` read, and a refused action shows the servi
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
-from urllib.parse import urlencode
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.models import User
-from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext, ngettext, pgettext_lazy
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from bingo.common.forms import ReasonForm
 from bingo.common.money import money_display
 from bingo.common.roles import Role, role_required
 from bingo.draw import selectors as draw_selectors
 from bingo.draw import services as draw_services
+from bingo.draw.forms import AwardForm, BallForm, ClaimForm, ManualForm, StartDrawForm
 from bingo.draw.selectors import ClaimResult
 from bingo.engine import Variant
 from bingo.games import selectors
-from bingo.models import Claim, DrawMode, Game, GameState, PrizeKind, PrizePayment
-from bingo.sales import selectors as sales_selectors
-from bingo.sales.views import DESK_SESSION_KEY
-from cards import selectors as card_selectors
+from bingo.models import Claim, Game, GameState, PrizeKind
 from cards.models import Series
-from halls.models import BallSet, CashDesk, Room
+from halls.models import BallSet, Room
 
-#: The games a caller's list shows: ready to draw, or drawing (R42).
 #: The console's query parameter naming the claim whose answer it shows.
 CLAIM_PARAM = "reclamacao"
 
-#: The label of a field naming one card's series (Portuguese says it in the singular).
-_SERIES = pgettext_lazy("the series of one card", "Series")
-
+#: The games a caller's list shows: ready to draw, drawing (R42), or suspended.
 CONSOLE_STATES = (GameState.SALES_CLOSED.value, GameState.DRAWING.value, GameState.SUSPENDED.value)
-
-#: Prize payments the desk's list shows, newest first.
-PAYMENTS_SHOWN = 50
-
-# --- forms -------------------------------------------------------------------------------------
-
-
-class StartDrawForm(forms.Form):
-    """How the balls come out (SPEC §4), and for a physical draw the hall's ball set (R22-R25)."""
-
-    mode = forms.ChoiceField(
-        label=_("Draw"), choices=DrawMode.choices, initial=DrawMode.ELECTRONIC, widget=forms.RadioSelect
-    )
-    ball_set = forms.ModelChoiceField(
-        label=_("Ball set"),
-        queryset=BallSet.objects.none(),
-        required=False,
-        empty_label=_("(none)"),
-        help_text=_("Needed for a physical draw; an electronic draw may name one for a failure (R55)."),
-    )
-
-    def __init__(self, *args: Any, ball_sets: QuerySet[BallSet], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["ball_set"].queryset = ball_sets  # type: ignore[attr-defined]
-
-
-class BallForm(forms.Form):
-    """One ball: which one (``position``, 1 for the first: pressing twice draws once) and, when
-    keyed in from the blower, its number."""
-
-    position = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
-    number = forms.IntegerField(
-        label=_("Ball number"),
-        min_value=1,
-        required=False,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "autocomplete": "off", "min": 1}),
-    )
-
-
-class ManualForm(forms.Form):
-    """R55: the electronic mechanism failed after the first ball; the game goes on by hand."""
-
-    reason = forms.CharField(label=_("What failed"), max_length=500)
-
-
-class ClaimForm(forms.Form):
-    """A claimed card (R43): series and number, and the prize claimed."""
-
-    series = forms.ModelChoiceField(label=_SERIES, queryset=Series.objects.none(), empty_label=None)
-    card_number = forms.IntegerField(
-        label=_("Card number"),
-        min_value=1,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "autocomplete": "off", "min": 1}),
-    )
-    kind = forms.ChoiceField(label=_("Prize"), choices=())
-
-    def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["series"].queryset = Series.objects.filter(  # type: ignore[attr-defined]
-            games__game=game
-        ).order_by("games__position")
-        self.fields["kind"].choices = [  # type: ignore[attr-defined]
-            (kind.value, PrizeKind(kind.value).label) for kind in draw_selectors.prize_kinds_in_order(game)
-        ]
-
-
-class AwardForm(forms.Form):
-    """Confirm a prize: it goes to every card holding it now (R46, R49)."""
-
-    kind = forms.ChoiceField(choices=PrizeKind.choices)
-
-
-class PrizePayForm(forms.Form):
-    """A winning card handed in at the desk (R50): its series, number and check code."""
-
-    cash_desk = forms.IntegerField(widget=forms.HiddenInput)
-    series = forms.ModelChoiceField(
-        label=_SERIES, queryset=Series.objects.none(), widget=forms.Select(attrs={"autofocus": True})
-    )
-    card_number = forms.IntegerField(
-        label=_("Card number"),
-        min_value=1,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "autocomplete": "off", "min": 1}),
-    )
-    check_code = forms.CharField(
-        label=_("Check code"),
-        max_length=20,
-        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
-    )
-
-    def __init__(self, *args: Any, hall_id: int, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        series = card_selectors.series_list(hall_id=hall_id).order_by("order_number")
-        self.fields["series"].queryset = series  # type: ignore[attr-defined]
-        only = list(series[:2])
-        if not self.is_bound and len(only) == 1:  # one series in the hall: nothing to choose
-            self.initial.setdefault("series", only[0].pk)
-
 
 # --- helpers -----------------------------------------------------------------------------------
 
@@ -517,123 +411,6 @@ def display(request: HttpRequest, token: str) -> HttpResponse:
         "bingo/display.html",
         {"state": state, "game": game, "rows": rows, "ws_path": f"/ws/ecra/{token}/"},
     )
-
-
-# --- prize payment at the cash desk -----------------------------------------------------------------
-
-
-def _int(value: object) -> int | None:
-    try:
-        return int(str(value))
-    except (TypeError, ValueError):
-        return None
-
-
-def _desk_for(request: HttpRequest, desks: list[CashDesk], desk_id: int | None) -> CashDesk | None:
-    """The desk, if it is one of the cashier's: None if none asked, 404/403 for another."""
-    if desk_id is None:
-        return None
-    desk = next((d for d in desks if d.pk == desk_id), None)
-    if desk is None:
-        if CashDesk.objects.filter(pk=desk_id).exists():
-            raise PermissionDenied
-        raise Http404
-    return desk
-
-
-def _desk_payments(desk: CashDesk) -> QuerySet[PrizePayment]:
-    # A read the desk's list needs; it belongs in a selector (see the report to the draw's owner).
-    return (
-        PrizePayment.objects.filter(cash_desk=desk)
-        .select_related("winner__prize__game__session__room", "winner__series", "cashier")
-        .order_by("-paid_at", "-pk")
-    )
-
-
-def _pay_url(desk: CashDesk, paid: list[int] | None = None) -> str:
-    query: dict[str, object] = {"caixa": desk.pk}
-    if paid:
-        query["pago"] = ",".join(str(p) for p in paid)
-    return f"{reverse('draw:prize_pay')}?{urlencode(query)}"
-
-
-@require_http_methods(["GET", "POST"])
-@role_required(Role.CASHIER)
-def prize_pay(request: HttpRequest) -> HttpResponse:
-    """Pay a winning card in cash (R8, R50): series, number and check code; double cards after
-    their second game (R45); the hall's tax withheld. Then the desk's list of payments."""
-    desks = list(sales_selectors.cashier_desks(request.user))
-    if request.method == "POST":
-        desk = _desk_for(request, desks, _int(request.POST.get("cash_desk")))
-        if desk is None:
-            raise Http404
-        form = PrizePayForm(request.POST, hall_id=desk.hall_id)
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                payout = draw_services.prize_pay(
-                    series=data["series"],
-                    card_number=data["card_number"],
-                    check_code=data["check_code"],
-                    cash_desk=desk,
-                    cashier=_user(request),
-                )
-            except ValidationError as exc:
-                form.add_error(None, exc)
-            else:
-                request.session[DESK_SESSION_KEY] = desk.pk
-                return redirect(_pay_url(desk, [p.pk for p in payout.payments]))
-        return _pay_page(request, desks, desk, form, status=400)
-
-    desk = _desk_for(request, desks, _int(request.GET.get("caixa")))
-    if desk is None:  # the desk the cashier last worked at, as the sales screen remembers it
-        remembered = _int(request.session.get(DESK_SESSION_KEY))
-        desk = next((d for d in desks if d.pk == remembered), None)
-    if desk is None and len(desks) == 1:
-        desk = desks[0]
-    if desk is None:
-        return render(request, "bingo/prize_pay_choose.html", {"nav": "prizes", "desks": desks})
-    form = PrizePayForm(initial={"cash_desk": desk.pk}, hall_id=desk.hall_id)
-    return _pay_page(request, desks, desk, form)
-
-
-def _pay_page(
-    request: HttpRequest, desks: list[CashDesk], desk: CashDesk, form: PrizePayForm, *, status: int = 200
-) -> HttpResponse:
-    currency = desk.hall.currency
-    payments = list(_desk_payments(desk)[:PAYMENTS_SHOWN])
-    asked = request.GET.get("pago", "") if request.method == "GET" else ""
-    paid_ids = [pk for pk in map(_int, asked.split(",")) if pk is not None]
-    # Only this desk's payments by this cashier: a URL cannot show another's.
-    paid = list(_desk_payments(desk).filter(pk__in=paid_ids, cashier_id=request.user.pk)) if paid_ids else []
-
-    def row(p: PrizePayment) -> dict[str, Any]:
-        prize = p.winner.prize
-        return {
-            "payment": p,
-            "card": f"{p.winner.series.label} n.º {p.winner.card_number}",
-            "game": prize.game,
-            "prize": PrizeKind(prize.kind).label,
-            "gross": money_display(p.gross, currency),
-            "tax": money_display(p.tax_withheld, currency),
-            "net": money_display(p.net, currency),
-        }
-
-    receipt = [row(p) for p in sorted(paid, key=lambda p: p.pk)]
-    context = {
-        "nav": "prizes",
-        "desk": desk,
-        "desks": desks,
-        "form": form,
-        "receipt": receipt,
-        "receipt_gross": money_display(sum((p.gross for p in paid), Decimal(0)), currency) if paid else "",
-        "receipt_tax": money_display(sum((p.tax_withheld for p in paid), Decimal(0)), currency)
-        if paid
-        else "",
-        "receipt_net": money_display(sum((p.net for p in paid), Decimal(0)), currency) if paid else "",
-        "payments": [row(p) for p in payments],
-    }
-    return render(request, "bingo/prize_pay.html", context, status=status)
 
 
 #: Who suspends, resumes and annuls a game of their hall (R55, R57): its callers at the console

@@ -18,7 +18,7 @@ from bingo.common.money import money_display, quantum_for
 from bingo.common.roles import Role
 from bingo.engine.prizes import PrizeKind, PrizePlan, PrizePlanError, prize_amounts
 from bingo.games import doubles
-from bingo.models import Game, GameSeries, GameState, Sale
+from bingo.models import Game, GameSeries, GameState, PrizePayment, Sale
 from halls.models import CashDesk, StaffMembership
 
 # --- the price board (R29) -----------------------------------------------------------------------
@@ -361,4 +361,16 @@ def shift_report(*, cash_desk: CashDesk, since: datetime) -> ShiftReport:
         sales=span["sales"] or 0,
         first_sale_at=span["first"],
         last_sale_at=span["last"],
+    )
+
+
+# --- prizes paid at a desk (R50) -------------------------------------------------------------------
+
+
+def desk_payment_list(*, cash_desk: CashDesk) -> QuerySet[PrizePayment]:
+    """The prizes paid at ``cash_desk``, newest first, with their game, card and cashier joined."""
+    return (
+        PrizePayment.objects.filter(cash_desk=cash_desk)
+        .select_related("winner__prize__game__session__room", "winner__series", "cashier")
+        .order_by("-paid_at", "-pk")
     )

@@ -26,15 +26,21 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from bingo.common.money import money_display
 from bingo.common.roles import Role, role_required
+from bingo.draw import services as draw_services
 from bingo.games import services
-from bingo.models import Game, Sale
+from bingo.models import Game, PrizeKind, PrizePayment, Sale
 from bingo.sales import selectors as sales_selectors
 from bingo.sales import services as sales_services
+from bingo.sales.forms import PrizePayForm
 from halls.models import CashDesk
 
 #: The session key remembering the cashier's desk between sales.
 DESK_SESSION_KEY = "sales:cash_desk"
+
+#: How many of a desk's latest prize payments its screen lists.
+PAYMENTS_SHOWN = 50
 
 
 class SaleForm(forms.Form):
@@ -367,3 +373,112 @@ def price_board(request: HttpRequest, game_id: int) -> HttpResponse:
         raise Http404
     prizes = [(p.kind.value, services.PRIZE_NAMES[p.kind], p.display) for p in board.prizes]
     return render(request, "bingo/board.html", {"board": board, "prizes": prizes})
+
+
+# --- prize payment at the cash desk -----------------------------------------------------------------
+
+
+def _paying_desk(desks: list[CashDesk], desk_id: int | None) -> CashDesk | None:
+    """The desk, if it is one of the cashier's: None if none asked, 404/403 for another."""
+    if desk_id is None:
+        return None
+    desk = next((d for d in desks if d.pk == desk_id), None)
+    if desk is None:
+        if CashDesk.objects.filter(pk=desk_id).exists():
+            raise PermissionDenied
+        raise Http404
+    return desk
+
+
+def _pay_url(desk: CashDesk, paid: list[int] | None = None) -> str:
+    query: dict[str, object] = {"caixa": desk.pk}
+    if paid:
+        query["pago"] = ",".join(str(p) for p in paid)
+    return f"{reverse('draw:prize_pay')}?{urlencode(query)}"
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(Role.CASHIER)
+def prize_pay(request: HttpRequest) -> HttpResponse:
+    """Pay a winning card in cash (R8, R50): series, number and check code; double cards after
+    their second game (R45); the hall's tax withheld. Then the desk's list of payments."""
+    desks = list(sales_selectors.cashier_desks(request.user))
+    if request.method == "POST":
+        desk = _paying_desk(desks, _int(request.POST.get("cash_desk")))
+        if desk is None:
+            raise Http404
+        form = PrizePayForm(request.POST, hall_id=desk.hall_id)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                payout = draw_services.prize_pay(
+                    series=data["series"],
+                    card_number=data["card_number"],
+                    check_code=data["check_code"],
+                    cash_desk=desk,
+                    cashier=request.user,  # type: ignore[arg-type]  # role_required: logged in
+                )
+            except ValidationError as exc:
+                form.add_error(None, exc)
+            else:
+                request.session[DESK_SESSION_KEY] = desk.pk
+                return redirect(_pay_url(desk, [p.pk for p in payout.payments]))
+        return _pay_page(request, desks, desk, form, status=400)
+
+    desk = _paying_desk(desks, _int(request.GET.get("caixa")))
+    if desk is None:  # the desk the cashier last worked at, as the sales screen remembers it
+        remembered = _int(request.session.get(DESK_SESSION_KEY))
+        desk = next((d for d in desks if d.pk == remembered), None)
+    if desk is None and len(desks) == 1:
+        desk = desks[0]
+    if desk is None:
+        return render(request, "bingo/prize_pay_choose.html", {"nav": "prizes", "desks": desks})
+    form = PrizePayForm(initial={"cash_desk": desk.pk}, hall_id=desk.hall_id)
+    return _pay_page(request, desks, desk, form)
+
+
+def _pay_page(
+    request: HttpRequest, desks: list[CashDesk], desk: CashDesk, form: PrizePayForm, *, status: int = 200
+) -> HttpResponse:
+    currency = desk.hall.currency
+    payments = list(sales_selectors.desk_payment_list(cash_desk=desk)[:PAYMENTS_SHOWN])
+    asked = request.GET.get("pago", "") if request.method == "GET" else ""
+    paid_ids = [pk for pk in map(_int, asked.split(",")) if pk is not None]
+    # Only this desk's payments by this cashier: a URL cannot show another's.
+    paid = (
+        list(
+            sales_selectors.desk_payment_list(cash_desk=desk).filter(
+                pk__in=paid_ids, cashier_id=request.user.pk
+            )
+        )
+        if paid_ids
+        else []
+    )
+
+    def row(p: PrizePayment) -> dict[str, Any]:
+        prize = p.winner.prize
+        return {
+            "payment": p,
+            "card": f"{p.winner.series.label} n.º {p.winner.card_number}",
+            "game": prize.game,
+            "prize": PrizeKind(prize.kind).label,
+            "gross": money_display(p.gross, currency),
+            "tax": money_display(p.tax_withheld, currency),
+            "net": money_display(p.net, currency),
+        }
+
+    receipt = [row(p) for p in sorted(paid, key=lambda p: p.pk)]
+    context = {
+        "nav": "prizes",
+        "desk": desk,
+        "desks": desks,
+        "form": form,
+        "receipt": receipt,
+        "receipt_gross": money_display(sum((p.gross for p in paid), Decimal(0)), currency) if paid else "",
+        "receipt_tax": money_display(sum((p.tax_withheld for p in paid), Decimal(0)), currency)
+        if paid
+        else "",
+        "receipt_net": money_display(sum((p.net for p in paid), Decimal(0)), currency) if paid else "",
+        "payments": [row(p) for p in payments],
+    }
+    return render(request, "bingo/prize_pay.html", context, status=status)
