@@ -19,7 +19,7 @@ from bingo.models import Game, Sale, Session
 from halls import services as hall_services
 from halls.models import StaffMembership
 from tests.factories import UserFactory
-from tests.test_sales import HallSetup
+from tests.sales.test_services import HallSetup
 
 M, CASH, CALL, INSP, PLAYER = Role.MANAGER, Role.CASHIER, Role.CALLER, Role.INSPECTOR, Role.PLAYER
 

@@ -50,8 +50,8 @@ from bingo.engine.sales import (
 from bingo.engine.variants import LineKind, Variant
 from bingo.engine_messages import MESSAGES, engine_message, validation_error
 from bingo.games import services
-from tests.test_sale_views import SCREEN, Desk, key_of, sell_form
-from tests.test_sales import HallSetup
+from tests.sales.test_services import HallSetup
+from tests.sales.test_views import SCREEN, Desk, key_of, sell_form
 
 ENGINE = Path(bingo.engine.__file__).parent
 ERRORS: tuple[type[EngineError], ...] = (

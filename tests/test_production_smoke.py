@@ -30,7 +30,7 @@ from django.db import connection
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from tests.test_sale_views import Desk
+from tests.sales.test_views import Desk
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"

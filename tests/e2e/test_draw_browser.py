@@ -11,9 +11,9 @@ import pytest
 
 from bingo.draw import selectors as draw_selectors
 from bingo.models import Ball
+from tests.draw.test_views import Console
 from tests.e2e.conftest import RunInBrowser
 from tests.factories import DEFAULT_PASSWORD
-from tests.test_draw_views import Console
 
 pytestmark = pytest.mark.browser
 

@@ -26,10 +26,10 @@ from bingo.sales import selectors as sales_selectors
 from cards import selectors as card_selectors
 from halls import services as hall_services
 from halls.models import JackpotMovement
+from tests.draw.test_services import all_numbers, row
+from tests.draw.test_views import Console
 from tests.e2e.conftest import RunInBrowser
 from tests.factories import DEFAULT_PASSWORD
-from tests.test_draw import all_numbers, row
-from tests.test_draw_views import Console
 
 pytestmark = pytest.mark.browser
 

@@ -11,7 +11,7 @@ import pytest
 from bingo.models import Sale
 from tests.e2e.conftest import RunInBrowser
 from tests.factories import DEFAULT_PASSWORD
-from tests.test_sale_views import Desk
+from tests.sales.test_views import Desk
 
 pytestmark = pytest.mark.browser
 

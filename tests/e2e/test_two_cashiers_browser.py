@@ -22,7 +22,7 @@ from bingo.models import Sale
 from halls.models import CashDesk, StaffMembership
 from tests.e2e.conftest import RunInBrowser
 from tests.factories import DEFAULT_PASSWORD, UserFactory
-from tests.test_sale_views import Desk
+from tests.sales.test_views import Desk
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 

@@ -25,8 +25,8 @@ from bingo.asgi import application
 from bingo.draw import selectors as draw_selectors
 from bingo.draw import services as draw_services
 from bingo.models import DrawMode, Game
+from tests.draw.test_views import Console
 from tests.live.test_price_board import ORIGIN, _scope
-from tests.test_draw_views import Console
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -21,8 +21,8 @@ from bingo.live import consumers, events
 from bingo.models import Game
 from halls import services as hall_services
 from halls.models import Hall, Room
+from tests.draw.test_views import Console
 from tests.live.test_consumers import Socket, display_path, run
-from tests.test_draw_views import Console
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -21,7 +21,7 @@ from asgiref.testing import ApplicationCommunicator
 from bingo.asgi import application
 from bingo.games import services
 from bingo.live import events
-from tests.test_sale_views import Desk
+from tests.sales.test_views import Desk
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -23,8 +23,8 @@ from halls import services as hall_services
 from halls.models import StaffMembership
 from tests.cards.factories import HallFactory
 from tests.common.access import refused_status
+from tests.draw.test_services import Draw, all_numbers, row
 from tests.factories import DEFAULT_PASSWORD, UserFactory
-from tests.test_draw import Draw, all_numbers, row
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from bingo.models import Sale
 from halls.models import CashDesk, StaffMembership
 from tests.conftest import MakeUser
 from tests.factories import UserFactory
-from tests.test_sales import HallSetup
+from tests.sales.test_services import HallSetup
 
 SCREEN = "/caixa/venda/"
 

@@ -21,7 +21,7 @@ from cards.models import Series
 from halls import services as hall_services
 from halls.models import StaffMembership
 from tests.factories import UserFactory
-from tests.test_sales import HallSetup
+from tests.sales.test_services import HallSetup
 
 pytestmark = pytest.mark.django_db
 

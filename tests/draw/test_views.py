@@ -24,8 +24,8 @@ from bingo.models import Ball, Claim, DrawMode, Game, Prize, PrizePayment
 from cards import selectors as card_selectors
 from halls import services as hall_services
 from halls.models import BallSetUse, CashDesk, StaffMembership
+from tests.draw.test_services import Draw, all_numbers, row
 from tests.factories import UserFactory
-from tests.test_draw import Draw, all_numbers, row
 
 pytestmark = pytest.mark.django_db
 

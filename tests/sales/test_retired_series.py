@@ -25,8 +25,8 @@ from bingo.games import services, simulation
 from bingo.models import Sale
 from cards import services as card_services
 from cards.models import Series
-from tests.test_sale_views import SCREEN, Desk, english, key_of, sell_form
-from tests.test_sales import HallSetup
+from tests.sales.test_services import HallSetup
+from tests.sales.test_views import SCREEN, Desk, english, key_of, sell_form
 
 
 @pytest.fixture(autouse=True)

@@ -19,7 +19,7 @@ from bingo.sales import services as sales_services
 from halls.models import StaffMembership
 from tests.conftest import MakeUser
 from tests.factories import UserFactory
-from tests.test_sale_views import SCREEN, Desk, english, key_of, sell_form
+from tests.sales.test_views import SCREEN, Desk, english, key_of, sell_form
 
 
 @pytest.fixture

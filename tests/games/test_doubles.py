@@ -20,7 +20,7 @@ from cards import selectors as card_selectors
 from cards.models import Series
 from halls import services as hall_services
 from tests.cards.factories import series_make
-from tests.test_draw import Draw, all_numbers, row
+from tests.draw.test_services import Draw, all_numbers, row
 
 pytestmark = pytest.mark.django_db
 
