@@ -1,4 +1,5 @@
-"""Selling cards at the cash desk (R33-R41), the desk's shift report, and the price board (R29).
+"""Selling cards at the cash desk (R33-R41), the desk's shift report, the price board (R29), and
+paying prizes at the desk (R45, R50).
 
 Thin adapters (STYLE rule 3): the form parses, ``sales_services.sale_make`` sells, the selectors read.
 A cashier sees and sells only the games of the halls where they are a cashier; anything else is
