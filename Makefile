@@ -49,6 +49,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy bingo halls cards actas
 	$(BIN)/lint-imports
+	$(PY) scripts/check_import_cycles.py
 	$(PY) manage.py check
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) scripts/check_messages.py

@@ -3,11 +3,12 @@
 from django.urls import URLPattern, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from bingo.ballsets import api as ballset_api
 from bingo.draw import api as draw_api
 from bingo.games import api as game_api
+from bingo.jackpot import api as jackpot_api
 from cards import api as cards_api
 from halls import api as halls_api
-from halls import ballset_api, jackpot_api
 
 app_name = "api"
 
@@ -40,7 +41,7 @@ urlpatterns: list[URLPattern] = [
     path("halls/<int:hall_id>/cash-desks/", halls_api.CashDeskListView.as_view(), name="hall-cash-desks"),
     path("rooms/<int:room_id>/", halls_api.RoomDetailView.as_view(), name="room-detail"),
     path("cash-desks/<int:desk_id>/", halls_api.CashDeskDetailView.as_view(), name="cash-desk-detail"),
-    # Ball sets (R20-R26) and the progressive jackpot (R9-R13): halls/ballset_api.py, halls/jackpot_api.py.
+    # Ball sets (R20-R26) and the progressive jackpot (R9-R13): bingo/ballsets/api.py, bingo/jackpot/api.py.
     path("halls/<int:hall_id>/ball-sets/", ballset_api.HallBallSetListView.as_view(), name="hall-ball-sets"),
     path("ball-sets/<int:ball_set_id>/", ballset_api.BallSetDetailView.as_view(), name="ball-set-detail"),
     path(

@@ -13,5 +13,9 @@ class BingoConfig(AppConfig):
 
         from bingo import celery  # noqa: F401
         from bingo.accounts.views import log_lockout
+        from bingo.live import events
+        from halls.signals import hall_jackpot_switched
 
         user_locked_out.connect(log_lockout, dispatch_uid="bingo.log_lockout")
+        # halls sits below the features and may not import them: it signals, the displays hear.
+        hall_jackpot_switched.connect(events.on_hall_jackpot_switched, dispatch_uid="bingo.jackpot_switched")

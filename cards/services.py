@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bingo.common.engine_messages import engine_message, validation_error
 from bingo.engine import (
     ALGORITHM_CARDS,
     SERIES_SIZES,
@@ -26,7 +27,6 @@ from bingo.engine import (
     CardSet as EngineCardSet,
 )
 from bingo.engine.generate import check_request
-from bingo.engine_messages import engine_message, validation_error
 from cards.models import COLOUR_PATTERN, CardSet, CardSetCells, Series
 from cards.selectors import card_set_cells
 from halls.models import Hall

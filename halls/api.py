@@ -78,7 +78,8 @@ class WriteRoleInSomeHall(BasePermission):
 HALL_WRITES = (IsAuthenticated, WriteRoleInSomeHall)
 
 
-def _visible_hall(request: Request, hall_id: int) -> Hall:
+def visible_hall(request: Request, hall_id: int) -> Hall:
+    """Hall ``hall_id`` when the caller works there in any staff role; 404 for any other."""
     try:
         return staff_halls(request_user(request)).get(pk=hall_id)
     except Hall.DoesNotExist:
@@ -168,7 +169,7 @@ class HallDetailView(APIView):
         operation_id="halls_retrieve", responses={200: HallSerializer, 404: ErrorSerializer}, tags=["halls"]
     )
     def get(self, request: Request, hall_id: int) -> Response:
-        hall = _visible_hall(request, hall_id)
+        hall = visible_hall(request, hall_id)
         return Response(HallSerializer(hall, context={"user": request_user(request)}).data)
 
 
@@ -186,8 +187,8 @@ class RoomListView(GenericAPIView[Room]):
         tags=["halls"],
     )
     def get(self, request: Request, hall_id: int) -> Response:
-        hall = _visible_hall(request, hall_id)
-        page = self.paginate_queryset(Room.objects.filter(hall=hall).order_by("name"))
+        hall = visible_hall(request, hall_id)
+        page = self.paginate_queryset(selectors.room_list(hall=hall))
         return self.get_paginated_response(RoomSerializer(page, many=True).data)
 
     @extend_schema(
@@ -204,7 +205,7 @@ class RoomListView(GenericAPIView[Room]):
         tags=["halls"],
     )
     def post(self, request: Request, hall_id: int) -> Response:
-        hall = _visible_hall(request, hall_id)
+        hall = visible_hall(request, hall_id)
         require_hall_role(request, hall.pk, *self.write_roles)
         form = NameSerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -246,8 +247,8 @@ class CashDeskListView(GenericAPIView[CashDesk]):
         tags=["halls"],
     )
     def get(self, request: Request, hall_id: int) -> Response:
-        hall = _visible_hall(request, hall_id)
-        page = self.paginate_queryset(CashDesk.objects.filter(hall=hall).order_by("name"))
+        hall = visible_hall(request, hall_id)
+        page = self.paginate_queryset(selectors.cash_desk_list(hall=hall))
         return self.get_paginated_response(CashDeskSerializer(page, many=True).data)
 
     @extend_schema(
@@ -264,7 +265,7 @@ class CashDeskListView(GenericAPIView[CashDesk]):
         tags=["halls"],
     )
     def post(self, request: Request, hall_id: int) -> Response:
-        hall = _visible_hall(request, hall_id)
+        hall = visible_hall(request, hall_id)
         require_hall_role(request, hall.pk, *self.write_roles)
         form = NameSerializer(data=request.data)
         form.is_valid(raise_exception=True)

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from bingo.common.forms import add_service_errors
-from bingo.common.roles import Role
+from bingo.common.roles import STAFF_ROLES, Role
 from halls import services
 from halls.models import CashDesk, Hall, Room, StaffMembership
 
@@ -114,9 +114,7 @@ class StaffForm(forms.Form):
     user = UserChoiceField(
         label=_("Person"), queryset=User.objects.filter(is_active=True).order_by("username")
     )
-    role = forms.ChoiceField(
-        label=_("Role"), choices=[(role.value, role.label) for role in services.STAFF_ROLES]
-    )
+    role = forms.ChoiceField(label=_("Role"), choices=[(role.value, role.label) for role in STAFF_ROLES])
 
     def save(self, *, hall: Hall) -> StaffMembership:
         """Assign the role; service errors become form errors."""

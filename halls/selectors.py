@@ -9,12 +9,11 @@ manages every hall (and still needs that role, as bingo.common.roles wants for e
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db.models import Count, QuerySet
 
-from bingo.common.roles import Role, user_roles
+from bingo.common.roles import STAFF_ROLES, Role, user_roles
 from halls.models import CashDesk, Hall, Room, StaffMembership
-from halls.services import STAFF_ROLES
 
 AnyUser = AbstractBaseUser | AnonymousUser
 
@@ -63,6 +62,16 @@ def hall_overview_list(*, user: AnyUser) -> QuerySet[Hall]:
     )
 
 
+def room_list(*, hall: Hall) -> QuerySet[Room]:
+    """``hall``'s rooms, by name."""
+    return Room.objects.filter(hall=hall).order_by("name")
+
+
+def cash_desk_list(*, hall: Hall) -> QuerySet[CashDesk]:
+    """``hall``'s cash desks, by name."""
+    return CashDesk.objects.filter(hall=hall).order_by("name")
+
+
 def room_list_for(user: AnyUser, *roles: Role) -> QuerySet[Room]:
     """The rooms of the halls where ``user`` holds one of ``roles``, hall joined, by hall and name."""
     return (
@@ -84,6 +93,15 @@ def cash_desk_list_for(user: AnyUser, *roles: Role) -> QuerySet[CashDesk]:
 def staff_list(*, hall: Hall) -> QuerySet[StaffMembership]:
     """Who works in ``hall`` in which role, person joined, by user name."""
     return StaffMembership.objects.filter(hall=hall).select_related("user").order_by("user__username", "role")
+
+
+def staff_member_list(*, hall_id: int, role: Role) -> QuerySet[User]:
+    """The people who hold ``role`` in hall ``hall_id``, by name (whom a shift report may be narrowed to)."""
+    return (
+        User.objects.filter(hall_roles__hall_id=hall_id, hall_roles__role=role.value)
+        .distinct()
+        .order_by("first_name", "last_name", "username")
+    )
 
 
 def staff_membership_get_for(user: AnyUser, *, hall_id: int, membership_id: int) -> StaffMembership:

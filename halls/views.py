@@ -23,7 +23,9 @@ from halls.forms import CashDeskForm, HallForm, RoomForm, StaffForm
 from halls.models import Hall, StaffMembership
 
 
-def _managed_hall_or_404(request: HttpRequest, pk: int) -> Hall:
+def hall_managed_or_404(request: HttpRequest, pk: int) -> Hall:
+    """Hall ``pk`` when the user manages it (a superuser with the manager role: every hall); 404
+    for any other, as if it did not exist. The hall pages of the ball sets and the jackpot use it too."""
     try:
         return selectors.hall_get_for(request.user, Role.MANAGER, hall_id=pk)
     except Hall.DoesNotExist:
@@ -58,7 +60,7 @@ def hall_create(request: HttpRequest) -> HttpResponse:
 @role_required(Role.MANAGER)
 def hall_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Change a hall's settings."""
-    hall = _managed_hall_or_404(request, pk)
+    hall = hall_managed_or_404(request, pk)
     form = HallForm(request.POST or None, hall=hall)
     if request.method == "POST" and form.is_valid():
         try:
@@ -75,8 +77,8 @@ def _detail(request: HttpRequest, hall: Hall, **forms: Any) -> HttpResponse:
     context = {
         "nav": "halls",
         "hall": hall,
-        "rooms": hall.rooms.order_by("name"),
-        "desks": hall.cash_desks.order_by("name"),
+        "rooms": selectors.room_list(hall=hall),
+        "desks": selectors.cash_desk_list(hall=hall),
         "staff": selectors.staff_list(hall=hall),
         "room_form": forms.get("room_form") or RoomForm(prefix="room"),
         "desk_form": forms.get("desk_form") or CashDeskForm(prefix="desk"),
@@ -89,14 +91,14 @@ def _detail(request: HttpRequest, hall: Hall, **forms: Any) -> HttpResponse:
 @role_required(Role.MANAGER)
 def hall_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A hall's settings, rooms, cash desks and staff, with the forms to add to them."""
-    return _detail(request, _managed_hall_or_404(request, pk))
+    return _detail(request, hall_managed_or_404(request, pk))
 
 
 @require_POST
 @role_required(Role.MANAGER)
 def room_create(request: HttpRequest, pk: int) -> HttpResponse:
     """Add a room to a hall."""
-    hall = _managed_hall_or_404(request, pk)
+    hall = hall_managed_or_404(request, pk)
     form = RoomForm(request.POST, prefix="room")
     if form.is_valid():
         try:
@@ -113,7 +115,7 @@ def room_create(request: HttpRequest, pk: int) -> HttpResponse:
 @role_required(Role.MANAGER)
 def cash_desk_create(request: HttpRequest, pk: int) -> HttpResponse:
     """Add a cash desk to a hall."""
-    hall = _managed_hall_or_404(request, pk)
+    hall = hall_managed_or_404(request, pk)
     form = CashDeskForm(request.POST, prefix="desk")
     if form.is_valid():
         try:
@@ -130,7 +132,7 @@ def cash_desk_create(request: HttpRequest, pk: int) -> HttpResponse:
 @role_required(Role.MANAGER)
 def staff_assign(request: HttpRequest, pk: int) -> HttpResponse:
     """Give an existing person a role in a hall."""
-    hall = _managed_hall_or_404(request, pk)
+    hall = hall_managed_or_404(request, pk)
     form = StaffForm(request.POST, prefix="staff")
     if form.is_valid():
         try:

@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from bingo.common.roles import Role
-from tests.factories import UserFactory
+from tests.factories import HallWithSessions, UserFactory
 
 MakeUser = Callable[..., User]
 
@@ -87,3 +87,15 @@ def _default_language() -> None:
     from django.utils import translation
 
     translation.activate(settings.LANGUAGE_CODE)
+
+
+# Halls with sessions for the ball-set and jackpot tests. Named apart from the ``praia`` and
+# ``mindelo`` of several modules, which mean staffed halls there.
+@pytest.fixture
+def venue(db: None) -> HallWithSessions:
+    return HallWithSessions("Sala Plateau")
+
+
+@pytest.fixture
+def other_venue(db: None) -> HallWithSessions:
+    return HallWithSessions("Sala Sal Rei")

@@ -14,9 +14,9 @@ import pytest
 from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 
+from bingo.ballsets import services as ballset_services
 from bingo.common.roles import Role, user_roles_set
 from bingo.models import Game, Sale, Session
-from halls import services as hall_services
 from halls.models import StaffMembership
 from tests.factories import UserFactory
 from tests.sales.test_services import HallSetup
@@ -92,7 +92,7 @@ class World(HallSetup):
         super().__init__()
         self.series_on_sale = self.series(1)
         self.selling = self.game(self.series_on_sale)
-        self.ball_set = hall_services.ball_set_create(hall=self.hall, serial_number="JB-1", size=90)
+        self.ball_set = ballset_services.ball_set_create(hall=self.hall, serial_number="JB-1", size=90)
         self.people: dict[Role, Any] = {}
         for role in Role:
             user = UserFactory(username=f"{role.value}-walk", password=None)

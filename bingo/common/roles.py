@@ -59,6 +59,9 @@ _DASHBOARD_TITLES: dict[Role, str | Promise] = {
 # The dashboards list roles in this order; so does every page that shows a user's roles.
 ROLE_ORDER: tuple[Role, ...] = tuple(Role)
 
+#: The roles a person may hold in a hall (players are not staff).
+STAFF_ROLES: tuple[Role, ...] = (Role.MANAGER, Role.CASHIER, Role.CALLER, Role.INSPECTOR)
+
 
 def roles_in_order(roles: Iterable[Role]) -> list[Role]:
     """The given roles sorted in the system's fixed order (manager first, player last)."""

@@ -18,10 +18,10 @@ from bingo.engine.detection import CardCheck, Detector, Winner, card_check
 from bingo.engine.draw import ball_label
 from bingo.engine.prizes import PrizeKind as EnginePrize
 from bingo.games import doubles
+from bingo.jackpot import selectors as jackpot_selectors
 from bingo.models import Ball, Claim, Game, GameState, Prize, PrizeKind, Session
 from bingo.sales import selectors as sales_selectors
 from cards.selectors import card_set_cells
-from halls import services as hall_services
 from halls.models import Room
 
 _DISPLAY_SALT = "bingo.display"
@@ -87,7 +87,7 @@ def display_state(*, room_id: int) -> dict[str, Any]:
     hall = room.hall
     game = room_current_game(room_id=room_id)
     message: dict[str, Any] = {"type": "display", "hall": hall.name, "room": room.name, "game": None}
-    jackpot = hall_services.jackpot_state(hall=hall)
+    jackpot = jackpot_selectors.jackpot_state(hall=hall)
     message["jackpot"] = {
         "active": jackpot.active,
         "balance": f"{jackpot.balance:.2f}",

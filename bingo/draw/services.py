@@ -20,6 +20,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bingo.ballsets import services as ballset_services
+from bingo.common.engine_messages import validation_error
 from bingo.common.money import quantum_for
 from bingo.common.roles import Role
 from bingo.draw import detection
@@ -33,9 +35,9 @@ from bingo.engine.payout import tax_withheld
 from bingo.engine.prizes import PrizeKind as EnginePrize
 from bingo.engine.prizes import prize_amounts, share
 from bingo.engine.sales import double_card_halves
-from bingo.engine_messages import validation_error
 from bingo.games import doubles
 from bingo.games.services import _move, _plan_from
+from bingo.jackpot import services as jackpot_services
 from bingo.live import events
 from bingo.models import (
     Ball,
@@ -51,7 +53,6 @@ from bingo.models import (
 )
 from cards import selectors as card_selectors
 from cards.models import Series
-from halls import services as hall_services
 from halls.models import BallSet, CashDesk, Hall
 from halls.selectors import staff_has_role
 
@@ -89,7 +90,7 @@ def game_start_draw(
         _require_staff(user, game, Role.CALLER)
         _move(game, GameState.DRAWING)
         if ball_set is not None:
-            hall_services.ball_set_use_for_game(ball_set=ball_set, game=game)
+            ballset_services.ball_set_use_for_game(ball_set=ball_set, game=game)
         game.draw_mode = mode
         game.drawing_started_at = timezone.now()
         game.save(update_fields=["state", "draw_mode", "drawing_started_at"])
@@ -326,7 +327,7 @@ def _decide_jackpot(
     within = tuple(w for w in winners if w.completed_at <= limit)
     if not within:
         return
-    won = hall_services.jackpot_win(hall=game.session.room.hall, game_id=game.pk)
+    won = jackpot_services.jackpot_win(hall=game.session.room.hall, game_id=game.pk)
     if won > 0:
         _award(game, PrizeKind.JACKPOT, won, within, balls, quantum, user, now)
 
@@ -499,6 +500,6 @@ def game_annul(*, game: Game, user: User, reason: str) -> Game:
             for sale, amount in refunds
         )
         # R10: its prize money is refunded, so its contribution goes back (never blocking).
-        hall_services.jackpot_reverse(hall=game.session.room.hall, game_id=game.pk)
+        jackpot_services.jackpot_reverse(hall=game.session.room.hall, game_id=game.pk)
         transaction.on_commit(lambda: events.game_changed(game.pk))
     return game

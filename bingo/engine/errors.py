@@ -1,7 +1,7 @@
 """Errors the engine raises for requests it cannot meet.
 
 Every one carries a stable machine ``code`` and the ``params`` its message was made from, so an
-adapter can say it in the user's language (bingo/engine_messages.py) while the engine stays free
+adapter can say it in the user's language (bingo/common/engine_messages.py) while the engine stays free
 of gettext (STYLE rule 1). ``str(exc)`` is a one-line English message, for logs, the command
 line and the engine's own tests.
 """

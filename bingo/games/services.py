@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from bingo.common.engine_messages import validation_error
 from bingo.common.money import money_display, quantum_for
 from bingo.draw import detection
 from bingo.engine import Variant
@@ -34,13 +35,12 @@ from bingo.engine.sales import (
     sales_open_announcement,
     second_series_validate,
 )
-from bingo.engine_messages import validation_error
 from bingo.games import doubles
+from bingo.jackpot import services as jackpot_services
 from bingo.live import events
 from bingo.models import Game, GameSeries, Session
 from cards.models import CardSet, Series
 from cards.selectors import series_stock
-from halls import services as hall_services
 from halls.models import Hall, Room
 
 #: How each prize is named in announcements.
@@ -356,7 +356,9 @@ def game_close_sales(*, game: Game) -> Game:
         if game.jackpot_active:
             # R10: 3 % of the prize money goes to the jackpot as the sale closes (game -> jackpot
             # lock order, as prize_award takes them).
-            hall_services.jackpot_contribute(hall=hall, game_id=game.pk, amount=amounts.jackpot_contribution)
+            jackpot_services.jackpot_contribute(
+                hall=hall, game_id=game.pk, amount=amounts.jackpot_contribution
+            )
         for entry in entries:
             if entry.carried:
                 continue  # R15: played again here, never put on sale

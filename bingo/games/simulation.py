@@ -29,12 +29,12 @@ from bingo.draw import services as draw_services
 from bingo.engine import ALGORITHM_CARDS
 from bingo.engine.variants import Variant
 from bingo.games import services
+from bingo.jackpot import services as jackpot_services
 from bingo.models import DrawMode, Game, Prize, PrizeWinner, Session
 from bingo.sales import services as sales_services
 from cards import selectors as card_selectors
 from cards import services as card_services
 from cards.models import CardSet, Series
-from halls import services as hall_services
 from halls.models import CashDesk, Hall, Room, StaffMembership
 
 PRICE = Decimal("100.00")
@@ -75,8 +75,8 @@ def session_simulate(*, plan: SimulationPlan) -> Session:
         cashiers = [_staff(hall, f"sim-{stamp}-caixa-{i + 1}", Role.CASHIER) for i in range(plan.cashiers)]
         caller = _staff(hall, f"sim-{stamp}-locutor", Role.CALLER)
     if plan.jackpot_balls is not None:
-        hall_services.jackpot_configure(hall=hall, base_value=JACKPOT_BASE, conditions="simulation")
-        hall_services.jackpot_seed(hall=hall, amount=JACKPOT_BASE, note="simulation")
+        jackpot_services.jackpot_configure(hall=hall, base_value=JACKPOT_BASE, conditions="simulation")
+        jackpot_services.jackpot_seed(hall=hall, amount=JACKPOT_BASE, note="simulation")
     seed = rng.getrandbits(256)
     # The same seed gives the same cards (R3): a second run reuses the set the first one made.
     card_set = CardSet.objects.filter(

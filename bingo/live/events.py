@@ -29,6 +29,10 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import translation
 
+from bingo.draw import selectors as draw_selectors
+from bingo.models import Game
+from halls.models import Room
+
 #: A process tells a game's price boards about sales at most once in this many seconds. The
 #: boards cover what falls in between: after each notice they read the figures once more,
 #: ``bingo.live.consumers.BOARD_TRAILING_SECONDS`` later, which must be longer than this.
@@ -99,8 +103,6 @@ def price_board_changed(game_id: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    from bingo.models import Game
-
     room_id = Game.objects.filter(pk=game_id).values_list("session__room_id", flat=True).first()
     if room_id is not None:
         async_to_sync(layer.group_send)(room_display_group(room_id), {"type": "display.refresh"})
@@ -110,8 +112,6 @@ def hall_jackpot_changed(hall_id: int) -> None:
     """``hall_id``'s jackpot moved or was configured (R9-R13): the displays of each of its
     rooms read their state again (they show the balance, R13). Jackpot movements are few (a
     game's contribution, a win, a manager's seed or adjustment), so nothing is spaced out."""
-    from halls.models import Room
-
     layer = get_channel_layer()
     if layer is None:
         return
@@ -119,13 +119,16 @@ def hall_jackpot_changed(hall_id: int) -> None:
         async_to_sync(layer.group_send)(room_display_group(room_id), {"type": "display.refresh"})
 
 
+def on_hall_jackpot_switched(*, hall_id: int, **_kwargs: object) -> None:
+    """Receiver of ``halls.signals.hall_jackpot_switched`` (connected in bingo/apps.py): the
+    displays show the jackpot only while it runs (R9, R13)."""
+    hall_jackpot_changed(hall_id)
+
+
 def game_changed(game_id: int) -> None:
     """A ball, a prize or a state change in ``game_id`` committed: the room's displays get the
     new state in the event itself (built once here, however many displays there are), the
     consoles a notice to read theirs, the price boards a notice to read their figures."""
-    from bingo.draw import selectors as draw_selectors
-    from bingo.models import Game
-
     room_id = Game.objects.filter(pk=game_id).values_list("session__room_id", flat=True).first()
     layer = get_channel_layer()
     if layer is None or room_id is None:

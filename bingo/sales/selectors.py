@@ -6,13 +6,14 @@ busy cash desk or a board refreshed after every sale stays cheap.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, Max, Min, QuerySet, Sum
+from django.db.models import Count, QuerySet, Sum
 
 from bingo.common.money import money_display, quantum_for
 from bingo.common.roles import Role
@@ -308,59 +309,50 @@ class ShiftReport:
         return money_display(self.cash_expected, self.cash_desk.hall.currency)
 
 
-def shift_report(*, cash_desk: CashDesk, since: datetime) -> ShiftReport:
-    """The shift report of ``cash_desk`` from ``since``: cards by series and range, cash expected."""
+def shift_report(*, cash_desk: CashDesk, since: datetime, cashier_id: int | None = None) -> ShiftReport:
+    """The shift report of ``cash_desk`` from ``since``, of every cashier or of ``cashier_id``
+    only: cards by game, series and range, and the cash expected."""
+    found = Sale.objects.filter(cash_desk=cash_desk, created_at__gte=since)
+    if cashier_id is not None:
+        found = found.filter(cashier_id=cashier_id)
     sales = list(
-        Sale.objects.filter(cash_desk=cash_desk, created_at__gte=since)
-        .select_related("series", "game__session__room")
-        .order_by("game__session__starts_at", "game__number", "series_id", "first_number")
+        found.select_related("series", "game__session__room").order_by(
+            "game__session__starts_at", "game__number", "series_id", "first_number"
+        )
     )
     lines: list[ShiftLine] = []
-    key: tuple[int, int] | None = None
-    ranges: list[ShiftRange] = []
-    cards = 0
-    amount = Decimal("0")
-    current: Sale | None = None
-
-    def close() -> None:
-        if current is not None:
-            lines.append(
-                ShiftLine(
-                    game_id=current.game_id,
-                    game_number=current.game.number,
-                    room_name=current.game.session.room.name,
-                    series_label=current.series.label,
-                    unit_price=current.unit_price,
-                    ranges=tuple(ranges),
-                    cards=cards,
-                    amount=amount,
-                    currency=cash_desk.hall.currency,
-                )
+    for _key, group in itertools.groupby(sales, key=lambda sale: (sale.game_id, sale.series_id)):
+        rows = list(group)
+        ranges: list[ShiftRange] = []
+        for sale in rows:
+            if ranges and ranges[-1].last_number + 1 == sale.first_number:
+                ranges[-1] = ShiftRange(ranges[-1].first_number, sale.last_number)
+            else:
+                ranges.append(ShiftRange(sale.first_number, sale.last_number))
+        first = rows[0]
+        lines.append(
+            ShiftLine(
+                game_id=first.game_id,
+                game_number=first.game.number,
+                room_name=first.game.session.room.name,
+                series_label=first.series.label,
+                unit_price=first.unit_price,
+                ranges=tuple(ranges),
+                cards=sum(sale.quantity for sale in rows),
+                amount=sum((sale.amount for sale in rows), Decimal("0")),
+                currency=cash_desk.hall.currency,
             )
-
-    for sale in sales:
-        if (sale.game_id, sale.series_id) != key:
-            close()
-            key, current, ranges, cards, amount = (sale.game_id, sale.series_id), sale, [], 0, Decimal("0")
-        if ranges and ranges[-1].last_number + 1 == sale.first_number:
-            ranges[-1] = ShiftRange(ranges[-1].first_number, sale.last_number)
-        else:
-            ranges.append(ShiftRange(sale.first_number, sale.last_number))
-        cards += sale.quantity
-        amount += sale.amount
-    close()
-    span = Sale.objects.filter(cash_desk=cash_desk, created_at__gte=since).aggregate(
-        first=Min("created_at"), last=Max("created_at"), sales=Count("request_key", distinct=True)
-    )
+        )
+    times = [sale.created_at for sale in sales]
     return ShiftReport(
         cash_desk=cash_desk,
         since=since,
         lines=tuple(lines),
         cards=sum(line.cards for line in lines),
         cash_expected=sum((line.amount for line in lines), Decimal("0")),
-        sales=span["sales"] or 0,
-        first_sale_at=span["first"],
-        last_sale_at=span["last"],
+        sales=len({sale.request_key for sale in sales}),  # one sale may span two series (R38)
+        first_sale_at=min(times, default=None),
+        last_sale_at=max(times, default=None),
     )
 
 

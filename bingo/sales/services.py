@@ -20,13 +20,13 @@ from django.db.models import F, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bingo.common.engine_messages import validation_error
 from bingo.common.roles import Role
 from bingo.engine.gamestate import GameState
 from bingo.engine.sales import (
     SaleError,
     allocate,
 )
-from bingo.engine_messages import validation_error
 from bingo.live import events
 from bingo.models import Game, GameSeries, Sale
 from cards.models import Series

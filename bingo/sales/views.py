@@ -9,7 +9,6 @@ refused with 403. The price board needs no login: it hangs on a TV in the hall.
 from __future__ import annotations
 
 import contextlib
-import itertools
 import uuid
 from datetime import date, datetime, time, tzinfo
 from decimal import Decimal
@@ -36,6 +35,7 @@ from bingo.sales import selectors as sales_selectors
 from bingo.sales import services as sales_services
 from bingo.sales.forms import PrizePayForm
 from halls.models import CashDesk
+from halls.selectors import staff_member_list
 
 #: The session key remembering the cashier's desk between sales.
 DESK_SESSION_KEY = "sales:cash_desk"
@@ -271,57 +271,6 @@ def _midnight(day: date, tz_name: str) -> datetime:
     return datetime.combine(day, time.min, tzinfo=_zone(tz_name))
 
 
-def _hall_cashiers(hall_id: int) -> list[User]:
-    """The people who are cashiers of the hall, by name: whom a shift report may be narrowed to."""
-    return list(
-        User.objects.filter(hall_roles__hall_id=hall_id, hall_roles__role=Role.CASHIER.value)
-        .distinct()
-        .order_by("first_name", "last_name", "username")
-    )
-
-
-def _cashier_shift_report(desk: CashDesk, since: datetime, cashier_id: int) -> sales_selectors.ShiftReport:
-    """``sales_selectors.shift_report`` narrowed to one cashier's sales at the desk."""
-    sales = list(
-        Sale.objects.filter(cash_desk=desk, cashier_id=cashier_id, created_at__gte=since)
-        .select_related("series", "game__session__room")
-        .order_by("game__session__starts_at", "game__number", "series_id", "first_number")
-    )
-    lines: list[sales_selectors.ShiftLine] = []
-    for _key, group in itertools.groupby(sales, key=lambda sale: (sale.game_id, sale.series_id)):
-        rows = list(group)
-        ranges: list[sales_selectors.ShiftRange] = []
-        for sale in rows:
-            if ranges and ranges[-1].last_number + 1 == sale.first_number:
-                ranges[-1] = sales_selectors.ShiftRange(ranges[-1].first_number, sale.last_number)
-            else:
-                ranges.append(sales_selectors.ShiftRange(sale.first_number, sale.last_number))
-        lines.append(
-            sales_selectors.ShiftLine(
-                game_id=rows[0].game_id,
-                game_number=rows[0].game.number,
-                room_name=rows[0].game.session.room.name,
-                series_label=rows[0].series.label,
-                unit_price=rows[0].unit_price,
-                ranges=tuple(ranges),
-                cards=sum(sale.quantity for sale in rows),
-                amount=sum((sale.amount for sale in rows), Decimal("0")),
-                currency=desk.hall.currency,
-            )
-        )
-    times = [sale.created_at for sale in sales]
-    return sales_selectors.ShiftReport(
-        cash_desk=desk,
-        since=since,
-        lines=tuple(lines),
-        cards=sum(line.cards for line in lines),
-        cash_expected=sum((line.amount for line in lines), Decimal("0")),
-        sales=len({sale.request_key for sale in sales}),
-        first_sale_at=min(times, default=None),
-        last_sale_at=max(times, default=None),
-    )
-
-
 @require_GET
 @role_required(Role.CASHIER)
 def shift_report(request: HttpRequest) -> HttpResponse:
@@ -343,14 +292,13 @@ def shift_report(request: HttpRequest) -> HttpResponse:
         with contextlib.suppress(ValueError):
             day = date.fromisoformat(request.GET.get("desde", "")) if request.GET.get("desde") else day
         since = _midnight(day, desk.hall.time_zone)
-        cashiers = _hall_cashiers(desk.hall_id)
+        cashiers = list(staff_member_list(hall_id=desk.hall_id, role=Role.CASHIER))
         # Only the desk's hall's cashiers: anyone else (another hall's, a stale choice) means all.
         cashier_id = _int(request.GET.get("operador"))
         chosen = next((person for person in cashiers if person.pk == cashier_id), None)
-        if chosen is None:
-            report = sales_selectors.shift_report(cash_desk=desk, since=since)
-        else:
-            report = _cashier_shift_report(desk, since, chosen.pk)
+        report = sales_selectors.shift_report(
+            cash_desk=desk, since=since, cashier_id=None if chosen is None else chosen.pk
+        )
     return render(
         request,
         "bingo/cashier_shift.html",

@@ -14,12 +14,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from bingo.ballsets import services as ballset_services
 from bingo.common.roles import Role
 from bingo.draw import services as draw_services
 from bingo.games import services
+from bingo.jackpot import services as jackpot_services
 from bingo.models import Ball, Claim, DrawMode, Game, Prize, PrizePayment, PrizeWinner, Refund
 from cards import selectors as card_selectors
-from halls import services as hall_services
 from halls.models import StaffMembership
 from tests.cards.factories import HallFactory
 from tests.common.access import refused_status
@@ -327,8 +328,8 @@ def test_an_electronic_draw_switches_to_manual_extraction(hall: Hall) -> None:  
 
 def test_a_bingo_within_the_announced_balls_answers_the_jackpot_too(db: None) -> None:  # R9-R11
     hall = Hall(jackpot_active=True)
-    hall_services.jackpot_configure(hall=hall.hall, base_value=Decimal("5000"))
-    hall_services.jackpot_seed(hall=hall.hall, amount=Decimal("5000"))
+    jackpot_services.jackpot_configure(hall=hall.hall, base_value=Decimal("5000"))
+    jackpot_services.jackpot_seed(hall=hall.hall, amount=Decimal("5000"))
     hall.session.jackpot_balls = 40
     hall.session.save()
     game = hall.drawing(cards=10)
@@ -585,7 +586,7 @@ REFUSALS: list[tuple[str, str, Body, str, str]] = [
         "closed",
         lambda h, g: {
             "mode": "physical",
-            "ball_set": hall_services.ball_set_create(
+            "ball_set": ballset_services.ball_set_create(
                 hall=HallFactory(name="Outra"), serial_number="X", size=90
             ).pk,
         },

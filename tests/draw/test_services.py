@@ -11,14 +11,16 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone, translation
 
+from bingo.ballsets import services as ballset_services
 from bingo.common.roles import Role
 from bingo.draw import selectors as draw_selectors
 from bingo.draw import services as draw_services
 from bingo.games import services
+from bingo.jackpot import selectors as jackpot_selectors
+from bingo.jackpot import services as jackpot_services
 from bingo.models import Ball, Claim, DrawMode, Game, Prize, PrizePayment, PrizeWinner
 from cards import selectors as card_selectors
 from cards.models import Series
-from halls import services as hall_services
 from halls.models import StaffMembership
 from tests.factories import UserFactory
 from tests.sales.test_services import HallSetup
@@ -41,8 +43,8 @@ class Draw(HallSetup):
         StaffMembership.objects.create(hall=self.hall, user=self.caller, role=Role.CALLER.value)
         self._orders = itertools.count(1)
         # The blower's balls, checked at the start of the session (R23).
-        self.ball_set = hall_services.ball_set_create(hall=self.hall, serial_number="JB-1", size=90)
-        hall_services.ball_set_check_record(ball_set=self.ball_set, session=self.session, phase="start")
+        self.ball_set = ballset_services.ball_set_create(hall=self.hall, serial_number="JB-1", size=90)
+        ballset_services.ball_set_check_record(ball_set=self.ball_set, session=self.session, phase="start")
 
     def drawing(self, cards: int = 10, mode: str = DrawMode.PHYSICAL, price: str = "100.00") -> Game:
         series = self.series(next(self._orders), price=price)
@@ -245,8 +247,8 @@ def test_the_bingo_comes_after_the_line_and_ends_the_game(hall: Draw) -> None:  
 
 def test_the_jackpot_goes_to_a_bingo_within_the_announced_balls(db) -> None:  # R9-R11
     hall = Draw(jackpot_active=True)
-    hall_services.jackpot_configure(hall=hall.hall, base_value=Decimal("5000"))
-    hall_services.jackpot_seed(hall=hall.hall, amount=Decimal("5000"))
+    jackpot_services.jackpot_configure(hall=hall.hall, base_value=Decimal("5000"))
+    jackpot_services.jackpot_seed(hall=hall.hall, amount=Decimal("5000"))
     hall.session.jackpot_balls = 40
     hall.session.save()
     game = hall.drawing(cards=10)
@@ -255,7 +257,7 @@ def test_the_jackpot_goes_to_a_bingo_within_the_announced_balls(db) -> None:  # 
     draw_services.prize_award(game=game, user=hall.caller, kind="line")
     draw_services.prize_award(game=game, user=hall.caller, kind="bingo")
     jackpot = Prize.objects.get(game=game, kind="jackpot")
-    state = hall_services.jackpot_state(hall=hall.hall)
+    state = jackpot_selectors.jackpot_state(hall=hall.hall)
     assert jackpot.total >= Decimal("5000")
     assert state.balance == Decimal("5000.00")  # back to its base (R11)
 
@@ -407,11 +409,11 @@ def test_a_suspension_is_annulled_with_a_full_refund_only_after_15_minutes(hall:
 def test_an_announcement_error_annuls_the_game_and_returns_the_jackpot_share(db) -> None:  # R57, R10
     hall = Draw(jackpot_active=True)
     game = hall.drawing(cards=10)
-    state = hall_services.jackpot_state(hall=hall.hall)
+    state = jackpot_selectors.jackpot_state(hall=hall.hall)
     assert state.balance == Decimal("24.00")  # 3 % of 80 % of 1 000 (R10)
     hall.key(game, 5, 6)
     draw_services.game_annul(game=game, user=hall.caller, reason="ball 6 announced as 9")
-    assert hall_services.jackpot_state(hall=hall.hall).balance == Decimal("0.00")
+    assert jackpot_selectors.jackpot_state(hall=hall.hall).balance == Decimal("0.00")
     assert Game.objects.get(pk=game.pk).refunds.count() == game.sales.count()
 
 
@@ -450,7 +452,7 @@ def test_a_ball_keyed_again_for_its_position_must_be_the_same(hall: Draw) -> Non
 
 def test_a_bingo_completed_within_the_jackpot_balls_wins_it_even_if_confirmed_later(db) -> None:  # R9, R49
     hall = Draw(jackpot_active=True)
-    hall_services.jackpot_seed(hall=hall.hall, amount=Decimal("1000"))
+    jackpot_services.jackpot_seed(hall=hall.hall, amount=Decimal("1000"))
     hall.session.jackpot_balls = 15
     hall.session.save()
     game = hall.drawing(cards=10)
@@ -482,10 +484,10 @@ def test_annulling_never_fails_because_the_jackpot_was_won_since(db) -> None:  #
     hall.key(other, *all_numbers(card))
     draw_services.prize_award(game=other, user=hall.caller, kind="line")
     draw_services.prize_award(game=other, user=hall.caller, kind="bingo")  # takes the 48
-    assert hall_services.jackpot_state(hall=hall.hall).balance == Decimal("0.00")
+    assert jackpot_selectors.jackpot_state(hall=hall.hall).balance == Decimal("0.00")
     draw_services.game_annul(game=game, user=hall.caller, reason="wrong ball announced")
     assert Game.objects.get(pk=game.pk).state == "annulled"
-    assert hall_services.jackpot_state(hall=hall.hall).balance == Decimal("0.00")
+    assert jackpot_selectors.jackpot_state(hall=hall.hall).balance == Decimal("0.00")
 
 
 def test_a_claim_names_a_card_of_the_series_and_late_claims_are_recorded(hall: Draw) -> None:  # R47

@@ -20,9 +20,9 @@ from bingo.draw import selectors as draw_selectors
 from bingo.draw import services as draw_services
 from bingo.draw.views import _board_rows
 from bingo.games import services
+from bingo.jackpot import services as jackpot_services
 from bingo.models import Ball, Claim, DrawMode, Game, Prize, PrizePayment
 from cards import selectors as card_selectors
-from halls import services as hall_services
 from halls.models import BallSetUse, CashDesk, StaffMembership
 from tests.draw.test_services import Draw, all_numbers, row
 from tests.factories import UserFactory
@@ -361,8 +361,8 @@ def test_confirming_a_prize_awards_it_to_every_holder_and_the_bingo_ends_the_gam
 
 def test_confirming_the_bingo_announces_the_jackpot_it_won(client: Client, db: None) -> None:  # R9
     hall = Console(jackpot_active=True)
-    hall_services.jackpot_configure(hall=hall.hall, base_value=Decimal("5000"))
-    hall_services.jackpot_seed(hall=hall.hall, amount=Decimal("5000"))
+    jackpot_services.jackpot_configure(hall=hall.hall, base_value=Decimal("5000"))
+    jackpot_services.jackpot_seed(hall=hall.hall, amount=Decimal("5000"))
     hall.session.jackpot_balls = 90
     hall.session.save()
     client.force_login(hall.caller)

@@ -21,10 +21,11 @@ from django.utils import translation
 
 from bingo.common.money import money_display
 from bingo.draw import selectors as draw_selectors
+from bingo.jackpot import selectors as jackpot_selectors
+from bingo.jackpot import services as jackpot_services
 from bingo.models import Ball, Claim, Game, Prize, PrizePayment, PrizeWinner, Sale
 from bingo.sales import selectors as sales_selectors
 from cards import selectors as card_selectors
-from halls import services as hall_services
 from halls.models import JackpotMovement
 from tests.draw.test_services import all_numbers, row
 from tests.draw.test_views import Console
@@ -95,8 +96,8 @@ def test_a_caller_runs_a_whole_game_claims_are_checked_and_the_cashier_pays_the_
     hall = Console(
         name="Salão da Praia", jackpot_active=True, tax_rate=Decimal("10"), tax_threshold=Decimal("100")
     )
-    hall_services.jackpot_configure(hall=hall.hall, base_value=BASE_VALUE)
-    hall_services.jackpot_seed(hall=hall.hall, amount=BASE_VALUE)
+    jackpot_services.jackpot_configure(hall=hall.hall, base_value=BASE_VALUE)
+    jackpot_services.jackpot_seed(hall=hall.hall, amount=BASE_VALUE)
     # 11 cards, 1 100 CVE of sales: the line (213 CVE with the jackpot's share out) does not
     # split evenly between two cards, so the rounding remainder shows.
     game = hall.closed(cards=11)  # closing the sales gives the jackpot its 3 % (R10)
@@ -111,7 +112,7 @@ def test_a_caller_runs_a_whole_game_claims_are_checked_and_the_cashier_pays_the_
     # R9: the bingo wins the jackpot within this many balls; A completes it on the last one.
     hall.session.jackpot_balls = len(balls)
     hall.session.save(update_fields=["jackpot_balls"])
-    jackpot_before = hall_services.jackpot_state(hall=hall.hall).balance
+    jackpot_before = jackpot_selectors.jackpot_state(hall=hall.hall).balance
     assert jackpot_before == BASE_VALUE + board.jackpot_contribution
     code = card_selectors.card_check_code(series=series, number=a)
     token = draw_selectors.display_token(room=hall.room)
@@ -354,7 +355,7 @@ def test_a_caller_runs_a_whole_game_claims_are_checked_and_the_cashier_pays_the_
     assert jackpot.total == jackpot_before
     assert set(jackpot.cards.values_list("card_number", flat=True)) == plan["bingo_holders"]
     assert all(w.completed_at_ball <= len(balls) for w in jackpot.cards.all())
-    state = hall_services.jackpot_state(hall=hall.hall)
+    state = jackpot_selectors.jackpot_state(hall=hall.hall)
     assert state.balance == BASE_VALUE == state.base_value
     ledger = list(
         JackpotMovement.objects.filter(jackpot__hall=hall.hall)

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from bingo.draw import services as draw_services
 from bingo.engine.sales import double_card_halves
 from bingo.games import doubles, exports, services
+from bingo.jackpot import selectors as jackpot_selectors
 from bingo.models import DrawMode, Game, GameState, Prize, Refund
 from cards import selectors as card_selectors
 from cards.models import Series
-from halls import services as hall_services
 from tests.cards.factories import series_make
 from tests.draw.test_services import Draw, all_numbers, row
 
@@ -222,9 +222,9 @@ def test_the_second_game_adds_its_3_percent_to_the_jackpot(db) -> None:  # R10
     hall = Doubles(jackpot_active=True)
     first = hall.first_game(cards=10)  # 500 per game; prize money 80 % = 400; 3 % = 12
     hall.finish(first, 4)
-    before = hall_services.jackpot_state(hall=hall.hall).balance
+    before = jackpot_selectors.jackpot_state(hall=hall.hall).balance
     hall.second_game()
-    assert hall_services.jackpot_state(hall=hall.hall).balance - before == Decimal("12.00")
+    assert jackpot_selectors.jackpot_state(hall=hall.hall).balance - before == Decimal("12.00")
 
 
 def test_the_export_tells_the_two_games_apart(hall: Doubles) -> None:

@@ -17,9 +17,9 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from bingo.draw import selectors as draw_selectors
+from bingo.jackpot import services as jackpot_services
 from bingo.live import consumers, events
 from bingo.models import Game
-from halls import services as hall_services
 from halls.models import Hall, Room
 from tests.draw.test_views import Console
 from tests.live.test_consumers import Socket, display_path, run
@@ -185,9 +185,9 @@ def test_a_display_shows_the_jackpot_after_a_seed_and_an_adjustment(hall: Consol
         await display.connect()
         at_connect = await display.message()
         await asyncio.sleep(SETTLE)
-        await sync_to_async(hall_services.jackpot_seed)(hall=venue, amount=Decimal("5000.00"))
+        await sync_to_async(jackpot_services.jackpot_seed)(hall=venue, amount=Decimal("5000.00"))
         seeded = (await until(display, lambda state: state["jackpot"]["balance"] == "5000.00"))[-1]
-        await sync_to_async(hall_services.jackpot_adjust)(
+        await sync_to_async(jackpot_services.jackpot_adjust)(
             hall=venue, amount=Decimal("-250.50"), note="miscounted seed"
         )
         adjusted = (await until(display, lambda state: state["jackpot"]["balance"] != "5000.00"))[-1]
@@ -217,7 +217,7 @@ def test_a_jackpot_movement_reaches_every_room_of_the_hall_and_no_other(hall: Co
             await display.connect()
             await display.message()
         await asyncio.sleep(SETTLE)  # the read each connect schedules is done
-        await sync_to_async(hall_services.jackpot_seed)(hall=venue, amount=Decimal("100.00"))
+        await sync_to_async(jackpot_services.jackpot_seed)(hall=venue, amount=Decimal("100.00"))
         balances = []
         for display in displays:
             state = (await until(display, lambda state: state["jackpot"]["balance"] == "100.00"))[-1]

@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from bingo.common.roles import Role, user_roles_set
+from bingo.common.roles import STAFF_ROLES, Role, user_roles_set
 from halls import services as hall_services
 from halls.models import Hall, StaffMembership
 
@@ -75,7 +75,7 @@ def demo_hall_ensure() -> Hall:
         hall_services.cash_desk_create(hall=hall, name=DEMO_DESK)
     user_model = get_user_model()
     for account in DEMO_ACCOUNTS:
-        if account.role is None or account.role not in hall_services.STAFF_ROLES:
+        if account.role is None or account.role not in STAFF_ROLES:
             continue
         user = user_model.objects.get(username=account.username)
         if not StaffMembership.objects.filter(hall=hall, user=user, role=account.role.value).exists():

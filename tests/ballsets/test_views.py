@@ -11,11 +11,12 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import resolve, reverse
 
+from bingo.ballsets import services as ballset_services
 from bingo.common.roles import Role
+from bingo.jackpot import services as jackpot_services
 from halls import services
 from halls.models import BallReplacement, BallSet, BallSetCheck, Hall, Jackpot, JackpotMovement
-from tests.factories import UserFactory
-from tests.halls.conftest import HallWithSessions
+from tests.factories import HallWithSessions, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -130,9 +131,11 @@ def test_a_superuser_with_the_manager_role_manages_every_hall(venue, ball_set):
 
 def test_the_managers_pages_show_what_they_hold(venue, ball_set, manager):
     session = venue.session()
-    services.ball_set_check_record(ball_set=ball_set, session=session, phase="start", faulty_balls=[7])
-    services.ball_replace(ball_set=ball_set, ball_number=7, reason="cracked in the blower")
-    services.jackpot_seed(hall=venue.hall, amount=Decimal("1234.50"))
+    ballset_services.ball_set_check_record(
+        ball_set=ball_set, session=session, phase="start", faulty_balls=[7]
+    )
+    ballset_services.ball_replace(ball_set=ball_set, ball_number=7, reason="cracked in the blower")
+    jackpot_services.jackpot_seed(hall=venue.hall, amount=Decimal("1234.50"))
 
     listing = manager.get(reverse("halls:ball_set_list", args=[venue.hall.pk])).content.decode()
     assert "JB-1" in listing
@@ -309,7 +312,7 @@ def test_a_set_is_replaced_only_by_an_active_set_of_its_hall_and_size(venue, oth
     candidates = [
         venue.ball_set("JB-80", size=80),
         other_venue.ball_set("JB-X"),
-        services.ball_set_retire(ball_set=venue.ball_set("JB-OLD"), reason="worn"),
+        ballset_services.ball_set_retire(ball_set=venue.ball_set("JB-OLD"), reason="worn"),
     ]
     url = reverse("halls:ball_set_replace", args=[venue.hall.pk, ball_set.pk])
     for candidate in candidates:
@@ -371,7 +374,7 @@ def test_the_screen_offers_no_contribution_or_win(venue, manager):
 
 
 def test_the_admin_shows_ball_sets_and_the_jackpot_read_only(venue, ball_set):
-    services.jackpot_seed(hall=venue.hall, amount=Decimal("10"))
+    jackpot_services.jackpot_seed(hall=venue.hall, amount=Decimal("10"))
     client = browser(UserFactory(username="admin", is_staff=True, is_superuser=True, password=None))
     for model in ("ballset", "ballsetcheck", "ballreplacement", "jackpot", "jackpotmovement"):
         assert client.get(reverse(f"admin:halls_{model}_changelist")).status_code == 200, model

@@ -10,10 +10,10 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, connections, transaction
 from django.utils import translation
 
+from bingo.ballsets import services as ballset_services
 from bingo.games.exports import session_export_data
-from halls import services
 from halls.models import BallReplacement, BallSet, BallSetCheck, BallSetUse
-from tests.halls.conftest import HallWithSessions
+from tests.factories import HallWithSessions
 
 
 @pytest.fixture(autouse=True)
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_new_set_is_active_with_the_games_it_already_played(venue):
-    ball_set = services.ball_set_create(
+    ball_set = ballset_services.ball_set_create(
         hall=venue.hall, serial_number="  JB-77 ", size=75, games_played=1200, notes="bought used"
     )
     ball_set.refresh_from_db()
@@ -50,7 +50,7 @@ def test_a_new_set_is_active_with_the_games_it_already_played(venue):
 )
 def test_a_set_the_rules_do_not_allow_is_refused(venue, fields, field):
     with pytest.raises(ValidationError) as refused:
-        services.ball_set_create(hall=venue.hall, **{"serial_number": "JB-1", "size": 90, **fields})
+        ballset_services.ball_set_create(hall=venue.hall, **{"serial_number": "JB-1", "size": 90, **fields})
     assert field in refused.value.message_dict
     assert not BallSet.objects.exists()
 
@@ -70,12 +70,12 @@ def test_a_serial_number_is_unique_in_its_hall_only(venue, other_venue):
 def test_a_check_records_the_faulty_balls_sorted_once(venue):
     session = venue.session()
     ball_set = venue.ball_set()
-    check = services.ball_set_check_record(
+    check = ballset_services.ball_set_check_record(
         ball_set=ball_set, session=session, phase="start", faulty_balls=[45, 3, 45]
     )
     check.refresh_from_db()
     assert (check.result, check.faulty_balls) == ("faulty", [3, 45])
-    ok = services.ball_set_check_record(ball_set=ball_set, session=session, phase="end")
+    ok = ballset_services.ball_set_check_record(ball_set=ball_set, session=session, phase="end")
     assert (ok.result, ok.faulty_balls) == ("ok", [])
 
 
@@ -83,7 +83,7 @@ def test_each_phase_of_a_session_is_checked_once(venue):
     session = venue.session()
     ball_set = venue.checked_set(session)
     with pytest.raises(ValidationError, match="already recorded"):
-        services.ball_set_check_record(ball_set=ball_set, session=session, phase="start")
+        ballset_services.ball_set_check_record(ball_set=ball_set, session=session, phase="start")
     assert BallSetCheck.objects.count() == 1
 
 
@@ -91,14 +91,14 @@ def test_the_end_check_needs_the_start_check(venue):
     session = venue.session()
     ball_set = venue.ball_set()
     with pytest.raises(ValidationError, match="R23"):
-        services.ball_set_check_record(ball_set=ball_set, session=session, phase="end")
+        ballset_services.ball_set_check_record(ball_set=ball_set, session=session, phase="end")
 
 
 @pytest.mark.parametrize("balls", [[0], [91], [1, 76]])
 def test_a_faulty_ball_is_a_ball_of_the_set(venue, balls):
     ball_set = venue.ball_set(size=75) if 76 in balls else venue.ball_set()
     with pytest.raises(ValidationError) as refused:
-        services.ball_set_check_record(
+        ballset_services.ball_set_check_record(
             ball_set=ball_set, session=venue.session(), phase="start", faulty_balls=balls
         )
     assert "faulty_balls" in refused.value.message_dict
@@ -106,7 +106,7 @@ def test_a_faulty_ball_is_a_ball_of_the_set(venue, balls):
 
 def test_a_check_of_a_session_of_another_hall_is_refused(venue, other_venue):
     with pytest.raises(ValidationError) as refused:
-        services.ball_set_check_record(
+        ballset_services.ball_set_check_record(
             ball_set=venue.ball_set(), session=other_venue.session(), phase="start"
         )
     assert "session" in refused.value.message_dict
@@ -115,10 +115,10 @@ def test_a_check_of_a_session_of_another_hall_is_refused(venue, other_venue):
 def test_a_retired_set_is_not_checked_for_a_new_session_but_still_at_the_end(venue):
     session = venue.session()
     ball_set = venue.checked_set(session)
-    services.ball_set_retire(ball_set=ball_set, reason="worn")
+    ballset_services.ball_set_retire(ball_set=ball_set, reason="worn")
     with pytest.raises(ValidationError, match="retired"):
-        services.ball_set_check_record(ball_set=ball_set, session=venue.session(), phase="start")
-    services.ball_set_check_record(ball_set=ball_set, session=session, phase="end", faulty_balls=[7])
+        ballset_services.ball_set_check_record(ball_set=ball_set, session=venue.session(), phase="start")
+    ballset_services.ball_set_check_record(ball_set=ball_set, session=session, phase="end", faulty_balls=[7])
 
 
 # --- using a set for a game (R23, R25) -----------------------------------------------------------
@@ -129,10 +129,12 @@ def test_each_game_drawn_counts_once_for_its_set(venue):
     ball_set = venue.checked_set(session, games_played=10)
     first, second = venue.game(session), venue.game(session)
 
-    used = services.ball_set_use_for_game(ball_set=ball_set, game=first)
+    used = ballset_services.ball_set_use_for_game(ball_set=ball_set, game=first)
     assert used.games_played == 11
-    assert services.ball_set_use_for_game(ball_set=ball_set, game=first).games_played == 11  # again: no-op
-    services.ball_set_use_for_game(ball_set=ball_set, game=second)
+    assert (
+        ballset_services.ball_set_use_for_game(ball_set=ball_set, game=first).games_played == 11
+    )  # again: no-op
+    ballset_services.ball_set_use_for_game(ball_set=ball_set, game=second)
 
     ball_set.refresh_from_db()
     assert ball_set.games_played == 12
@@ -144,13 +146,13 @@ def test_the_2000th_game_retires_the_set_and_a_2001st_is_refused(venue):
     session = venue.session()
     ball_set = venue.checked_set(session, games_played=1999)
 
-    services.ball_set_use_for_game(ball_set=ball_set, game=venue.game(session))
+    ballset_services.ball_set_use_for_game(ball_set=ball_set, game=venue.game(session))
     ball_set.refresh_from_db()
     assert (ball_set.games_played, ball_set.state) == (2000, BallSet.State.RETIRED)
     assert "R25" in ball_set.retired_reason
 
     with pytest.raises(ValidationError, match="R25") as refused:
-        services.ball_set_use_for_game(ball_set=ball_set, game=venue.game(session))
+        ballset_services.ball_set_use_for_game(ball_set=ball_set, game=venue.game(session))
     assert "2 000" in refused.value.messages[0]
     ball_set.refresh_from_db()
     assert ball_set.games_played == 2000
@@ -159,9 +161,9 @@ def test_the_2000th_game_retires_the_set_and_a_2001st_is_refused(venue):
 def test_a_retired_set_draws_no_game(venue):
     session = venue.session()
     ball_set = venue.checked_set(session)
-    services.ball_set_retire(ball_set=ball_set, reason="a cracked ball")
+    ballset_services.ball_set_retire(ball_set=ball_set, reason="a cracked ball")
     with pytest.raises(ValidationError, match=r"retired.*R25"):
-        services.ball_set_use_for_game(ball_set=ball_set, game=venue.game(session))
+        ballset_services.ball_set_use_for_game(ball_set=ball_set, game=venue.game(session))
     assert not BallSetUse.objects.exists()
 
 
@@ -169,15 +171,15 @@ def test_a_set_draws_only_games_of_its_own_size(venue):
     session = venue.session()
     ball_set = venue.checked_set(session, size=75)
     with pytest.raises(ValidationError, match="75 balls"):
-        services.ball_set_use_for_game(ball_set=ball_set, game=venue.game(session, variant="90"))
-    services.ball_set_use_for_game(ball_set=ball_set, game=venue.game(session, variant="75"))
+        ballset_services.ball_set_use_for_game(ball_set=ball_set, game=venue.game(session, variant="90"))
+    ballset_services.ball_set_use_for_game(ball_set=ball_set, game=venue.game(session, variant="75"))
 
 
 def test_a_set_of_another_hall_draws_no_game(venue, other_venue):
     session = venue.session()
     foreign = other_venue.checked_set(other_venue.session())
     with pytest.raises(ValidationError, match="another hall"):
-        services.ball_set_use_for_game(ball_set=foreign, game=venue.game(session))
+        ballset_services.ball_set_use_for_game(ball_set=foreign, game=venue.game(session))
 
 
 def test_a_set_without_this_sessions_start_check_draws_no_game(venue):
@@ -185,7 +187,7 @@ def test_a_set_without_this_sessions_start_check_draws_no_game(venue):
     earlier = venue.session()
     ball_set = venue.checked_set(earlier)  # checked for another session only
     with pytest.raises(ValidationError, match="R23"):
-        services.ball_set_use_for_game(ball_set=ball_set, game=venue.game(venue.session()))
+        ballset_services.ball_set_use_for_game(ball_set=ball_set, game=venue.game(venue.session()))
     ball_set.refresh_from_db()
     assert ball_set.games_played == 0
 
@@ -194,26 +196,32 @@ def test_a_faulty_start_check_blocks_the_set_until_each_faulty_ball_is_replaced(
     """R23 with R26: the set draws again once every ball the check found faulty was replaced."""
     session = venue.session()
     ball_set = venue.ball_set()
-    services.ball_set_check_record(ball_set=ball_set, session=session, phase="start", faulty_balls=[17, 44])
+    ballset_services.ball_set_check_record(
+        ball_set=ball_set, session=session, phase="start", faulty_balls=[17, 44]
+    )
     game = venue.game(session)
 
     with pytest.raises(ValidationError, match="17, 44"):
-        services.ball_set_use_for_game(ball_set=ball_set, game=game)
-    services.ball_replace(ball_set=ball_set, ball_number=17, reason="chipped", session=session)
+        ballset_services.ball_set_use_for_game(ball_set=ball_set, game=game)
+    ballset_services.ball_replace(ball_set=ball_set, ball_number=17, reason="chipped", session=session)
     with pytest.raises(ValidationError, match=r"faulty balls not replaced since: 44 \(R23, R26\)"):
-        services.ball_set_use_for_game(ball_set=ball_set, game=game)
-    services.ball_replace(ball_set=ball_set, ball_number=44, reason="number worn off", session=session)
+        ballset_services.ball_set_use_for_game(ball_set=ball_set, game=game)
+    ballset_services.ball_replace(
+        ball_set=ball_set, ball_number=44, reason="number worn off", session=session
+    )
 
-    assert services.ball_set_use_for_game(ball_set=ball_set, game=game).games_played == 1
+    assert ballset_services.ball_set_use_for_game(ball_set=ball_set, game=game).games_played == 1
 
 
 def test_a_ball_replaced_before_the_check_does_not_mend_it(venue):
     ball_set = venue.ball_set()
-    services.ball_replace(ball_set=ball_set, ball_number=17, reason="chipped last month")
+    ballset_services.ball_replace(ball_set=ball_set, ball_number=17, reason="chipped last month")
     session = venue.session()
-    services.ball_set_check_record(ball_set=ball_set, session=session, phase="start", faulty_balls=[17])
+    ballset_services.ball_set_check_record(
+        ball_set=ball_set, session=session, phase="start", faulty_balls=[17]
+    )
     with pytest.raises(ValidationError, match="17"):
-        services.ball_set_use_for_game(ball_set=ball_set, game=venue.game(session))
+        ballset_services.ball_set_use_for_game(ball_set=ball_set, game=venue.game(session))
 
 
 def test_a_game_is_drawn_with_one_set_only(venue):
@@ -221,9 +229,9 @@ def test_a_game_is_drawn_with_one_set_only(venue):
     first = venue.checked_set(session, serial="JB-1")
     second = venue.checked_set(session, serial="JB-2")
     game = venue.game(session)
-    services.ball_set_use_for_game(ball_set=first, game=game)
+    ballset_services.ball_set_use_for_game(ball_set=first, game=game)
     with pytest.raises(ValidationError, match="JB-1"):
-        services.ball_set_use_for_game(ball_set=second, game=game)
+        ballset_services.ball_set_use_for_game(ball_set=second, game=game)
     second.refresh_from_db()
     assert second.games_played == 0
 
@@ -234,7 +242,7 @@ def test_a_refused_use_inside_the_draws_transaction_leaves_the_rest_of_it(venue)
     ball_set = venue.ball_set()  # no start check
     game = venue.game(session)
     with pytest.raises(ValidationError), transaction.atomic():
-        services.ball_set_use_for_game(ball_set=ball_set, game=game)
+        ballset_services.ball_set_use_for_game(ball_set=ball_set, game=game)
     assert not BallSetUse.objects.exists()
 
 
@@ -244,7 +252,9 @@ def test_a_refused_use_inside_the_draws_transaction_leaves_the_rest_of_it(venue)
 def test_replacing_a_whole_set_retires_it_and_records_both(venue):
     session = venue.session()
     old, new = venue.ball_set("JB-1"), venue.ball_set("JB-2")
-    replacement = services.ball_set_replace(ball_set=old, replacement=new, reason="worn", session=session)
+    replacement = ballset_services.ball_set_replace(
+        ball_set=old, replacement=new, reason="worn", session=session
+    )
     old.refresh_from_db()
     assert old.state == BallSet.State.RETIRED
     assert old.retired_reason == "worn"
@@ -252,14 +262,14 @@ def test_replacing_a_whole_set_retires_it_and_records_both(venue):
     assert replacement.session == session
     # The new set has not run through the mechanism in this session yet (R23).
     with pytest.raises(ValidationError, match="R23"):
-        services.ball_set_use_for_game(ball_set=new, game=venue.game(session))
+        ballset_services.ball_set_use_for_game(ball_set=new, game=venue.game(session))
 
 
 def test_a_set_retired_at_2000_games_can_still_be_recorded_as_replaced(venue):
     session = venue.session()
     old = venue.checked_set(session, serial="JB-1", games_played=1999)
-    services.ball_set_use_for_game(ball_set=old, game=venue.game(session))
-    services.ball_set_replace(ball_set=old, replacement=venue.ball_set("JB-2"), reason="2 000 games")
+    ballset_services.ball_set_use_for_game(ball_set=old, game=venue.game(session))
+    ballset_services.ball_set_replace(ball_set=old, replacement=venue.ball_set("JB-2"), reason="2 000 games")
     assert BallReplacement.objects.filter(ball_set=old).count() == 1
 
 
@@ -270,26 +280,26 @@ def test_a_set_replacement_the_rules_do_not_allow_is_refused(venue, other_venue,
         "itself": lambda: old,
         "other size": lambda: venue.ball_set("JB-2", size=80),
         "other hall": lambda: other_venue.ball_set("JB-2"),
-        "retired": lambda: services.ball_set_retire(ball_set=venue.ball_set("JB-2"), reason="worn"),
+        "retired": lambda: ballset_services.ball_set_retire(ball_set=venue.ball_set("JB-2"), reason="worn"),
     }.get(problem, lambda: venue.ball_set("JB-2"))()
     reason = "" if problem == "no reason" else "worn"
     if problem == "twice":
-        services.ball_set_replace(ball_set=old, replacement=venue.ball_set("JB-3"), reason="worn")
+        ballset_services.ball_set_replace(ball_set=old, replacement=venue.ball_set("JB-3"), reason="worn")
     count = BallReplacement.objects.count()
     with pytest.raises(ValidationError):
-        services.ball_set_replace(ball_set=old, replacement=new, reason=reason)
+        ballset_services.ball_set_replace(ball_set=old, replacement=new, reason=reason)
     assert BallReplacement.objects.count() == count
 
 
 def test_one_damaged_ball_is_replaced_within_the_set(venue):
     ball_set = venue.ball_set(size=30)
-    replacement = services.ball_replace(ball_set=ball_set, ball_number=30, reason="cracked")
+    replacement = ballset_services.ball_replace(ball_set=ball_set, ball_number=30, reason="cracked")
     assert (replacement.ball_number, replacement.replacement_set) == (30, None)
     with pytest.raises(ValidationError) as refused:
-        services.ball_replace(ball_set=ball_set, ball_number=31, reason="cracked")
+        ballset_services.ball_replace(ball_set=ball_set, ball_number=31, reason="cracked")
     assert "ball_number" in refused.value.message_dict
     with pytest.raises(ValidationError) as refused:
-        services.ball_replace(ball_set=ball_set, ball_number=3, reason=" ")
+        ballset_services.ball_replace(ball_set=ball_set, ball_number=3, reason=" ")
     assert "reason" in refused.value.message_dict
     ball_set.refresh_from_db()
     assert ball_set.state == BallSet.State.ACTIVE  # one ball does not retire the set
@@ -299,18 +309,20 @@ def test_a_ball_replaced_again_in_a_session_needs_why_and_is_flagged(venue):
     """Issue [A0] 7: recording goes on (R26), but the same ball again in one session says why."""
     session = venue.session()
     ball_set = venue.ball_set()
-    first = services.ball_replace(ball_set=ball_set, ball_number=17, reason="cracked", session=session)
+    first = ballset_services.ball_replace(
+        ball_set=ball_set, ball_number=17, reason="cracked", session=session
+    )
     assert (first.repeated, first.repeat_reason) == (False, "")
 
     with pytest.raises(ValidationError) as refused:
-        services.ball_replace(ball_set=ball_set, ball_number=17, reason="cracked", session=session)
+        ballset_services.ball_replace(ball_set=ball_set, ball_number=17, reason="cracked", session=session)
     assert "already replaced in this session" in refused.value.message_dict["repeat_reason"][0]
     assert BallReplacement.objects.count() == 1
 
-    again = services.ball_replace(
+    again = ballset_services.ball_replace(
         ball_set=ball_set, ball_number=17, reason="cracked", session=session, repeat_reason="  chipped too "
     )
-    third = services.ball_replace(
+    third = ballset_services.ball_replace(
         ball_set=ball_set, ball_number=17, reason="cracked", session=session, repeat_reason="dropped"
     )
     assert (again.repeated, again.repeat_of, again.repeat_reason) == (True, first, "chipped too")
@@ -320,18 +332,22 @@ def test_a_ball_replaced_again_in_a_session_needs_why_and_is_flagged(venue):
 def test_a_replacement_is_a_repeat_only_for_the_same_ball_set_and_session(venue):
     session, other_session = venue.session(), venue.session()
     ball_set, other_set = venue.ball_set("JB-1"), venue.ball_set("JB-2")
-    services.ball_replace(ball_set=ball_set, ball_number=17, reason="cracked", session=session)
+    ballset_services.ball_replace(ball_set=ball_set, ball_number=17, reason="cracked", session=session)
 
     fresh = [
-        services.ball_replace(ball_set=ball_set, ball_number=18, reason="cracked", session=session),
-        services.ball_replace(ball_set=other_set, ball_number=17, reason="cracked", session=session),
-        services.ball_replace(ball_set=ball_set, ball_number=17, reason="cracked", session=other_session),
-        services.ball_replace(ball_set=ball_set, ball_number=17, reason="cracked"),  # outside a session
+        ballset_services.ball_replace(ball_set=ball_set, ball_number=18, reason="cracked", session=session),
+        ballset_services.ball_replace(ball_set=other_set, ball_number=17, reason="cracked", session=session),
+        ballset_services.ball_replace(
+            ball_set=ball_set, ball_number=17, reason="cracked", session=other_session
+        ),
+        ballset_services.ball_replace(
+            ball_set=ball_set, ball_number=17, reason="cracked"
+        ),  # outside a session
     ]
 
     assert [r.repeated for r in fresh] == [False] * 4
     # A reason for a repeat that is none is not kept: nothing to flag.
-    plain = services.ball_replace(
+    plain = ballset_services.ball_replace(
         ball_set=ball_set, ball_number=19, reason="x", session=session, repeat_reason="?"
     )
     assert (plain.repeated, plain.repeat_reason) == (False, "")
@@ -340,7 +356,9 @@ def test_a_replacement_is_a_repeat_only_for_the_same_ball_set_and_session(venue)
 def test_the_schema_refuses_a_repeat_without_its_reason(venue):
     session = venue.session()
     ball_set = venue.ball_set()
-    first = services.ball_replace(ball_set=ball_set, ball_number=17, reason="cracked", session=session)
+    first = ballset_services.ball_replace(
+        ball_set=ball_set, ball_number=17, reason="cracked", session=session
+    )
     with pytest.raises(IntegrityError), transaction.atomic():
         BallReplacement.objects.create(
             ball_set=ball_set, ball_number=17, session=session, reason="again", repeat_of=first
@@ -357,10 +375,12 @@ def test_postgres_refuses_a_repeat_that_is_not_flagged(venue):
         pytest.skip("the trigger exists on PostgreSQL only; the service does the same elsewhere")
     session = venue.session()
     ball_set = venue.ball_set()
-    services.ball_replace(ball_set=ball_set, ball_number=17, reason="cracked", session=session)
+    ballset_services.ball_replace(ball_set=ball_set, ball_number=17, reason="cracked", session=session)
     with pytest.raises(IntegrityError, match="names its last replacement"), transaction.atomic():
         BallReplacement.objects.create(ball_set=ball_set, ball_number=17, session=session, reason="again")
-    other = services.ball_replace(ball_set=ball_set, ball_number=18, reason="cracked", session=session)
+    other = ballset_services.ball_replace(
+        ball_set=ball_set, ball_number=18, reason="cracked", session=session
+    )
     with pytest.raises(IntegrityError, match="names its last replacement"), transaction.atomic():
         BallReplacement.objects.create(
             ball_set=ball_set, ball_number=17, session=session, reason="x", repeat_of=other, repeat_reason="y"
@@ -368,20 +388,20 @@ def test_postgres_refuses_a_repeat_that_is_not_flagged(venue):
 
 
 def test_no_ball_of_a_retired_set_is_replaced(venue):
-    ball_set = services.ball_set_retire(ball_set=venue.ball_set(), reason="worn")
+    ball_set = ballset_services.ball_set_retire(ball_set=venue.ball_set(), reason="worn")
     with pytest.raises(ValidationError, match="retired"):
-        services.ball_replace(ball_set=ball_set, ball_number=1, reason="cracked")
+        ballset_services.ball_replace(ball_set=ball_set, ball_number=1, reason="cracked")
 
 
 def test_a_set_is_retired_once_with_a_reason(venue):
     ball_set = venue.ball_set()
     with pytest.raises(ValidationError):
-        services.ball_set_retire(ball_set=ball_set, reason="")
-    retired = services.ball_set_retire(ball_set=ball_set, reason="worn")
+        ballset_services.ball_set_retire(ball_set=ball_set, reason="")
+    retired = ballset_services.ball_set_retire(ball_set=ball_set, reason="worn")
     assert retired.state == BallSet.State.RETIRED
     assert retired.retired_at is not None
     with pytest.raises(ValidationError, match="already retired"):
-        services.ball_set_retire(ball_set=ball_set, reason="worn")
+        ballset_services.ball_set_retire(ball_set=ball_set, reason="worn")
 
 
 # --- the schema ------------------------------------------------------------------------------------
@@ -448,9 +468,9 @@ def test_postgres_keeps_ball_records_insert_only_and_ball_numbers_within_the_set
     session = venue.session()
     ball_set = venue.checked_set(session, size=30)
     check = BallSetCheck.objects.get()
-    replacement = services.ball_replace(ball_set=ball_set, ball_number=3, reason="cracked")
+    replacement = ballset_services.ball_replace(ball_set=ball_set, ball_number=3, reason="cracked")
     use_game = venue.game(session, variant="30")
-    services.ball_set_use_for_game(ball_set=ball_set, game=use_game)
+    ballset_services.ball_set_use_for_game(ball_set=ball_set, game=use_game)
     for rows in (
         BallSetCheck.objects.filter(pk=check.pk),
         BallReplacement.objects.filter(pk=replacement.pk),
@@ -475,7 +495,7 @@ def test_postgres_keeps_ball_records_insert_only_and_ball_numbers_within_the_set
     for change in ({"size": 90}, {"games_played": 0}):
         with pytest.raises(IntegrityError), transaction.atomic():
             BallSet.objects.filter(pk=ball_set.pk).update(**change)
-    services.ball_set_retire(ball_set=ball_set, reason="worn")
+    ballset_services.ball_set_retire(ball_set=ball_set, reason="worn")
     with pytest.raises(IntegrityError, match="never used again"), transaction.atomic():
         BallSet.objects.filter(pk=ball_set.pk).update(state="active", retired_at=None)
 
@@ -499,7 +519,7 @@ def test_two_draws_racing_for_a_sets_last_game_leave_exactly_one():
         try:
             start.wait()
             with transaction.atomic():
-                services.ball_set_use_for_game(ball_set=ball_set, game=games[index])
+                ballset_services.ball_set_use_for_game(ball_set=ball_set, game=games[index])
             outcomes.append("used")
         except ValidationError as exc:
             outcomes.append("refused" if "R25" in exc.messages[0] else exc.messages[0])
@@ -524,12 +544,12 @@ def test_the_session_export_lists_the_replacements_with_the_repeat_flagged(venue
     """What the acta reads (R61 k): the session's replacements in order, a repeat flagged."""
     session = venue.session()
     ball_set, spare = venue.ball_set("JB-1"), venue.ball_set("JB-2")
-    services.ball_replace(ball_set=ball_set, ball_number=17, reason="cracked", session=session)
-    services.ball_replace(
+    ballset_services.ball_replace(ball_set=ball_set, ball_number=17, reason="cracked", session=session)
+    ballset_services.ball_replace(
         ball_set=ball_set, ball_number=17, reason="cracked", session=session, repeat_reason="again"
     )
-    services.ball_set_replace(ball_set=ball_set, replacement=spare, reason="worn", session=session)
-    services.ball_replace(ball_set=spare, ball_number=2, reason="outside the session")
+    ballset_services.ball_set_replace(ball_set=ball_set, replacement=spare, reason="worn", session=session)
+    ballset_services.ball_replace(ball_set=spare, ball_number=2, reason="outside the session")
 
     rows = session_export_data(session=session)["ball_replacements"]
 

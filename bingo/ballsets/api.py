@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
@@ -24,12 +23,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from bingo.ballsets import selectors, services
 from bingo.common.api import ErrorSerializer, Pagination
 from bingo.common.roles import Role
 from bingo.models import Session
-from halls import services
-from halls.api import HALL_WRITES, request_user, require_hall_role, staff_halls
-from halls.models import BALL_SET_SIZES, BallReplacement, BallSet, BallSetCheck, Hall
+from halls.api import HALL_WRITES, request_user, require_hall_role, visible_hall
+from halls.models import BALL_SET_SIZES, BallReplacement, BallSet, BallSetCheck
 
 # Choices travel as patterned strings, not enums: other components already have fields named
 # "state", "size" or "kind", and a second enum of the same name makes drf-spectacular warn.
@@ -200,22 +199,11 @@ class ReasonSerializer(serializers.Serializer[Any]):
 # --- access -----------------------------------------------------------------------------------
 
 
-def _hall(request: Request, hall_id: int) -> Hall:
-    try:
-        return staff_halls(request_user(request)).get(pk=hall_id)
-    except Hall.DoesNotExist:
-        raise NotFound(_("There is no hall %(id)d.") % {"id": hall_id}) from None
-
-
 def _ball_set(request: Request, ball_set_id: int) -> BallSet:
     try:
-        return BallSet.objects.filter(hall__in=staff_halls(request_user(request))).get(pk=ball_set_id)
+        return selectors.ball_set_get_for(request_user(request), ball_set_id=ball_set_id)
     except BallSet.DoesNotExist:
         raise NotFound(_("There is no ball set %(id)d.") % {"id": ball_set_id}) from None
-
-
-def _sessions_of(hall_id: int) -> QuerySet[Session]:
-    return Session.objects.filter(room__hall_id=hall_id)
 
 
 _WRITE_ERRORS = {
@@ -244,8 +232,8 @@ class HallBallSetListView(GenericAPIView[BallSet]):
         tags=["ball sets"],
     )
     def get(self, request: Request, hall_id: int) -> Response:
-        hall = _hall(request, hall_id)
-        page = self.paginate_queryset(BallSet.objects.filter(hall=hall).order_by("serial_number"))
+        hall = visible_hall(request, hall_id)
+        page = self.paginate_queryset(selectors.ball_set_list(hall=hall).order_by("serial_number"))
         return self.get_paginated_response(BallSetSerializer(page, many=True).data)
 
     @extend_schema(
@@ -255,7 +243,7 @@ class HallBallSetListView(GenericAPIView[BallSet]):
         tags=["ball sets"],
     )
     def post(self, request: Request, hall_id: int) -> Response:
-        hall = _hall(request, hall_id)
+        hall = visible_hall(request, hall_id)
         require_hall_role(request, hall.pk, *self.write_roles)
         form = BallSetCreateSerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -300,8 +288,7 @@ class BallSetCheckListView(GenericAPIView[BallSetCheck]):
     )
     def get(self, request: Request, ball_set_id: int) -> Response:
         ball_set = _ball_set(request, ball_set_id)
-        checks = BallSetCheck.objects.filter(ball_set=ball_set).select_related("checked_by")
-        page = self.paginate_queryset(checks.order_by("-checked_at", "-id"))
+        page = self.paginate_queryset(selectors.ball_set_check_list(ball_set=ball_set))
         return self.get_paginated_response(BallSetCheckSerializer(page, many=True).data)
 
     @extend_schema(
@@ -314,7 +301,7 @@ class BallSetCheckListView(GenericAPIView[BallSetCheck]):
         ball_set = _ball_set(request, ball_set_id)
         require_hall_role(request, ball_set.hall_id, *self.write_roles)
         form = BallSetCheckCreateSerializer(data=request.data)
-        form.fields["session"].queryset = _sessions_of(ball_set.hall_id)  # type: ignore[attr-defined]
+        form.fields["session"].queryset = selectors.session_list_of_hall(hall_id=ball_set.hall_id)  # type: ignore[attr-defined]
         form.is_valid(raise_exception=True)
         check = services.ball_set_check_record(
             ball_set=ball_set, user=request_user(request), **form.validated_data
@@ -338,8 +325,7 @@ class BallSetReplacementListView(GenericAPIView[BallReplacement]):
     )
     def get(self, request: Request, ball_set_id: int) -> Response:
         ball_set = _ball_set(request, ball_set_id)
-        found = BallReplacement.objects.filter(Q(ball_set=ball_set) | Q(replacement_set=ball_set))
-        page = self.paginate_queryset(found.select_related("replaced_by").order_by("-replaced_at", "-id"))
+        page = self.paginate_queryset(selectors.ball_replacement_list(ball_set=ball_set))
         return self.get_paginated_response(BallReplacementSerializer(page, many=True).data)
 
     @extend_schema(
@@ -352,9 +338,9 @@ class BallSetReplacementListView(GenericAPIView[BallReplacement]):
         ball_set = _ball_set(request, ball_set_id)
         require_hall_role(request, ball_set.hall_id, *self.write_roles)
         form = BallReplacementCreateSerializer(data=request.data)
-        form.fields["session"].queryset = _sessions_of(ball_set.hall_id)  # type: ignore[attr-defined]
-        form.fields["replacement_set"].queryset = BallSet.objects.filter(  # type: ignore[attr-defined]
-            hall_id=ball_set.hall_id
+        form.fields["session"].queryset = selectors.session_list_of_hall(hall_id=ball_set.hall_id)  # type: ignore[attr-defined]
+        form.fields["replacement_set"].queryset = selectors.ball_set_list(  # type: ignore[attr-defined]
+            hall=ball_set.hall
         )
         form.is_valid(raise_exception=True)
         data = form.validated_data

@@ -1,10 +1,15 @@
-"""The jackpot calculator: how often a bingo within N balls pays the progressive jackpot (R9).
+"""The managers' jackpot screens (thin adapters, STYLE rule 3).
 
-A manager picks N before announcing it at the start of the session (R9). The page shows, for N
-balls and K cards in play, the exact chance for one card, an upper bound and an approximation
-for K cards, and a simulation of K generated cards with its 95 % interval
-(bingo/engine/jackpot_odds.py; docs/jackpot.md). A thin adapter (STYLE rule 3): the form
-parses, the engine computes, the template shows. Nothing is stored.
+The hall's progressive jackpot (R9-R13): its state, its configuration (base value R11,
+authorization R12), seeds and adjustments, and its ledger. Contributions (R10) and wins (R11)
+come from the games, never from this screen. Only a manager of the hall (or a superuser holding
+the manager role) reaches it.
+
+The calculator: how often a bingo within N balls pays the progressive jackpot (R9). A manager
+picks N before announcing it at the start of the session (R9). The page shows, for N balls and
+K cards in play, the exact chance for one card, an upper bound and an approximation for K
+cards, and a simulation of K generated cards with its 95 % interval
+(bingo/engine/jackpot_odds.py; docs/jackpot.md). Nothing is stored.
 """
 
 from __future__ import annotations
@@ -16,82 +21,106 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from django import forms
+from django.contrib import messages
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from bingo.common.roles import Role, role_required
 from bingo.engine import GenerationError, Variant, exact_odds, geometry, simulate_first_bingo
 from bingo.engine.jackpot_odds import FirstBingoSimulation
-from cards.models import VARIANT_CHOICES
+from bingo.jackpot import selectors
+from bingo.jackpot.forms import JackpotCalculatorForm, JackpotConfigForm, JackpotMovementForm
+from halls.models import Hall
+from halls.views import hall_managed_or_404
 
-#: Most cards the page simulates. Generating 80- and 75-ball sets, whose lines are made unique
-#: (R14 adapted), takes about half a second at 6,000 cards and several seconds past 10,000.
-MAX_CARDS = {Variant.B90: 100_000, Variant.B80: 6_000, Variant.B75: 6_000, Variant.B30: 100_000}
-#: Most simulated games, and most (cards x games): about a second of work on one core.
-MAX_DRAWS = 20_000
-MAX_WORK = 200_000_000
-#: Rows of the table on each side of the chosen N.
-TABLE_SPAN = 5
+#: Ledger lines per page, newest first.
+MOVEMENTS_PER_PAGE = 50
 
 
-class JackpotCalculatorForm(forms.Form):
-    """What the manager asks: the variant, N, K, how many games to simulate, and a target."""
+def _page(
+    request: HttpRequest,
+    hall: Hall,
+    config_form: JackpotConfigForm | None = None,
+    movement_form: JackpotMovementForm | None = None,
+) -> HttpResponse:
+    jackpot = selectors.jackpot_get(hall=hall)
+    movements = selectors.jackpot_movement_list(hall=hall)
+    context = {
+        "nav": "halls",
+        "hall": hall,
+        "jackpot": jackpot,
+        "state": selectors.jackpot_state(hall=hall),
+        "config_form": config_form or JackpotConfigForm(jackpot=jackpot, prefix="config"),
+        "movement_form": movement_form or JackpotMovementForm(prefix="movement"),
+        "movements": Paginator(movements, MOVEMENTS_PER_PAGE).get_page(request.GET.get("page")),
+    }
+    return render(request, "halls/jackpot_detail.html", context)
 
-    variant = forms.TypedChoiceField(
-        label=gettext_lazy("Variant"), choices=VARIANT_CHOICES, coerce=Variant, initial=Variant.B90.value
-    )
-    balls = forms.IntegerField(
-        label=gettext_lazy("Balls drawn (N)"),
-        min_value=0,
-        max_value=90,
-        initial=50,
-        help_text=gettext_lazy("The jackpot goes to a bingo within this many balls (R9)."),
-    )
-    cards = forms.IntegerField(
-        label=gettext_lazy("Cards in play (K)"), min_value=1, max_value=max(MAX_CARDS.values()), initial=1680
-    )
-    draws = forms.IntegerField(
-        label=gettext_lazy("Games to simulate"), min_value=100, max_value=MAX_DRAWS, initial=10_000
-    )
-    target = forms.IntegerField(
-        label=gettext_lazy("Target: jackpot won once in how many games"),
-        min_value=1,
-        max_value=1_000_000,
-        initial=20,
-    )
 
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        variant, balls, cards, draws = (data.get(k) for k in ("variant", "balls", "cards", "draws"))
-        if isinstance(variant, Variant):
-            total = geometry(variant).balls
-            if isinstance(balls, int) and balls > total:
-                self.add_error(
-                    "balls",
-                    _("A %(variant)s-ball game has only %(total)s balls.")
-                    % {"variant": variant, "total": total},
-                )
-            if isinstance(cards, int) and cards > MAX_CARDS[variant]:
-                self.add_error(
-                    "cards",
-                    _("This page simulates at most %(max)s cards of %(variant)s balls.")
-                    % {"max": number_format(MAX_CARDS[variant], force_grouping=True), "variant": variant},
-                )
-        if isinstance(cards, int) and isinstance(draws, int) and cards * draws > MAX_WORK:
-            self.add_error(
-                "draws",
-                _("With %(cards)s cards, simulate at most %(draws)s games.")
+@require_GET
+@role_required(Role.MANAGER)
+def jackpot_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The hall's jackpot: balance, base, authorization, the forms to change them, and its ledger."""
+    return _page(request, hall_managed_or_404(request, pk))
+
+
+@require_POST
+@role_required(Role.MANAGER)
+def jackpot_configure(request: HttpRequest, pk: int) -> HttpResponse:
+    """Set the base value (R11) and the authorization's terms (R12)."""
+    hall = hall_managed_or_404(request, pk)
+    form = JackpotConfigForm(request.POST, prefix="config")
+    if form.is_valid():
+        try:
+            form.save(hall=hall)
+        except ValidationError:
+            pass
+        else:
+            messages.success(request, _("Jackpot settings saved."))
+            return redirect("halls:jackpot_detail", pk=hall.pk)
+    return _page(request, hall, config_form=form)
+
+
+@require_POST
+@role_required(Role.MANAGER)
+def jackpot_movement_create(request: HttpRequest, pk: int) -> HttpResponse:
+    """Add a seed (R11) or an adjustment to the jackpot's ledger."""
+    hall = hall_managed_or_404(request, pk)
+    form = JackpotMovementForm(request.POST, prefix="movement")
+    if form.is_valid():
+        user: User = request.user  # type: ignore[assignment]
+        try:
+            movement = form.save(hall=hall, user=user)
+        except ValidationError:
+            pass
+        else:
+            done = _(
+                "%(kind)s of %(amount)s %(currency)s recorded; the jackpot is now %(balance)s %(currency)s."
+            )
+            messages.success(
+                request,
+                done
                 % {
-                    "cards": number_format(cards, force_grouping=True),
-                    "draws": number_format(MAX_WORK // cards, force_grouping=True),
+                    "kind": movement.get_kind_display(),
+                    "amount": movement.amount,
+                    "balance": movement.balance_after,
+                    "currency": hall.currency,
                 },
             )
-        return data
+            return redirect("halls:jackpot_detail", pk=hall.pk)
+    return _page(request, hall, movement_form=form)
+
+
+# --- the calculator (R9) ------------------------------------------------------------------------
+
+#: Rows of the table on each side of the chosen N.
+TABLE_SPAN = 5
 
 
 def _new_rng() -> np.random.Generator:

@@ -1,4 +1,5 @@
-"""Forms of the jackpot screen (R9-R13): they parse input; the services decide (STYLE rule 3)."""
+"""Forms of the jackpot screens: the hall's jackpot (R9-R13), where they parse input and the services
+decide (STYLE rule 3), and the odds calculator's question (R9)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,13 @@ from typing import Any
 from django import forms
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
 from bingo.common.forms import add_service_errors
-from halls import services
+from bingo.engine import Variant, geometry
+from bingo.jackpot import services
+from cards.models import VARIANT_CHOICES
 from halls.models import Hall, Jackpot, JackpotMovement
 
 
@@ -86,3 +90,66 @@ class JackpotMovementForm(forms.Form):
         except ValidationError as exc:
             add_service_errors(self, exc)
             raise
+
+
+#: Most cards the page simulates. Generating 80- and 75-ball sets, whose lines are made unique
+#: (R14 adapted), takes about half a second at 6,000 cards and several seconds past 10,000.
+MAX_CARDS = {Variant.B90: 100_000, Variant.B80: 6_000, Variant.B75: 6_000, Variant.B30: 100_000}
+#: Most simulated games, and most (cards x games): about a second of work on one core.
+MAX_DRAWS = 20_000
+MAX_WORK = 200_000_000
+
+
+class JackpotCalculatorForm(forms.Form):
+    """What the manager asks: the variant, N, K, how many games to simulate, and a target."""
+
+    variant = forms.TypedChoiceField(
+        label=_("Variant"), choices=VARIANT_CHOICES, coerce=Variant, initial=Variant.B90.value
+    )
+    balls = forms.IntegerField(
+        label=_("Balls drawn (N)"),
+        min_value=0,
+        max_value=90,
+        initial=50,
+        help_text=_("The jackpot goes to a bingo within this many balls (R9)."),
+    )
+    cards = forms.IntegerField(
+        label=_("Cards in play (K)"), min_value=1, max_value=max(MAX_CARDS.values()), initial=1680
+    )
+    draws = forms.IntegerField(
+        label=_("Games to simulate"), min_value=100, max_value=MAX_DRAWS, initial=10_000
+    )
+    target = forms.IntegerField(
+        label=_("Target: jackpot won once in how many games"),
+        min_value=1,
+        max_value=1_000_000,
+        initial=20,
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        variant, balls, cards, draws = (data.get(k) for k in ("variant", "balls", "cards", "draws"))
+        if isinstance(variant, Variant):
+            total = geometry(variant).balls
+            if isinstance(balls, int) and balls > total:
+                self.add_error(
+                    "balls",
+                    _("A %(variant)s-ball game has only %(total)s balls.")
+                    % {"variant": variant, "total": total},
+                )
+            if isinstance(cards, int) and cards > MAX_CARDS[variant]:
+                self.add_error(
+                    "cards",
+                    _("This page simulates at most %(max)s cards of %(variant)s balls.")
+                    % {"max": number_format(MAX_CARDS[variant], force_grouping=True), "variant": variant},
+                )
+        if isinstance(cards, int) and isinstance(draws, int) and cards * draws > MAX_WORK:
+            self.add_error(
+                "draws",
+                _("With %(cards)s cards, simulate at most %(draws)s games.")
+                % {
+                    "cards": number_format(cards, force_grouping=True),
+                    "draws": number_format(MAX_WORK // cards, force_grouping=True),
+                },
+            )
+        return data

@@ -9,18 +9,13 @@ from typing import Any
 from django import forms
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from bingo.ballsets import selectors, services
 from bingo.common.forms import add_service_errors
 from bingo.models import Session
-from halls import services
 from halls.models import BALL_SET_SIZES, BallReplacement, BallSet, BallSetCheck, Hall
-
-
-def _sessions_of(hall: Hall) -> QuerySet[Session]:
-    return Session.objects.filter(room__hall=hall).select_related("room__hall").order_by("-starts_at")
 
 
 class SessionChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
@@ -75,7 +70,7 @@ class BallSetCheckForm(forms.Form):
     def __init__(self, *args: Any, ball_set: BallSet, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.ball_set = ball_set
-        self.fields["session"].queryset = _sessions_of(ball_set.hall)  # type: ignore[attr-defined]
+        self.fields["session"].queryset = selectors.session_list_of_hall(hall_id=ball_set.hall_id)  # type: ignore[attr-defined]
 
     def clean_faulty_balls(self) -> list[int]:
         text = self.cleaned_data["faulty_balls"]
@@ -113,7 +108,7 @@ class BallReplaceForm(forms.Form):
     def __init__(self, *args: Any, ball_set: BallSet, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.ball_set = ball_set
-        self.fields["session"].queryset = _sessions_of(ball_set.hall)  # type: ignore[attr-defined]
+        self.fields["session"].queryset = selectors.session_list_of_hall(hall_id=ball_set.hall_id)  # type: ignore[attr-defined]
 
     def save(self, *, user: User) -> BallReplacement:
         """Record the replaced ball; service errors become form errors."""
@@ -139,7 +134,7 @@ class BallSetReplaceForm(forms.Form):
     def __init__(self, *args: Any, ball_set: BallSet, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.ball_set = ball_set
-        self.fields["session"].queryset = _sessions_of(ball_set.hall)  # type: ignore[attr-defined]
+        self.fields["session"].queryset = selectors.session_list_of_hall(hall_id=ball_set.hall_id)  # type: ignore[attr-defined]
         self.fields["replacement"].queryset = (  # type: ignore[attr-defined]
             BallSet.objects.filter(hall_id=ball_set.hall_id, size=ball_set.size, state=BallSet.State.ACTIVE)
             .exclude(pk=ball_set.pk)

@@ -19,23 +19,23 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from bingo.common.roles import Role, role_required, user_roles
-from halls import selectors
-from halls.ballset_forms import (
+from bingo.ballsets import selectors
+from bingo.ballsets.forms import (
     BallReplaceForm,
     BallSetCheckForm,
     BallSetForm,
     BallSetReplaceForm,
     BallSetRetireForm,
 )
-from halls.models import BallReplacement, BallSet, BallSetCheck, BallSetUse, Hall
-from halls.selectors import staff_has_role
+from bingo.common.roles import Role, role_required, user_roles
+from halls.models import BallSet, BallSetCheck, Hall
+from halls.selectors import hall_get_for, hall_list_for, hall_roles_for
+from halls.views import hall_managed_or_404
 
 #: The most recent games drawn with a set that its page lists.
 USES_SHOWN = 50
@@ -45,19 +45,10 @@ USES_SHOWN = 50
 CHECKERS = (Role.MANAGER, Role.CALLER)
 
 
-def hall_managed_or_404(request: HttpRequest, hall_id: int) -> Hall:
-    """Hall ``hall_id`` when the user manages it (a superuser, every hall); 404 for any other."""
-    hall = get_object_or_404(Hall, pk=hall_id)
-    user: User = request.user  # type: ignore[assignment]
-    if not (user.is_superuser or staff_has_role(user=user, hall_id=hall.pk, role=Role.MANAGER)):
-        raise Http404
-    return hall
-
-
 def _hall_checked_or_404(request: HttpRequest, hall_id: int) -> Hall:
     """Hall ``hall_id`` when the user manages it or calls there; 404 for any other."""
     try:
-        return selectors.hall_get_for(request.user, *CHECKERS, hall_id=hall_id)
+        return hall_get_for(request.user, *CHECKERS, hall_id=hall_id)
     except Hall.DoesNotExist:
         raise Http404 from None
 
@@ -67,7 +58,7 @@ def _ball_set_or_404(
 ) -> BallSet:
     """A ball set of hall ``hall_id``, which the user manages (``managed``) or may check sets of."""
     hall = hall_managed_or_404(request, hall_id) if managed else _hall_checked_or_404(request, hall_id)
-    return get_object_or_404(BallSet.objects.select_related("hall"), pk=ball_set_id, hall=hall)
+    return get_object_or_404(selectors.ball_set_list(hall=hall).select_related("hall"), pk=ball_set_id)
 
 
 def _manages(request: HttpRequest, hall: Hall) -> bool:
@@ -75,7 +66,7 @@ def _manages(request: HttpRequest, hall: Hall) -> bool:
     user: User = request.user  # type: ignore[assignment]
     if Role.MANAGER not in user_roles(user):  # the role that opens the managers' views
         return False
-    return Role.MANAGER in selectors.hall_roles_for(user, hall_id=hall.pk)
+    return Role.MANAGER in hall_roles_for(user, hall_id=hall.pk)
 
 
 def _user(request: HttpRequest) -> User:
@@ -89,7 +80,7 @@ def _list_page(request: HttpRequest, hall: Hall, form: BallSetForm | None = None
         "nav": "halls",
         "hall": hall,
         "manages": manages,
-        "ball_sets": hall.ball_sets.order_by("state", "size", "serial_number"),
+        "ball_sets": selectors.ball_set_list(hall=hall).order_by("state", "size", "serial_number"),
         "form": (form or BallSetForm()) if manages else None,
     }
     return render(request, "halls/ballset_list.html", context)
@@ -100,7 +91,7 @@ def _list_page(request: HttpRequest, hall: Hall, form: BallSetForm | None = None
 def ball_set_halls(request: HttpRequest) -> HttpResponse:
     """Where a caller or a manager finds the ball sets: the halls where they check them (R23),
     or straight that hall's sets when there is only one."""
-    halls = list(selectors.hall_list_for(request.user, *CHECKERS).order_by("name"))
+    halls = list(hall_list_for(request.user, *CHECKERS).order_by("name"))
     if len(halls) == 1:
         return redirect("halls:ball_set_list", pk=halls[0].pk)
     return render(request, "halls/ballset_halls.html", {"nav": "halls", "halls": halls})
@@ -134,24 +125,15 @@ def ball_set_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _detail_page(request: HttpRequest, ball_set: BallSet, **forms: Any) -> HttpResponse:
-    replacements = (
-        BallReplacement.objects.filter(Q(ball_set=ball_set) | Q(replacement_set=ball_set))
-        .select_related("ball_set", "replacement_set", "session__room", "replaced_by")
-        .order_by("-replaced_at", "-id")
-    )
     manages = _manages(request, ball_set.hall)
     context = {
         "nav": "halls",
         "hall": ball_set.hall,
         "manages": manages,
         "ball_set": ball_set,
-        "checks": BallSetCheck.objects.filter(ball_set=ball_set)
-        .select_related("session__room", "checked_by")
-        .order_by("-checked_at", "-id"),
-        "replacements": replacements,
-        "uses": BallSetUse.objects.filter(ball_set=ball_set)
-        .select_related("game__session__room")
-        .order_by("-number")[:USES_SHOWN],
+        "checks": selectors.ball_set_check_list(ball_set=ball_set),
+        "replacements": selectors.ball_replacement_list(ball_set=ball_set),
+        "uses": selectors.ball_set_use_list(ball_set=ball_set)[:USES_SHOWN],
         "uses_shown": USES_SHOWN,
         "active": ball_set.state == BallSet.State.ACTIVE,
         "check_form": forms.get("check_form") or BallSetCheckForm(ball_set=ball_set, prefix="check"),

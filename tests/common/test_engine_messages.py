@@ -1,7 +1,7 @@
 """The engine's refusals reach the screens in the user's language (R54).
 
 The engine raises errors with an English message, a code and params (bingo/engine/errors.py);
-bingo/engine_messages.py says each code in the active language. These tests check that every
+bingo/common/engine_messages.py says each code in the active language. These tests check that every
 code has a message, that each message takes the params the engine really gives, and that the
 services and the cashier screen show the translated text.
 """
@@ -24,6 +24,7 @@ from django.test import Client
 from django.utils import translation
 
 import bingo.engine
+from bingo.common.engine_messages import GAME_STATE_NAMES, MESSAGES, engine_message, validation_error
 from bingo.engine.detection import (
     DetectionError,
     Detector,
@@ -48,8 +49,8 @@ from bingo.engine.sales import (
     second_series_validate,
 )
 from bingo.engine.variants import LineKind, Variant
-from bingo.engine_messages import MESSAGES, engine_message, validation_error
 from bingo.games import services
+from bingo.models import GameState as StoredState
 from tests.sales.test_services import HallSetup
 from tests.sales.test_views import SCREEN, Desk, key_of, sell_form
 
@@ -230,7 +231,9 @@ def test_the_errors_of_this_module_are_all_found() -> None:
 def test_every_engine_error_code_has_a_message(error: type[EngineError]) -> None:
     assert error.codes, f"{error.__name__} declares its codes"
     unmapped = sorted(error.codes - set(MESSAGES.get(error, {})))
-    assert not unmapped, f"{error.__name__}: codes without a message in bingo/engine_messages.py: {unmapped}"
+    assert not unmapped, (
+        f"{error.__name__}: codes without a message in bingo/common/engine_messages.py: {unmapped}"
+    )
     assert set(MESSAGES[error]) == set(error.codes), f"{error.__name__}: messages for codes it does not raise"
 
 
@@ -460,3 +463,13 @@ def test_the_cashier_screen_shows_the_r38_refusal_in_portuguese(db: None, client
         r"a série A-1 não tem segunda série onde continuar\.",
         body,
     )
+
+
+def test_the_game_state_names_are_the_game_models_labels() -> None:
+    """The messages name a game's states as the screens do: common may not import the games app,
+    so its own names must stay equal to bingo.models.GameState's labels, in both languages."""
+    assert set(GAME_STATE_NAMES) == set(StoredState.values) == {state.value for state in GameState}
+    for language in ("en", "pt"):
+        with translation.override(language):
+            for state in StoredState:
+                assert str(GAME_STATE_NAMES[state.value]) == str(state.label)

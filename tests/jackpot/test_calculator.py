@@ -12,9 +12,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from bingo import jackpot_calc_views
 from bingo.common.roles import Role
 from bingo.engine import Variant, simulate_first_bingo
+from bingo.jackpot import views as jackpot_calc_views
 
 pytestmark = pytest.mark.django_db
 

@@ -13,10 +13,12 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, connections, transaction
 from django.utils import timezone, translation
 
+from bingo.jackpot import selectors as jackpot_selectors
+from bingo.jackpot import services as jackpot_services
 from bingo.live import events
 from halls import services
 from halls.models import Hall, Jackpot, JackpotMovement
-from tests.halls.conftest import HallWithSessions
+from tests.factories import HallWithSessions
 
 
 @pytest.fixture(autouse=True)
@@ -44,7 +46,7 @@ def assert_ledger_adds_up(hall: Hall) -> None:
 
 def test_configuring_keeps_the_authorizations_terms(venue):
     limit = timezone.localdate() + timedelta(days=365)
-    jackpot = services.jackpot_configure(
+    jackpot = jackpot_services.jackpot_configure(
         hall=venue.hall,
         base_value=D("50000"),
         authorization_reference=" Despacho 12/2026 ",
@@ -64,23 +66,23 @@ def test_configuring_keeps_the_authorizations_terms(venue):
 @pytest.mark.parametrize("value", [D("-1"), D("10.005")])
 def test_a_base_value_below_zero_or_in_fractions_of_a_cent_is_refused(venue, value):
     with pytest.raises(ValidationError) as refused:
-        services.jackpot_configure(hall=venue.hall, base_value=value)
+        jackpot_services.jackpot_configure(hall=venue.hall, base_value=value)
     assert "base_value" in refused.value.message_dict
 
 
 def test_a_game_contributes_once_and_a_win_pays_all_then_resets_to_base(venue):
     """R10-R11: contributions grow the jackpot; a win takes it all and the base goes back in."""
-    services.jackpot_configure(hall=venue.hall, base_value=D("5000"))
-    services.jackpot_seed(hall=venue.hall, amount=D("5000"), note="initial base")
+    jackpot_services.jackpot_configure(hall=venue.hall, base_value=D("5000"))
+    jackpot_services.jackpot_seed(hall=venue.hall, amount=D("5000"), note="initial base")
     session = venue.session()
     first, second = venue.game(session), venue.game(session)
 
-    services.jackpot_contribute(hall=venue.hall, game_id=first.pk, amount=D("72.30"))
-    services.jackpot_contribute(hall=venue.hall, game_id=second.pk, amount=D("30.00"))
+    jackpot_services.jackpot_contribute(hall=venue.hall, game_id=first.pk, amount=D("72.30"))
+    jackpot_services.jackpot_contribute(hall=venue.hall, game_id=second.pk, amount=D("30.00"))
     with pytest.raises(ValidationError, match="already contributed"):
-        services.jackpot_contribute(hall=venue.hall, game_id=second.pk, amount=D("30.00"))
+        jackpot_services.jackpot_contribute(hall=venue.hall, game_id=second.pk, amount=D("30.00"))
 
-    won = services.jackpot_win(hall=venue.hall, game_id=second.pk)
+    won = jackpot_services.jackpot_win(hall=venue.hall, game_id=second.pk)
 
     assert won == D("5102.30")
     kinds = list(JackpotMovement.objects.order_by("id").values_list("kind", "amount", "balance_after"))
@@ -91,38 +93,38 @@ def test_a_game_contributes_once_and_a_win_pays_all_then_resets_to_base(venue):
         ("win", D("-5102.30"), D("0.00")),
         ("reset", D("5000.00"), D("5000.00")),
     ]
-    assert services.jackpot_state(hall=venue.hall).balance == D("5000.00")
+    assert jackpot_selectors.jackpot_state(hall=venue.hall).balance == D("5000.00")
     assert_ledger_adds_up(venue.hall)
     with pytest.raises(ValidationError, match="already won"):
-        services.jackpot_win(hall=venue.hall, game_id=second.pk)
+        jackpot_services.jackpot_win(hall=venue.hall, game_id=second.pk)
 
 
 def test_a_win_resets_to_the_base_in_force_when_it_is_won(venue):
-    services.jackpot_configure(hall=venue.hall, base_value=D("1000"))
+    jackpot_services.jackpot_configure(hall=venue.hall, base_value=D("1000"))
     game = venue.game()
-    services.jackpot_contribute(hall=venue.hall, game_id=game.pk, amount=D("10"))
-    services.jackpot_configure(hall=venue.hall, base_value=D("2000"))
-    assert services.jackpot_win(hall=venue.hall, game_id=game.pk) == D("10")
+    jackpot_services.jackpot_contribute(hall=venue.hall, game_id=game.pk, amount=D("10"))
+    jackpot_services.jackpot_configure(hall=venue.hall, base_value=D("2000"))
+    assert jackpot_services.jackpot_win(hall=venue.hall, game_id=game.pk) == D("10")
     assert Jackpot.objects.get(hall=venue.hall).balance == D("2000")
 
 
 def test_a_game_with_no_prize_money_contributes_zero_on_record(venue):
     game = venue.game()
-    movement = services.jackpot_contribute(hall=venue.hall, game_id=game.pk, amount=D("0"))
+    movement = jackpot_services.jackpot_contribute(hall=venue.hall, game_id=game.pk, amount=D("0"))
     assert (movement.amount, movement.balance_after) == (0, 0)
 
 
 @pytest.mark.parametrize(
     ("call", "field"),
     [
-        (lambda h, g: services.jackpot_contribute(hall=h, game_id=g, amount=D("-0.01")), "amount"),
-        (lambda h, g: services.jackpot_contribute(hall=h, game_id=g, amount=D("1.001")), "amount"),
-        (lambda h, g: services.jackpot_contribute(hall=h, game_id=g, amount=D("NaN")), "amount"),
-        (lambda h, g: services.jackpot_seed(hall=h, amount=D("0")), "amount"),
-        (lambda h, g: services.jackpot_seed(hall=h, amount=D("-5")), "amount"),
-        (lambda h, g: services.jackpot_adjust(hall=h, amount=D("0"), note="x"), "amount"),
-        (lambda h, g: services.jackpot_adjust(hall=h, amount=D("5"), note="  "), "note"),
-        (lambda h, g: services.jackpot_adjust(hall=h, amount=D("-5"), note="below zero"), "amount"),
+        (lambda h, g: jackpot_services.jackpot_contribute(hall=h, game_id=g, amount=D("-0.01")), "amount"),
+        (lambda h, g: jackpot_services.jackpot_contribute(hall=h, game_id=g, amount=D("1.001")), "amount"),
+        (lambda h, g: jackpot_services.jackpot_contribute(hall=h, game_id=g, amount=D("NaN")), "amount"),
+        (lambda h, g: jackpot_services.jackpot_seed(hall=h, amount=D("0")), "amount"),
+        (lambda h, g: jackpot_services.jackpot_seed(hall=h, amount=D("-5")), "amount"),
+        (lambda h, g: jackpot_services.jackpot_adjust(hall=h, amount=D("0"), note="x"), "amount"),
+        (lambda h, g: jackpot_services.jackpot_adjust(hall=h, amount=D("5"), note="  "), "note"),
+        (lambda h, g: jackpot_services.jackpot_adjust(hall=h, amount=D("-5"), note="below zero"), "amount"),
     ],
     ids=[
         "negative contribution",
@@ -144,20 +146,20 @@ def test_a_movement_the_rules_do_not_allow_is_refused(venue, call, field):
 
 
 def test_a_game_of_another_hall_neither_contributes_nor_wins(venue, other_venue):
-    services.jackpot_seed(hall=venue.hall, amount=D("100"))
+    jackpot_services.jackpot_seed(hall=venue.hall, amount=D("100"))
     foreign = other_venue.game()
     with pytest.raises(ValidationError, match="not a game of"):
-        services.jackpot_contribute(hall=venue.hall, game_id=foreign.pk, amount=D("3"))
+        jackpot_services.jackpot_contribute(hall=venue.hall, game_id=foreign.pk, amount=D("3"))
     with pytest.raises(ValidationError, match="not a game of"):
-        services.jackpot_win(hall=venue.hall, game_id=foreign.pk)
+        jackpot_services.jackpot_win(hall=venue.hall, game_id=foreign.pk)
     assert Jackpot.objects.get(hall=venue.hall).balance == D("100")
     assert JackpotMovement.objects.count() == 1
 
 
 def test_an_adjustment_goes_either_way_with_its_reason(venue):
-    services.jackpot_seed(hall=venue.hall, amount=D("100"))
-    services.jackpot_adjust(hall=venue.hall, amount=D("-40"), note="seed typed twice")
-    services.jackpot_adjust(hall=venue.hall, amount=D("15.50"), note="recount")
+    jackpot_services.jackpot_seed(hall=venue.hall, amount=D("100"))
+    jackpot_services.jackpot_adjust(hall=venue.hall, amount=D("-40"), note="seed typed twice")
+    jackpot_services.jackpot_adjust(hall=venue.hall, amount=D("15.50"), note="recount")
     assert Jackpot.objects.get(hall=venue.hall).balance == D("75.50")
     assert_ledger_adds_up(venue.hall)
 
@@ -167,23 +169,25 @@ def test_the_balance_is_always_the_sum_of_the_movements(venue):
     rng = random.Random(2017)
     hall = venue.hall
     session = venue.session()
-    services.jackpot_configure(hall=hall, base_value=D("500"))
+    jackpot_services.jackpot_configure(hall=hall, base_value=D("500"))
     for _step in range(60):
         choice = rng.random()
         if choice < 0.6:
             game = venue.game(session)
-            services.jackpot_contribute(hall=hall, game_id=game.pk, amount=D(rng.randint(0, 99_999)) / 100)
+            jackpot_services.jackpot_contribute(
+                hall=hall, game_id=game.pk, amount=D(rng.randint(0, 99_999)) / 100
+            )
             if rng.random() < 0.15:
-                services.jackpot_win(hall=hall, game_id=game.pk)
+                jackpot_services.jackpot_win(hall=hall, game_id=game.pk)
         elif choice < 0.8:
-            services.jackpot_seed(hall=hall, amount=D(rng.randint(1, 10_000)))
+            jackpot_services.jackpot_seed(hall=hall, amount=D(rng.randint(1, 10_000)))
         else:
             balance = (
                 Jackpot.objects.get(hall=hall).balance if Jackpot.objects.filter(hall=hall).exists() else 0
             )
             amount = D(rng.randint(-int(balance * 100), 5_000)) / 100
             if amount:
-                services.jackpot_adjust(hall=hall, amount=amount, note="random")
+                jackpot_services.jackpot_adjust(hall=hall, amount=amount, note="random")
         assert_ledger_adds_up(hall)
     assert JackpotMovement.objects.filter(kind="win").count() >= 1
 
@@ -205,13 +209,13 @@ def test_every_movement_tells_the_halls_displays_after_it_commits(
     hall = venue.hall
     annulled, won = venue.game(), venue.game()
     steps = [
-        lambda: services.jackpot_configure(hall=hall, base_value=D("500.00")),
-        lambda: services.jackpot_seed(hall=hall, amount=D("500.00")),
-        lambda: services.jackpot_contribute(hall=hall, game_id=annulled.pk, amount=D("12.00")),
-        lambda: services.jackpot_reverse(hall=hall, game_id=annulled.pk),
-        lambda: services.jackpot_contribute(hall=hall, game_id=won.pk, amount=D("30.00")),
-        lambda: services.jackpot_adjust(hall=hall, amount=D("-0.50"), note="miscounted"),
-        lambda: services.jackpot_win(hall=hall, game_id=won.pk),  # the win and the reset
+        lambda: jackpot_services.jackpot_configure(hall=hall, base_value=D("500.00")),
+        lambda: jackpot_services.jackpot_seed(hall=hall, amount=D("500.00")),
+        lambda: jackpot_services.jackpot_contribute(hall=hall, game_id=annulled.pk, amount=D("12.00")),
+        lambda: jackpot_services.jackpot_reverse(hall=hall, game_id=annulled.pk),
+        lambda: jackpot_services.jackpot_contribute(hall=hall, game_id=won.pk, amount=D("30.00")),
+        lambda: jackpot_services.jackpot_adjust(hall=hall, amount=D("-0.50"), note="miscounted"),
+        lambda: jackpot_services.jackpot_win(hall=hall, game_id=won.pk),  # the win and the reset
     ]
     for step in steps:
         with django_capture_on_commit_callbacks() as callbacks:
@@ -227,7 +231,7 @@ def test_every_movement_tells_the_halls_displays_after_it_commits(
 
 def _seed_then_fail(hall: Hall) -> None:
     with transaction.atomic():
-        services.jackpot_seed(hall=hall, amount=D("100.00"))
+        jackpot_services.jackpot_seed(hall=hall, amount=D("100.00"))
         raise RuntimeError("the caller's transaction fails after the seed")
 
 
@@ -236,7 +240,7 @@ def test_a_refused_or_rolled_back_movement_tells_no_display(
 ):
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         with pytest.raises(ValidationError):
-            services.jackpot_adjust(hall=venue.hall, amount=D("-1.00"), note="below zero")
+            jackpot_services.jackpot_adjust(hall=venue.hall, amount=D("-1.00"), note="below zero")
         with pytest.raises(RuntimeError):
             _seed_then_fail(venue.hall)
     assert callbacks == []
@@ -244,7 +248,7 @@ def test_a_refused_or_rolled_back_movement_tells_no_display(
 
 
 def test_the_state_for_displays(venue):
-    assert services.jackpot_state(hall=venue.hall) == services.JackpotState(
+    assert jackpot_selectors.jackpot_state(hall=venue.hall) == jackpot_selectors.JackpotState(
         hall_id=venue.hall.pk,
         active=False,
         balance=D("0"),
@@ -254,16 +258,16 @@ def test_the_state_for_displays(venue):
     )
     Hall.objects.filter(pk=venue.hall.pk).update(jackpot_active=True)
     venue.hall.refresh_from_db()
-    services.jackpot_configure(hall=venue.hall, base_value=D("300"))
-    services.jackpot_seed(hall=venue.hall, amount=D("300"))
-    state = services.jackpot_state(hall=venue.hall)
+    jackpot_services.jackpot_configure(hall=venue.hall, base_value=D("300"))
+    jackpot_services.jackpot_seed(hall=venue.hall, amount=D("300"))
+    state = jackpot_selectors.jackpot_state(hall=venue.hall)
     assert (state.active, state.balance, state.base_value) == (True, D("300"), D("300"))
 
     # R12: past the authorization's time limit the jackpot no longer runs.
-    services.jackpot_configure(
+    jackpot_services.jackpot_configure(
         hall=venue.hall, base_value=D("300"), valid_until=timezone.localdate() - timedelta(days=2)
     )
-    assert services.jackpot_state(hall=venue.hall).active is False
+    assert jackpot_selectors.jackpot_state(hall=venue.hall).active is False
 
 
 # --- the schema ------------------------------------------------------------------------------------
@@ -282,7 +286,7 @@ def test_the_state_for_displays(venue):
     ],
 )
 def test_the_schema_refuses_a_movement_the_rules_do_not_allow(venue, fields):
-    jackpot = services.jackpot_configure(hall=venue.hall, base_value=D("0"))
+    jackpot = jackpot_services.jackpot_configure(hall=venue.hall, base_value=D("0"))
     values = {**fields, "game": venue.game() if fields.get("game") else None}
     with pytest.raises(IntegrityError), transaction.atomic():
         JackpotMovement.objects.create(jackpot=jackpot, balance_after=max(values["amount"], D("0")), **values)
@@ -290,7 +294,7 @@ def test_the_schema_refuses_a_movement_the_rules_do_not_allow(venue, fields):
 
 def test_the_schema_refuses_a_second_contribution_of_one_game(venue):
     game = venue.game()
-    services.jackpot_contribute(hall=venue.hall, game_id=game.pk, amount=D("1"))
+    jackpot_services.jackpot_contribute(hall=venue.hall, game_id=game.pk, amount=D("1"))
     jackpot = Jackpot.objects.get(hall=venue.hall)
     with pytest.raises(IntegrityError), transaction.atomic():
         JackpotMovement.objects.create(
@@ -302,7 +306,7 @@ def test_the_schema_refuses_a_second_contribution_of_one_game(venue):
 def test_postgres_keeps_the_ledger_insert_only_and_the_balance_its_sum(venue):
     if connection.vendor != "postgresql":
         pytest.skip("the triggers exist on PostgreSQL only; the services keep the same elsewhere")
-    movement = services.jackpot_seed(hall=venue.hall, amount=D("100"))
+    movement = jackpot_services.jackpot_seed(hall=venue.hall, amount=D("100"))
     jackpot = Jackpot.objects.get(hall=venue.hall)
     with pytest.raises(IntegrityError, match="never changed"), transaction.atomic():
         JackpotMovement.objects.filter(pk=movement.pk).update(amount=D("1000"))
@@ -339,7 +343,7 @@ def test_games_contributing_at_once_leave_the_exact_balance():
         try:
             start.wait()
             for game, amount in zip(games[index], amounts[index], strict=True):
-                services.jackpot_contribute(hall=hall, game_id=game.pk, amount=amount)
+                jackpot_services.jackpot_contribute(hall=hall, game_id=game.pk, amount=amount)
         except BaseException as exc:
             errors.append(exc)
         finally:

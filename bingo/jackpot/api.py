@@ -3,17 +3,15 @@ its configuration, and its ledger with the operator's seeds and adjustments.
 
 Thin adapters (STYLE rule 3) with halls/api.py's per-hall access: any staff of the hall reads;
 its managers configure, seed and adjust. Contributions (R10) and wins (R11) are the games'
-doing (halls.services.jackpot_contribute / jackpot_win), never a request's.
+doing (bingo.jackpot.services.jackpot_contribute / jackpot_win), never a request's.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,9 +19,9 @@ from rest_framework.views import APIView
 
 from bingo.common.api import ErrorSerializer, MoneyField, Pagination
 from bingo.common.roles import Role
-from halls import services
-from halls.api import HALL_WRITES, request_user, require_hall_role, staff_halls
-from halls.models import Hall, Jackpot, JackpotMovement
+from bingo.jackpot import selectors, services
+from halls.api import HALL_WRITES, request_user, require_hall_role, visible_hall
+from halls.models import Hall, JackpotMovement
 
 _KINDS = JackpotMovement.Kind.values
 
@@ -93,16 +91,9 @@ class JackpotMovementCreateSerializer(serializers.Serializer[Any]):
     note = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-def _hall(request: Request, hall_id: int) -> Hall:
-    try:
-        return staff_halls(request_user(request)).get(pk=hall_id)
-    except Hall.DoesNotExist:
-        raise NotFound(_("There is no hall %(id)d.") % {"id": hall_id}) from None
-
-
 def _jackpot_data(hall: Hall) -> dict[str, Any]:
-    state = services.jackpot_state(hall=hall)
-    jackpot = Jackpot.objects.filter(hall=hall).first()
+    state = selectors.jackpot_state(hall=hall)
+    jackpot = selectors.jackpot_get(hall=hall)
     return {
         "hall": hall.pk,
         "active": state.active,
@@ -134,7 +125,7 @@ class JackpotView(APIView):
         tags=["jackpot"],
     )
     def get(self, request: Request, hall_id: int) -> Response:
-        return Response(JackpotSerializer(_jackpot_data(_hall(request, hall_id))).data)
+        return Response(JackpotSerializer(_jackpot_data(visible_hall(request, hall_id))).data)
 
     @extend_schema(
         operation_id="halls_jackpot_configure",
@@ -143,7 +134,7 @@ class JackpotView(APIView):
         tags=["jackpot"],
     )
     def put(self, request: Request, hall_id: int) -> Response:
-        hall = _hall(request, hall_id)
+        hall = visible_hall(request, hall_id)
         require_hall_role(request, hall.pk, *self.write_roles)
         form = JackpotConfigSerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -165,9 +156,8 @@ class JackpotMovementListView(GenericAPIView[JackpotMovement]):
         tags=["jackpot"],
     )
     def get(self, request: Request, hall_id: int) -> Response:
-        hall = _hall(request, hall_id)
-        movements = JackpotMovement.objects.filter(jackpot__hall=hall).select_related("created_by")
-        page = self.paginate_queryset(movements.order_by("-id"))
+        hall = visible_hall(request, hall_id)
+        page = self.paginate_queryset(selectors.jackpot_movement_list(hall=hall))
         return self.get_paginated_response(JackpotMovementSerializer(page, many=True).data)
 
     @extend_schema(
@@ -177,7 +167,7 @@ class JackpotMovementListView(GenericAPIView[JackpotMovement]):
         tags=["jackpot"],
     )
     def post(self, request: Request, hall_id: int) -> Response:
-        hall = _hall(request, hall_id)
+        hall = visible_hall(request, hall_id)
         require_hall_role(request, hall.pk, *self.write_roles)
         form = JackpotMovementCreateSerializer(data=request.data)
         form.is_valid(raise_exception=True)

@@ -13,11 +13,10 @@ from django.test import Client
 from django.urls import reverse
 
 from bingo.common.roles import Role
-from halls import services
+from bingo.jackpot import services as jackpot_services
 from halls.models import BallReplacement, BallSet, BallSetCheck, Jackpot, JackpotMovement, StaffMembership
 from tests.common.access import refused_status
-from tests.factories import UserFactory
-from tests.halls.conftest import HallWithSessions
+from tests.factories import HallWithSessions, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -320,7 +319,7 @@ def test_the_jackpot_is_configured_seeded_and_read(praia):
         assert client.post(movements, body, content_type="application/json").status_code == 400, body
 
     game = praia.game(praia.open_session)
-    services.jackpot_contribute(hall=praia.hall, game_id=game.pk, amount=Decimal("150.00"))
+    jackpot_services.jackpot_contribute(hall=praia.hall, game_id=game.pk, amount=Decimal("150.00"))
     ledger = api(praia.staff[Role.CASHIER]).get(movements).json()["results"]
     assert [(m["kind"], m["amount"], m["game"]) for m in ledger] == [
         ("contribution", "150.00", game.pk),
