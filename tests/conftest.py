@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import uuid
 from collections.abc import Callable
 
@@ -22,6 +23,14 @@ def pytest_configure(config: pytest.Config) -> None:
     from django.conf import settings
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # pytest-xdist's workers share one Redis, and each has its own test database whose ids start
+    # at 1: without a prefix of its own, one worker's room 1 hears another's balls on its display.
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    for layer in settings.CHANNEL_LAYERS.values():
+        if "CONFIG" in layer:
+            layer["CONFIG"]["prefix"] = f"asgi-test-{worker}"
+    for cache in settings.CACHES.values():
+        cache["KEY_PREFIX"] = f"test-{worker}"
 
 
 @pytest.fixture
