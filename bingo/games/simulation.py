@@ -26,7 +26,7 @@ from django.utils import timezone
 from bingo.common.roles import Role
 from bingo.draw import detection
 from bingo.draw import services as draw_services
-from bingo.engine import ALGORITHM_CARDS
+from bingo.engine import ALGORITHM_CARDS, SERIES_SIZES
 from bingo.engine.variants import Variant
 from bingo.games import services
 from bingo.jackpot import services as jackpot_services
@@ -124,8 +124,6 @@ def session_simulate(*, plan: SimulationPlan) -> Session:
 
 
 def _standard(size: int) -> bool:
-    from bingo.engine import SERIES_SIZES
-
     return size in SERIES_SIZES.values()
 
 
