@@ -51,6 +51,7 @@ from bingo.engine import MAX_CARDS, Variant, algorithm_for, parse_seed
 from bingo.engine.cardset import Cells
 from cards import selectors, services
 from cards.models import CardSet, Series
+from cards.printing.services import series_pdf_bytes
 from halls.models import Hall
 from halls.selectors import hall_list_for
 
@@ -599,7 +600,7 @@ class CardCheckView(APIView):
         return Response(CardCheckSerializer(card).data)
 
 
-# --- print PDFs (cards/print_services.py) ------------------------------------------------------
+# --- print PDFs (cards/printing/services.py) -------------------------------------------------
 
 
 class SeriesPDFView(APIView):
@@ -620,8 +621,6 @@ class SeriesPDFView(APIView):
         tags=["series"],
     )
     def get(self, request: Request, series_id: int) -> HttpResponse:
-        from cards.print_services import series_pdf_bytes
-
         series = _series(request, series_id, manage=True)
         span = CardRangeSerializer(data=request.query_params, context={"size": series.size})
         span.is_valid(raise_exception=True)

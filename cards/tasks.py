@@ -9,11 +9,3 @@ from cards import services
 def card_set_generate_task(card_set_id: int) -> None:
     """Generate a large card set in the background (safe to run twice)."""
     services.card_set_generate(card_set_id=card_set_id)
-
-
-@shared_task(name="cards.print_job_run")  # type: ignore[untyped-decorator]
-def print_job_run_task(print_job_id: int) -> None:
-    """Print a large print job's PDF in the background (safe to run twice)."""
-    from cards.print_services import print_job_run
-
-    print_job_run(print_job_id=print_job_id)

@@ -23,15 +23,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from bingo.common.roles import Role, role_required, user_roles
 from bingo.engine import SERIES_SIZES
-from cards import print_services, selectors, services
+from cards import selectors, services
 from cards.api import CardCheckThrottle
 from cards.forms import CardCheckForm, CardSetForm, PrintForm, SeriesForm, next_order_numbers
 from cards.models import CardSet, PrintJob, Series
+from cards.printing import services as print_services
 from halls.selectors import hall_list_for
 
 #: At most this many cards are downloaded at once, with no record kept. A larger range (a whole
 #: series, typically) becomes a PrintJob: kept with its PDF and listed on the series page, and
-#: printed by a worker, with its progress shown, when it is very large (print_services).
+#: printed by a worker, with its progress shown, when it is very large (cards/printing/services.py).
 DIRECT_PRINT_LIMIT = 100
 
 #: How many differing card numbers the comparison result lists (the count is always shown).

@@ -1,7 +1,7 @@
 """Printing a series' cards to PDF: direct downloads and print jobs (SPEC §1, R18).
 
-Rendering (cards/pdf.py) never runs under a database lock: rows are locked only for the short
-status updates around it (STYLE rule 5).
+Rendering (cards/printing/pdf.py) never runs under a database lock: rows are locked only for the
+short status updates around it (STYLE rule 5).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from cards.models import CardSet, PrintJob, Series
-from cards.pdf import render_series_pdf
+from cards.printing.pdf import render_series_pdf
 
 logger = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ def print_job_request(*, series: Series, first: int, last: int, user: User | Non
     job = PrintJob.objects.create(series=series, first=first, last=last, created_by=user)
     if last - first + 1 <= INLINE_LIMIT:
         return print_job_run(print_job_id=job.pk)
-    from cards.tasks import print_job_run_task
+    from cards.printing.tasks import print_job_run_task
 
     transaction.on_commit(lambda: print_job_run_task.delay(job.pk))
     return job
