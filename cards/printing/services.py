@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bingo.common.tasks import task_enqueue_on_commit
 from cards.models import CardSet, PrintJob, Series
 from cards.printing.pdf import render_series_pdf
 
@@ -28,6 +29,10 @@ INLINE_LIMIT = 2_000
 
 #: The job's progress is written at most this often (in percentage points).
 PROGRESS_STEP = 5
+
+#: The name cards/printing/tasks.py registers the print task under. Tasks waiting in a broker
+#: across a deploy carry it: keep it.
+PRINT_JOB_RUN_TASK = "cards.print_job_run"
 
 
 def print_range_check(*, series: Series, first: int, last: int) -> None:
@@ -62,9 +67,9 @@ def print_job_request(*, series: Series, first: int, last: int, user: User | Non
     job = PrintJob.objects.create(series=series, first=first, last=last, created_by=user)
     if last - first + 1 <= INLINE_LIMIT:
         return print_job_run(print_job_id=job.pk)
-    from cards.printing.tasks import print_job_run_task
-
-    transaction.on_commit(lambda: print_job_run_task.delay(job.pk))
+    # By name: cards/printing/tasks.py imports this module, never the reverse
+    # (bingo/common/tasks.py).
+    task_enqueue_on_commit(PRINT_JOB_RUN_TASK, job.pk)
     return job
 
 
