@@ -27,6 +27,12 @@ logger = logging.getLogger(__name__)
 #: takes about half a second); longer runs by a Celery worker.
 INLINE_LIMIT = 2_000
 
+#: At most this many cards are downloaded at once from the series page, with no record kept. A
+#: larger range (a whole series, typically) becomes a PrintJob: kept with its PDF and listed on
+#: the series page, and printed by a worker, with its progress shown, when it is very large
+#: (INLINE_LIMIT). The API's PDF download has no such limit.
+DIRECT_PRINT_LIMIT = 100
+
 #: The job's progress is written at most this often (in percentage points).
 PROGRESS_STEP = 5
 
