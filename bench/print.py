@@ -30,7 +30,7 @@ from django.core.management import call_command  # noqa: E402
 
 from bingo.engine import ALGORITHM_CARDS  # noqa: E402
 from cards import services  # noqa: E402
-from cards.pdf import card_check_url, qr_matrices, qr_paths, render_series_pdf  # noqa: E402
+from cards.printing.pdf import card_check_url, qr_matrices, qr_paths, render_series_pdf  # noqa: E402
 from cards.selectors import card_check_code  # noqa: E402
 from halls.models import Hall  # noqa: E402
 

@@ -8,6 +8,7 @@ from bingo.draw import api as draw_api
 from bingo.games import api as game_api
 from bingo.jackpot import api as jackpot_api
 from cards import api as cards_api
+from cards.printing import api as printing_api
 from halls import api as halls_api
 
 app_name = "api"
@@ -32,7 +33,7 @@ urlpatterns: list[URLPattern] = [
     path("series/", cards_api.SeriesListView.as_view(), name="series-list"),
     path("series/<int:series_id>/", cards_api.SeriesDetailView.as_view(), name="series-detail"),
     path("series/<int:series_id>/retire/", cards_api.SeriesRetireView.as_view(), name="series-retire"),
-    path("series/<int:series_id>/pdf/", cards_api.SeriesPDFView.as_view(), name="series-pdf"),
+    path("series/<int:series_id>/pdf/", printing_api.SeriesPDFView.as_view(), name="series-pdf"),
     path("card-check/", cards_api.CardCheckView.as_view(), name="card-check"),
     # Halls, sessions, games and sales: access per hall (halls/api.py, bingo/games/api.py).
     path("halls/", halls_api.HallListView.as_view(), name="hall-list"),

@@ -1,4 +1,5 @@
-"""The card stock over the JSON API: card sets, their cards, series, print PDFs, the card check.
+"""The card stock over the JSON API: card sets, their cards, series, the card check (the print
+PDFs are cards/printing/api.py).
 
 Thin adapters (STYLE rule 3): a serializer parses, one service or selector works, a serializer
 renders. Who may call what (docs/api.md): the manager writes; the manager and the inspector
@@ -18,10 +19,9 @@ from typing import Any
 
 from django.core.handlers.asgi import ASGIRequest
 from django.db.models import Prefetch, QuerySet
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, StreamingHttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
@@ -44,7 +44,6 @@ from bingo.common.api import (
     ManagerWritesInspectorReads,
     MoneyField,
     Pagination,
-    PDFRenderer,
 )
 from bingo.common.roles import Role, user_roles
 from bingo.engine import MAX_CARDS, Variant, algorithm_for, parse_seed
@@ -283,8 +282,9 @@ def _readable_series(request: Request) -> QuerySet[Series]:
     return found.filter(hall__in=hall_list_for(request.user, Role.MANAGER))
 
 
-def _series(request: Request, series_id: int, *, manage: bool = False) -> Series:
-    """A series the caller may read (else 404); with ``manage``, of a hall they manage (else 403)."""
+def series_for(request: Request, series_id: int, *, manage: bool = False) -> Series:
+    """A series the caller may read (else 404); with ``manage``, of a hall they manage (else 403).
+    cards/printing/api.py looks series up with it too."""
     try:
         series = _readable_series(request).get(pk=series_id)
     except Series.DoesNotExist:
@@ -508,7 +508,7 @@ class SeriesDetailView(APIView):
         tags=["series"],
     )
     def get(self, request: Request, series_id: int) -> Response:
-        return Response(SeriesSerializer(_series(request, series_id)).data)
+        return Response(SeriesSerializer(series_for(request, series_id)).data)
 
 
 class SeriesRetireView(APIView):
@@ -528,8 +528,8 @@ class SeriesRetireView(APIView):
         tags=["series"],
     )
     def post(self, request: Request, series_id: int) -> Response:
-        services.series_retire(series=_series(request, series_id, manage=True))
-        return Response(SeriesSerializer(_series(request, series_id)).data)
+        services.series_retire(series=series_for(request, series_id, manage=True))
+        return Response(SeriesSerializer(series_for(request, series_id)).data)
 
 
 class CardCheckThrottle(SimpleRateThrottle):
@@ -597,36 +597,3 @@ class CardCheckView(APIView):
             "grid": grid,
         }
         return Response(CardCheckSerializer(card).data)
-
-
-# --- print PDFs (cards/print_services.py) ------------------------------------------------------
-
-
-class SeriesPDFView(APIView):
-    """Cards ``from``..``to`` of a series as a printable PDF (manager)."""
-
-    permission_classes = [IsAuthenticated, IsManager]
-    renderer_classes = [JSONRenderer, PDFRenderer]
-
-    @extend_schema(
-        operation_id="series_pdf",
-        parameters=[CardRangeSerializer],
-        responses={
-            (200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, description="The PDF sheets."),
-            (400, "application/json"): OpenApiResponse(description="A bad range."),
-            (403, "application/json"): ErrorSerializer,
-            (404, "application/json"): ErrorSerializer,
-        },
-        tags=["series"],
-    )
-    def get(self, request: Request, series_id: int) -> HttpResponse:
-        from cards.print_services import series_pdf_bytes
-
-        series = _series(request, series_id, manage=True)
-        span = CardRangeSerializer(data=request.query_params, context={"size": series.size})
-        span.is_valid(raise_exception=True)
-        first, last = span.validated_data["first"], span.validated_data["last"]
-        pdf = series_pdf_bytes(series, first, last)
-        response = HttpResponse(pdf, content_type="application/pdf")
-        response["Content-Disposition"] = f'attachment; filename="series-{series.label}-{first}-{last}.pdf"'
-        return response

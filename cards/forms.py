@@ -243,30 +243,6 @@ def next_order_numbers(*, halls: QuerySet[Hall]) -> dict[int, int]:
     return {pk: (highest.get(pk) or 0) + 1 for pk in halls.values_list("pk", flat=True)}
 
 
-class PrintForm(forms.Form):
-    """A range of card numbers of one series to print."""
-
-    first = forms.IntegerField(label=_("From card"), min_value=1, initial=1)
-    last = forms.IntegerField(label=_("To card"), min_value=1)
-
-    def __init__(self, *args: Any, series: Series, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.series = series
-        for name in ("first", "last"):
-            self.fields[name].widget.attrs["max"] = series.size
-        self.fields["last"].initial = series.size
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        first, last = data.get("first"), data.get("last")
-        if first is not None and last is not None:
-            if last > self.series.size:
-                self.add_error("last", _("This series has %(n)s cards.") % {"n": self.series.size})
-            elif first > last:
-                self.add_error("last", _("The last card must not come before the first."))
-        return data
-
-
 class CardCheckForm(forms.Form):
     """The public card check: series, card number and check code, as in the card's QR code."""
 

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bingo.common.engine_messages import engine_message, validation_error
+from bingo.common.tasks import task_enqueue_on_commit
 from bingo.engine import (
     ALGORITHM_CARDS,
     SERIES_SIZES,
@@ -34,6 +35,10 @@ from halls.models import Hall
 #: Card sets up to this size are generated at once, in the request (well under 0.1 s);
 #: larger ones by a Celery worker, whose progress the manager watches on the card-set page.
 INLINE_LIMIT = 20_000
+
+#: The name cards/tasks.py registers the generation task under. Tasks waiting in a broker across
+#: a deploy carry it: keep it.
+CARD_SET_GENERATE_TASK = "cards.card_set_generate"
 
 
 def card_set_request(
@@ -57,9 +62,8 @@ def card_set_request(
     )
     if size <= INLINE_LIMIT:
         return card_set_generate(card_set_id=card_set.pk)
-    from cards.tasks import card_set_generate_task
-
-    transaction.on_commit(lambda: card_set_generate_task.delay(card_set.pk))
+    # By name: cards/tasks.py imports this module, never the reverse (bingo/common/tasks.py).
+    task_enqueue_on_commit(CARD_SET_GENERATE_TASK, card_set.pk)
     return card_set
 
 

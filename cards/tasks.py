@@ -1,19 +1,15 @@
-"""Celery tasks of the cards app: thin, idempotent, by id."""
+"""Celery tasks of the cards app: thin, idempotent, by id.
+
+Services queue them by name (bingo/common/tasks.py), so this module imports the services and
+nothing imports it but CardsConfig.ready, which registers it in every process.
+"""
 
 from celery import shared_task
 
 from cards import services
 
 
-@shared_task(name="cards.card_set_generate")  # type: ignore[untyped-decorator]
+@shared_task(name=services.CARD_SET_GENERATE_TASK)  # type: ignore[untyped-decorator]
 def card_set_generate_task(card_set_id: int) -> None:
     """Generate a large card set in the background (safe to run twice)."""
     services.card_set_generate(card_set_id=card_set_id)
-
-
-@shared_task(name="cards.print_job_run")  # type: ignore[untyped-decorator]
-def print_job_run_task(print_job_id: int) -> None:
-    """Print a large print job's PDF in the background (safe to run twice)."""
-    from cards.print_services import print_job_run
-
-    print_job_run(print_job_id=print_job_id)

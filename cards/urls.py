@@ -6,6 +6,7 @@ Paths are Portuguese (R54); names are English.
 from django.urls import URLPattern, path
 
 from cards import views
+from cards.printing import views as printing_views
 
 app_name = "cards"
 urlpatterns: list[URLPattern] = [
@@ -17,10 +18,10 @@ urlpatterns: list[URLPattern] = [
     path("cartoes/series/", views.series_list, name="series_list"),
     path("cartoes/series/nova/", views.series_create, name="series_create"),
     path("cartoes/series/<int:pk>/", views.series_detail, name="series_detail"),
-    path("cartoes/series/<int:pk>/imprimir/", views.series_print, name="series_print"),
+    path("cartoes/series/<int:pk>/imprimir/", printing_views.series_print, name="series_print"),
     path("cartoes/series/<int:pk>/retirar/", views.series_retire, name="series_retire"),
-    path("cartoes/impressoes/<int:pk>/estado/", views.print_job_status, name="print_job_status"),
-    path("cartoes/impressoes/<int:pk>/pdf/", views.print_job_download, name="print_job_download"),
+    path("cartoes/impressoes/<int:pk>/estado/", printing_views.print_job_status, name="print_job_status"),
+    path("cartoes/impressoes/<int:pk>/pdf/", printing_views.print_job_download, name="print_job_download"),
     # Printed QR codes point here: /verificar/?serie=<series id>&cartao=<n>&codigo=<code>
     path("verificar/", views.card_check, name="card_check"),
 ]

@@ -1,10 +1,11 @@
-"""Card-stock screens: card sets, series, printing, and the public card check.
+"""Card-stock screens: card sets, series, and the public card check. The series page holds the
+print form; printing is cards/printing/views.py.
 
 Thin adapters (STYLE rule 3): parse with a form, call one service or selector, render or
 redirect (POST-redirect-GET). Managers run everything here; the inspector may read card sets
 and run the regeneration check (R14); the card check at /verificar/ needs no login. Card sets
-belong to no hall; series and their print jobs do, and a manager sees and prints only those of
-the halls they manage (halls/selectors.py): another hall's answers 404.
+belong to no hall; series do, and a manager sees only those of the halls they manage
+(halls/selectors.py): another hall's answers 404.
 """
 
 from __future__ import annotations
@@ -23,16 +24,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from bingo.common.roles import Role, role_required, user_roles
 from bingo.engine import SERIES_SIZES
-from cards import print_services, selectors, services
+from cards import selectors, services
 from cards.api import CardCheckThrottle
-from cards.forms import CardCheckForm, CardSetForm, PrintForm, SeriesForm, next_order_numbers
-from cards.models import CardSet, PrintJob, Series
+from cards.forms import CardCheckForm, CardSetForm, SeriesForm, next_order_numbers
+from cards.models import CardSet, Series
+from cards.printing import services as print_services
+from cards.printing.forms import PrintForm
 from halls.selectors import hall_list_for
-
-#: At most this many cards are downloaded at once, with no record kept. A larger range (a whole
-#: series, typically) becomes a PrintJob: kept with its PDF and listed on the series page, and
-#: printed by a worker, with its progress shown, when it is very large (print_services).
-DIRECT_PRINT_LIMIT = 100
 
 #: How many differing card numbers the comparison result lists (the count is always shown).
 DIFFERING_SHOWN = 200
@@ -60,19 +58,11 @@ def _readable_series(request: HttpRequest) -> QuerySet[Series]:
     return _managed_series(request)
 
 
-def _series_or_404(request: HttpRequest, pk: int) -> Series:
+def series_or_404(request: HttpRequest, pk: int) -> Series:
+    """A series of a hall the user manages, else 404 (the printing screens use it too)."""
     try:
         return _managed_series(request).get(pk=pk)
     except Series.DoesNotExist:
-        raise Http404 from None
-
-
-def _print_job_or_404(request: HttpRequest, pk: int, **filters: object) -> PrintJob:
-    try:
-        return PrintJob.objects.select_related("series").get(
-            pk=pk, series__hall__in=hall_list_for(request.user, Role.MANAGER), **filters
-        )
-    except PrintJob.DoesNotExist:
         raise Http404 from None
 
 
@@ -215,13 +205,15 @@ def series_create(request: HttpRequest) -> HttpResponse:
 @role_required(Role.MANAGER)
 def series_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A series' facts, a preview of card 1, the print form and its print jobs."""
-    series = _series_or_404(request, pk)
+    series = series_or_404(request, pk)
     return render(
-        request, "cards/series_detail.html", _series_detail_context(series, PrintForm(series=series))
+        request, "cards/series_detail.html", series_detail_context(series, PrintForm(series=series))
     )
 
 
-def _series_detail_context(series: Series, print_form: PrintForm) -> dict[str, Any]:
+def series_detail_context(series: Series, print_form: PrintForm) -> dict[str, Any]:
+    """The series page's context; cards/printing/views.py renders the page again with a refused
+    print form."""
     return {
         "nav": "series",
         "series": series,
@@ -231,83 +223,15 @@ def _series_detail_context(series: Series, print_form: PrintForm) -> dict[str, A
         "variant": series.card_set.variant,
         "print_form": print_form,
         "print_jobs": series.print_jobs.order_by("-created_at", "-id")[:10],
-        "direct_print_limit": DIRECT_PRINT_LIMIT,
+        "direct_print_limit": print_services.DIRECT_PRINT_LIMIT,
     }
-
-
-@require_POST
-@role_required(Role.MANAGER)
-def series_print(request: HttpRequest, pk: int) -> HttpResponse:
-    """Print cards first..last: a PDF download for a small range, a background job for a large one."""
-    series = _series_or_404(request, pk)
-    form = PrintForm(request.POST, series=series)
-    if not form.is_valid():
-        return render(request, "cards/series_detail.html", _series_detail_context(series, form), status=400)
-    first, last = form.cleaned_data["first"], form.cleaned_data["last"]
-    try:
-        if last - first + 1 <= DIRECT_PRINT_LIMIT:
-            pdf = print_services.series_pdf_bytes(series, first, last)
-            response = HttpResponse(pdf, content_type="application/pdf")
-            response["Content-Disposition"] = f'attachment; filename="{_pdf_name(series, first, last)}"'
-            return response
-        job = print_services.print_job_request(
-            series=series,
-            first=first,
-            last=last,
-            user=request.user,  # type: ignore[arg-type]
-        )
-    except ValidationError as exc:
-        for message in exc.messages:
-            form.add_error(None, message)
-        return render(request, "cards/series_detail.html", _series_detail_context(series, form), status=400)
-    if job.status == PrintJob.Status.DONE:
-        messages.success(
-            request, _("Cards %(first)s to %(last)s are printed.") % {"first": first, "last": last}
-        )
-    else:
-        messages.success(
-            request,
-            _("Printing cards %(first)s to %(last)s: the PDF will be ready below.")
-            % {"first": first, "last": last},
-        )
-    return redirect(reverse("cards:series_detail", kwargs={"pk": series.pk}) + f"#job-{job.pk}")
-
-
-def _pdf_name(series: Series, first: int, last: int) -> str:
-    return f"serie-{series.label}-{first}-{last}.pdf"
-
-
-@require_GET
-@role_required(Role.MANAGER)
-def print_job_status(request: HttpRequest, pk: int) -> JsonResponse:
-    """A print job's progress, for the series page's poller."""
-    job = _print_job_or_404(request, pk)
-    return JsonResponse(
-        {
-            "status": job.status,
-            "status_display": job.get_status_display(),
-            "progress": job.progress,
-            "finished": job.status in (PrintJob.Status.DONE, PrintJob.Status.FAILED),
-        }
-    )
-
-
-@require_GET
-@role_required(Role.MANAGER)
-def print_job_download(request: HttpRequest, pk: int) -> HttpResponse:
-    """The PDF of a finished print job."""
-    job = _print_job_or_404(request, pk, status=PrintJob.Status.DONE)
-    with job.pdf.open("rb") as pdf:
-        response = HttpResponse(pdf.read(), content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="{_pdf_name(job.series, job.first, job.last)}"'
-    return response
 
 
 @require_http_methods(["GET", "POST"])
 @role_required(Role.MANAGER)
 def series_retire(request: HttpRequest, pk: int) -> HttpResponse:
     """Ask for confirmation, then take the series out of use."""
-    series = _series_or_404(request, pk)
+    series = series_or_404(request, pk)
     if request.method == "POST":
         try:
             services.series_retire(series=series)

@@ -20,7 +20,7 @@ from halls.models import Hall, StaffMembership
 from tests.factories import DEFAULT_PASSWORD
 
 SEED = 20170109
-HAS_PRINT_SERVICES = importlib.util.find_spec("cards.print_services") is not None
+HAS_PRINT_SERVICES = importlib.util.find_spec("cards.printing.services") is not None
 
 
 @pytest.fixture
@@ -114,7 +114,7 @@ ENDPOINTS = [
         None,
         MANAGER,
         200,
-        marks=pytest.mark.skipif(not HAS_PRINT_SERVICES, reason="cards/print_services.py not written yet"),
+        marks=pytest.mark.skipif(not HAS_PRINT_SERVICES, reason="cards/printing/services.py not written yet"),
     ),
 ]
 
@@ -509,7 +509,7 @@ def test_retire_series_once(client_as, series):
     assert client.post(reverse("api:series-retire", args=[999])).status_code == 404
 
 
-@pytest.mark.skipif(not HAS_PRINT_SERVICES, reason="cards/print_services.py not written yet")
+@pytest.mark.skipif(not HAS_PRINT_SERVICES, reason="cards/printing/services.py not written yet")
 def test_series_pdf(client_as, series):
     response = client_as(Role.MANAGER).get(reverse("api:series-pdf", args=[series.pk]), {"from": 1, "to": 6})
     assert response.status_code == 200, response.content[:300]
@@ -518,7 +518,7 @@ def test_series_pdf(client_as, series):
     assert "attachment" in response["Content-Disposition"]
 
 
-@pytest.mark.skipif(not HAS_PRINT_SERVICES, reason="cards/print_services.py not written yet")
+@pytest.mark.skipif(not HAS_PRINT_SERVICES, reason="cards/printing/services.py not written yet")
 def test_series_pdf_bad_range_is_400(client_as, series):
     response = client_as(Role.MANAGER).get(reverse("api:series-pdf", args=[series.pk]), {"from": 5, "to": 4})
     assert response.status_code == 400

@@ -10,8 +10,8 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from cards.models import Series
-from cards.pdf import render_series_pdf
-from cards.print_services import print_range_check
+from cards.printing.pdf import render_series_pdf
+from cards.printing.services import print_range_check
 
 
 class Command(BaseCommand):

@@ -12,7 +12,7 @@ import zxingcpp
 from django.utils.translation import gettext as _
 from pypdf import PdfReader
 
-from cards import pdf
+from cards.printing import pdf
 from cards.selectors import card_check_code, card_set_cells
 from tests.cards.factories import HallFactory, series_make
 

@@ -269,7 +269,7 @@ def qr_matrices(payloads: list[bytes]) -> np.ndarray:
 
     The fixed patterns come from segno; the data follow ISO/IEC 18004 (segno differs only in
     adding one zero codeword before the padding). Some hundred times faster than segno code by
-    code; tests/cards/test_pdf.py reads codes of every version back with a decoder.
+    code; tests/cards/printing/test_pdf.py reads codes of every version back with a decoder.
     """
     plan = _qr_plan(_qr_version(max(len(p) for p in payloads)))
     n = len(payloads)

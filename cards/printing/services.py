@@ -1,7 +1,7 @@
 """Printing a series' cards to PDF: direct downloads and print jobs (SPEC §1, R18).
 
-Rendering (cards/pdf.py) never runs under a database lock: rows are locked only for the short
-status updates around it (STYLE rule 5).
+Rendering (cards/printing/pdf.py) never runs under a database lock: rows are locked only for the
+short status updates around it (STYLE rule 5).
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bingo.common.tasks import task_enqueue_on_commit
 from cards.models import CardSet, PrintJob, Series
-from cards.pdf import render_series_pdf
+from cards.printing.pdf import render_series_pdf
 
 logger = logging.getLogger(__name__)
 
@@ -26,8 +27,18 @@ logger = logging.getLogger(__name__)
 #: takes about half a second); longer runs by a Celery worker.
 INLINE_LIMIT = 2_000
 
+#: At most this many cards are downloaded at once from the series page, with no record kept. A
+#: larger range (a whole series, typically) becomes a PrintJob: kept with its PDF and listed on
+#: the series page, and printed by a worker, with its progress shown, when it is very large
+#: (INLINE_LIMIT). The API's PDF download has no such limit.
+DIRECT_PRINT_LIMIT = 100
+
 #: The job's progress is written at most this often (in percentage points).
 PROGRESS_STEP = 5
+
+#: The name cards/printing/tasks.py registers the print task under. Tasks waiting in a broker
+#: across a deploy carry it: keep it.
+PRINT_JOB_RUN_TASK = "cards.print_job_run"
 
 
 def print_range_check(*, series: Series, first: int, last: int) -> None:
@@ -62,9 +73,9 @@ def print_job_request(*, series: Series, first: int, last: int, user: User | Non
     job = PrintJob.objects.create(series=series, first=first, last=last, created_by=user)
     if last - first + 1 <= INLINE_LIMIT:
         return print_job_run(print_job_id=job.pk)
-    from cards.tasks import print_job_run_task
-
-    transaction.on_commit(lambda: print_job_run_task.delay(job.pk))
+    # By name: cards/printing/tasks.py imports this module, never the reverse
+    # (bingo/common/tasks.py).
+    task_enqueue_on_commit(PRINT_JOB_RUN_TASK, job.pk)
     return job
 
 

@@ -8,8 +8,9 @@ from django.core.management import CommandError, call_command
 from django.utils.translation import gettext as _
 from pypdf import PdfReader
 
-from cards import pdf, print_services, tasks
 from cards.models import PrintJob
+from cards.printing import pdf, tasks
+from cards.printing import services as print_services
 from cards.selectors import card_check_code
 from tests.cards.factories import series_make
 
