@@ -74,7 +74,7 @@ urlpatterns: list[URLPattern] = [
         "games/<int:game_id>/play-doubles/", game_api.GamePlayDoublesView.as_view(), name="game-play-doubles"
     ),
     path("games/<int:game_id>/sales/", game_api.GameSalesView.as_view(), name="game-sales"),
-    # The draw (R42-R57) and prize payment (R50): bingo/draw/api.py.
+    # The draw (R42-R57) and prize payment (R50): bingo/draw/api/ (one module per part of the draw).
     path("games/<int:game_id>/draw/", draw_api.DrawStateView.as_view(), name="game-draw"),
     path("games/<int:game_id>/draw/start/", draw_api.DrawStartView.as_view(), name="game-draw-start"),
     path("games/<int:game_id>/balls/", draw_api.BallCreateView.as_view(), name="game-balls"),

@@ -210,7 +210,7 @@ LINE_KIND_NAMES: Mapping[str, Promise] = {
     LineKind.DIAGONAL.value: _("diagonal"),
 }
 
-#: The rule a prize_not_in_variant refusal cites, by prize (as bingo/engine/detection.py does).
+#: The rule a prize_not_in_variant refusal cites, by prize (as bingo/engine/detection/rules.py does).
 _PRIZE_NOT_IN_VARIANT_RULE: Mapping[str, str] = {
     PrizeKind.FOUR_CORNERS.value: "R74 b), R84 c)",
     PrizeKind.COLUMN.value: "R84 b)",

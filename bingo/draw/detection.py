@@ -1,6 +1,6 @@
 """Winner detection for the games app: each game's rules and a detector over its sold cards.
 
-The engine's ``Detector`` (bingo/engine/detection.py) indexes every card sold in a game and
+The engine's ``Detector`` (bingo/engine/detection/detector.py) indexes every card sold in a game and
 follows the balls. Building it reads the card sets, so each process keeps the detectors of the
 games it serves and brings them up to date from the balls on record before each use: balls
 are insert-only and ordered, so a detector is either a prefix of the truth (draw the rest) or

@@ -12,15 +12,18 @@ number (SPEC §3).
 
 How the second series is modelled. A cursor (``last_sold``) does not say when a card was sold,
 so the engine cannot tell cards of the second series sold in this game from cards sold before
-it. The rule is kept by two checks:
+it. One function, ``second_series_validate``, holds the R38 checks, and every path calls it; it
+always refuses the first series itself (R38) or one of another price (R38 a)), then checks R38 b)
+and c) as far as the moment can tell:
 
-* when a game designates its second series, ``second_series_validate`` refuses one of another
-  price (R38 a)) or one with any card already sold (R38 b)): a series used before cannot be a
-  second series, since its sale would not start at card 1;
-* afterwards the caller passes the second series' stock as it stands. Within a game the second
-  series is only sold once the first has run out, so ``allocate`` refuses a second series that
-  has cards sold while the first still has stock (those were sold before this game, R38 b)),
-  and one sold at or past the first series' start (R38 c)).
+* when a game designates its second series (no ``first_start``), it refuses one with any card
+  already sold (R38 b)): a series used before cannot be a second series, since its sale would
+  not start at card 1;
+* afterwards (``available``, ``allocate`` and ``GameSeries`` pass ``first_start``) the second
+  series' stock comes as it stands. Within a game the second series is only sold once the first
+  has run out, so it refuses a second series that has cards sold while the first still has
+  stock (those were sold before this game, R38 b)), and one sold at or past the first series'
+  start (R38 c)).
 
 Text for the hall is Portuguese (R54). Counts and money group thousands with a plain space
 ("1 680", "1 234,50 CVE"), the Portuguese norm; card numbers are identifiers and are never
@@ -129,12 +132,24 @@ class SeriesRange:
         return self.last_number - self.first_number + 1
 
 
-def second_series_validate(first: SeriesStock, second: SeriesStock) -> None:
-    """Refuse ``second`` as this game's second series unless R38 a) and b) allow it.
+def _second_limit(first_start: int, second: SeriesStock) -> int:
+    """The highest card of the second series this game may sell (R38 c))."""
+    # R38 c): stop below the number at which this game's sale of the first series began.
+    return min(second.size, first_start - 1)
 
-    Call it when the game designates its second series, before any of it is sold: the second
-    series must be another series, of the same price as the first (R38 a)), with no card sold
-    yet so that its sale starts at card 1 (R38 b)).
+
+def second_series_validate(
+    first: SeriesStock, second: SeriesStock, *, first_start: int | None = None
+) -> None:
+    """Refuse ``second`` as ``first``'s second series unless R38 allows it: the one copy of the
+    R38 checks, which every path calls.
+
+    Always: the second series is another series (R38), of the first's price (R38 a)). Without
+    ``first_start`` the game is designating its second series, before any of it is sold: no card
+    of it may be sold yet, so that its sale starts at card 1 (R38 b)). With ``first_start``, the
+    card at which this game's sale of ``first`` began, ``second`` is the stock as it stands now:
+    it is sold only once the first has run out (R38 b)), and never at or past ``first_start``
+    (R38 c)).
     """
     if second.series_id == first.series_id:
         raise SaleError(
@@ -154,57 +169,15 @@ def second_series_validate(first: SeriesStock, second: SeriesStock) -> None:
                 "first_price": first.price,
             },
         )
-    if second.last_sold != 0:
-        raise SaleError(
-            f"R38 b): the second series {second.label} already has cards 1..{second.last_sold} sold; "
-            "its sale must start at card 1",
-            code="second_series_started",
-            params={"second": second.label, "last_sold": second.last_sold},
-        )
-
-
-def _second_limit(first_start: int, second: SeriesStock) -> int:
-    """The highest card of the second series this game may sell (R38 c))."""
-    # R38 c): stop below the number at which this game's sale of the first series began.
-    return min(second.size, first_start - 1)
-
-
-def _game_check(first: SeriesStock, first_start: int, second: SeriesStock | None) -> None:
-    """Refuse a game's sale state that R37-R38 could not have produced."""
-    if not 1 <= first_start <= first.size:
-        raise SaleError(
-            f"R37: this game's sale of series {first.label} must begin at a card in 1..{first.size}, "
-            f"not {first_start}",
-            code="first_start_invalid",
-            params={"series": first.label, "size": first.size, "first_start": first_start},
-        )
-    if first.last_sold < first_start - 1:
-        raise SaleError(
-            f"R37: series {first.label} began this game at card {first_start}, "
-            f"so its last sold card cannot be {first.last_sold}",
-            code="first_last_sold_invalid",
-            params={"series": first.label, "first_start": first_start, "last_sold": first.last_sold},
-        )
-    if second is None:
+    if first_start is None:
+        if second.last_sold != 0:
+            raise SaleError(
+                f"R38 b): the second series {second.label} already has cards 1..{second.last_sold} sold; "
+                "its sale must start at card 1",
+                code="second_series_started",
+                params={"second": second.label, "last_sold": second.last_sold},
+            )
         return
-    if second.series_id == first.series_id:
-        raise SaleError(
-            f"R38: the second series must differ from the first ({first.label})",
-            code="second_series_same",
-            params={"series": first.label},
-        )
-    if second.price != first.price:
-        raise SaleError(
-            f"R38 a): the second series {second.label} costs {second.price}, "
-            f"the first {first.label} costs {first.price}; they must have the same price",
-            code="second_series_price",
-            params={
-                "second": second.label,
-                "second_price": second.price,
-                "first": first.label,
-                "first_price": first.price,
-            },
-        )
     if second.last_sold > 0 and first.remaining > 0:
         # In this game the second series is only sold once the first has run out, so these
         # cards were sold before this game: its sale here could not start at card 1.
@@ -226,6 +199,26 @@ def _game_check(first: SeriesStock, first_start: int, second: SeriesStock | None
                 "first": first.label,
             },
         )
+
+
+def _game_check(first: SeriesStock, first_start: int, second: SeriesStock | None) -> None:
+    """Refuse a game's sale state that R37-R38 could not have produced."""
+    if not 1 <= first_start <= first.size:
+        raise SaleError(
+            f"R37: this game's sale of series {first.label} must begin at a card in 1..{first.size}, "
+            f"not {first_start}",
+            code="first_start_invalid",
+            params={"series": first.label, "size": first.size, "first_start": first_start},
+        )
+    if first.last_sold < first_start - 1:
+        raise SaleError(
+            f"R37: series {first.label} began this game at card {first_start}, "
+            f"so its last sold card cannot be {first.last_sold}",
+            code="first_last_sold_invalid",
+            params={"series": first.label, "first_start": first_start, "last_sold": first.last_sold},
+        )
+    if second is not None:
+        second_series_validate(first, second, first_start=first_start)
 
 
 def available(first: SeriesStock, first_start: int, second: SeriesStock | None) -> int:

@@ -1,4 +1,4 @@
-"""The draw's JSON API (bingo/draw/api.py): a whole game through it, who may call what, CSRF on
+"""The draw's JSON API (bingo/draw/api/): a whole game through it, who may call what, CSRF on
 session-authenticated writes, and refusals that change nothing."""
 
 from __future__ import annotations
