@@ -94,7 +94,7 @@ class Game(models.Model):
     prize_remainder = models.DecimalField(
         _("prize rounding remainder"), max_digits=14, decimal_places=2, null=True, blank=True
     )
-    # What wins (bingo.engine.detection.WinRules as JSON): the line kinds that count for the
+    # What wins (bingo.engine.detection.PrizeRules as JSON): the line kinds that count for the
     # line prize (R67, R75), the 75-ball pattern (R73 b)), the extra prizes of R74 and R84.
     win_rules = models.JSONField(_("winning combinations"), default=dict, blank=True)
     draw_mode = models.CharField(
