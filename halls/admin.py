@@ -15,8 +15,8 @@ class HallAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 class _ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    """Shown for reading only: every write goes through halls/services.py, which keeps the rules
-    (R23, R25, R26, R10-R11); the ledgers are insert-only besides."""
+    """Shown for reading only: every write goes through the services of bingo/ballsets and
+    bingo/jackpot, which keep the rules (R23, R25, R26, R10-R11); the ledgers are insert-only besides."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
