@@ -4,16 +4,18 @@ it, R60's refusal to start the next game before, the notes of the session, R51-R
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, connections, transaction
 from django.utils import timezone, translation
 
 from actas import services as acta_services
 from actas.models import ActaEntry, ActaNote
+from actas.selectors import acta_verify
 from bingo.common.roles import Role
 from bingo.draw import services as draw_services
 from bingo.engine.acta import GENESIS, record_hash
@@ -353,3 +355,55 @@ def test_an_entry_names_the_notes_recorded_before_it(hall: ActaHall) -> None:
     note = acta_services.acta_note_record(session=hall.session, kind="occurrence", user=hall.caller, text="x")
     entry = ActaEntry.objects.get(game=hall.finished())
     assert body(entry)["notes"] == {"count": 1, "last_hash": note.content_hash}
+
+
+# --- races (PostgreSQL) ---------------------------------------------------------------------------
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_notes_written_at_once_take_one_position_each() -> None:
+    """Four callers write notes at once (real threads, real row locks) while a game ends: every
+    note and the entry take the next position of their chain, once, and the acta holds."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row-lock races are meaningful on PostgreSQL only (SQLite serializes writers)")
+    hall = ActaHall(name="Sala Corrida")
+    game = hall.drawing(cards=6)
+    hall.key(game, *all_numbers(hall.card(game, 2)))
+    draw_services.prize_award(game=game, user=hall.caller, kind="line")
+    errors: list[BaseException] = []
+    start = threading.Barrier(5)
+
+    def write(index: int) -> None:
+        try:
+            start.wait()
+            for n in range(5):
+                acta_services.acta_note_record(
+                    session=hall.session, kind="occurrence", user=hall.caller, text=f"note {index}-{n}"
+                )
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    def finish() -> None:
+        try:
+            start.wait()
+            draw_services.prize_award(game=game, user=hall.caller, kind="bingo")
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=write, args=(i,)) for i in range(4)]
+    threads.append(threading.Thread(target=finish))
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not errors, errors
+    assert list(ActaNote.objects.order_by("position").values_list("position", flat=True)) == list(
+        range(1, 21)
+    )
+    assert ActaEntry.objects.get().game == game
+    assert acta_verify(session=hall.session).intact
