@@ -1,1 +1,177 @@
-"""Models of the actas app (filled in by later issues)."""
+"""The acta of each session (R58-R61): its games, recorded one by one as they end, and the notes
+of what happened in the hall (complaints and decisions, equipment failures, occurrences, the
+cards destroyed).
+
+Everything recorded here is insert-only and chained: each row keeps its content as canonical
+JSON text and a SHA-256 over the previous row's hash and that text (``bingo.engine.acta``). On
+PostgreSQL triggers refuse UPDATE and DELETE, and check each new row's position, link and hash
+(``migrations/0002``); ``selectors.acta_verify`` recomputes the chains.
+
+Why a decision on a complaint is a note of its own (``ActaNote.Kind.DECISION``, pointing at the
+complaint) rather than a field filled in later: nothing recorded is ever updated, so the acta
+shows when the complaint was made and, separately, when and by whom it was decided; a decision
+taken on the spot is recorded with the complaint itself.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+#: What a stored hash looks like: SHA-256 in lower-case hex.
+HASH_PATTERN = r"^[0-9a-f]{64}$"
+
+
+class Acta(models.Model):
+    """The acta of one session (R58), written game by game (R59)."""
+
+    session = models.OneToOneField(
+        "bingo.Session", verbose_name=_("session"), on_delete=models.PROTECT, related_name="acta"
+    )
+    created_at = models.DateTimeField(_("opened at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("acta")
+        verbose_name_plural = _("actas")
+
+    def __str__(self) -> str:
+        return f"{_('Acta')} · {self.session}"
+
+
+class ActaEntry(models.Model):
+    """One game of the session as it was when it ended (R59-R61): its ``session_export`` form,
+    recorded in the same transaction that finished or annulled it. Insert-only."""
+
+    class Kind(models.TextChoices):
+        FINISHED = "finished", _("Game finished")
+        ANNULLED = "annulled", _("Game annulled")
+
+    acta = models.ForeignKey(Acta, verbose_name=_("acta"), on_delete=models.PROTECT, related_name="entries")
+    #: 1 for the first game recorded, then 2, 3, … in the order they were recorded.
+    position = models.PositiveIntegerField(_("position"))
+    game = models.OneToOneField(
+        "bingo.Game", verbose_name=_("game"), on_delete=models.PROTECT, related_name="acta_entry"
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    #: Canonical JSON: exactly the text ``content_hash`` covers (see bingo.engine.acta).
+    content = models.TextField(_("content"))
+    content_hash = models.CharField(_("hash"), max_length=64)
+    previous_hash = models.CharField(_("previous hash"), max_length=64)
+    recorded_at = models.DateTimeField(_("recorded at"))
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("recorded by"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("acta entry")
+        verbose_name_plural = _("acta entries")
+        ordering = ("acta", "position")
+        constraints = [
+            models.UniqueConstraint(fields=["acta", "position"], name="acta_entry_position_unique"),
+            models.CheckConstraint(condition=Q(position__gte=1), name="acta_entry_position_from_one"),
+            models.CheckConstraint(
+                condition=Q(kind__in=["finished", "annulled"]), name="acta_entry_kind_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(content_hash__regex=HASH_PATTERN, previous_hash__regex=HASH_PATTERN),
+                name="acta_entry_hashes_are_sha256",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.acta} · {self.position}"
+
+
+class ActaNote(models.Model):
+    """Something the caller or the manager recorded in the session's acta, with who and when
+    (R61 j), l), m), R51-R52). Insert-only, chained like the entries."""
+
+    class Kind(models.TextChoices):
+        COMPLAINT = "complaint", _("Player's complaint (R61 j)")
+        DECISION = "decision", _("Decision on a complaint (R61 j)")
+        EQUIPMENT_FAILURE = "equipment_failure", _("Equipment failure (R61 l)")
+        OCCURRENCE = "occurrence", _("Occurrence that may involve an offence (R61 m)")
+        CARDS_DESTROYED = "cards_destroyed", _("Cards collected and destroyed (R51)")
+        WINNING_CARDS_DESTROYED = "winning_cards_destroyed", _("Winning cards destroyed after 8 days (R52)")
+
+    acta = models.ForeignKey(Acta, verbose_name=_("acta"), on_delete=models.PROTECT, related_name="notes")
+    #: 1 for the session's first note, then 2, 3, … in the order they were recorded.
+    position = models.PositiveIntegerField(_("position"))
+    kind = models.CharField(_("kind"), max_length=24, choices=Kind.choices)
+    text = models.TextField(_("what happened"), blank=True)
+    decision = models.TextField(_("decision or measure taken"), blank=True)
+    game = models.ForeignKey(
+        "bingo.Game",
+        verbose_name=_("game"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="acta_notes",
+    )
+    #: A decision names the complaint it decides.
+    refers_to = models.ForeignKey(
+        "self",
+        verbose_name=_("complaint decided"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="decisions",
+    )
+    content = models.TextField(_("content"))
+    content_hash = models.CharField(_("hash"), max_length=64)
+    previous_hash = models.CharField(_("previous hash"), max_length=64)
+    recorded_at = models.DateTimeField(_("recorded at"))
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("recorded by"), on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("acta note")
+        verbose_name_plural = _("acta notes")
+        ordering = ("acta", "position")
+        constraints = [
+            models.UniqueConstraint(fields=["acta", "position"], name="acta_note_position_unique"),
+            models.CheckConstraint(condition=Q(position__gte=1), name="acta_note_position_from_one"),
+            models.CheckConstraint(
+                condition=Q(
+                    kind__in=[
+                        "complaint",
+                        "decision",
+                        "equipment_failure",
+                        "occurrence",
+                        "cards_destroyed",
+                        "winning_cards_destroyed",
+                    ]
+                ),
+                name="acta_note_kind_known",
+            ),
+            # R61 j): a decision decides a complaint, and says what was decided.
+            models.CheckConstraint(
+                condition=(Q(kind="decision") & Q(refers_to__isnull=False) & ~Q(decision=""))
+                | (~Q(kind="decision") & Q(refers_to__isnull=True)),
+                name="acta_note_decision_refers_to_a_complaint",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind__in=["complaint", "equipment_failure", "occurrence"]) | ~Q(text=""),
+                name="acta_note_says_what_happened",
+            ),
+            # R51-R52: the cards of one game.
+            models.CheckConstraint(
+                condition=~Q(kind__in=["cards_destroyed", "winning_cards_destroyed"]) | Q(game__isnull=False),
+                name="acta_note_destruction_names_its_game",
+            ),
+            models.CheckConstraint(
+                condition=Q(content_hash__regex=HASH_PATTERN, previous_hash__regex=HASH_PATTERN),
+                name="acta_note_hashes_are_sha256",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.acta} · {self.get_kind_display()} {self.position}"

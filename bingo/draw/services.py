@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from actas import services as acta_services
 from bingo.ballsets import services as ballset_services
 from bingo.common.engine_messages import validation_error
 from bingo.common.money import quantum_for
@@ -88,6 +89,8 @@ def game_start_draw(
     with transaction.atomic():
         game = _locked(game)
         _require_staff(user, game, Role.CALLER)
+        # R60: not before the games that ended are in the acta.
+        acta_services.acta_require_recorded(game=game)
         _move(game, GameState.DRAWING)
         if ball_set is not None:
             ballset_services.ball_set_use_for_game(ball_set=ball_set, game=game)
@@ -177,6 +180,10 @@ def game_switch_to_manual(*, game: Game, user: User, reason: str) -> Game:
         game.manual_from_ball = drawn + 1
         game.state_reason = reason
         game.save(update_fields=["manual_from_ball", "state_reason"])
+        # R61 l): the failure and the switch go into the acta with who and when.
+        acta_services.acta_failure_record(
+            game=game, user=user, failure=reason, manual_from_ball=game.manual_from_ball
+        )
         transaction.on_commit(lambda: events.game_changed(game.pk))
     return game
 
@@ -276,6 +283,8 @@ def prize_award(*, game: Game, user: User, kind: str) -> Prize:
             _move(game, GameState.FINISHED)
             game.finished_at = now
             game.save(update_fields=["state", "finished_at"])
+            # R59-R60: the game is in the acta when it ends, in this transaction, or it does not end.
+            acta_services.acta_record_game(game=game, user=user)
         transaction.on_commit(lambda: events.game_changed(game.pk))
     return record
 
@@ -448,6 +457,8 @@ def game_suspend(*, game: Game, user: User, reason: str) -> Game:
         game.suspended_at = timezone.now()
         game.state_reason = reason
         game.save(update_fields=["state", "suspended_at", "state_reason"])
+        # SPEC §5, R61 l): the suspension and its reason go into the acta.
+        acta_services.acta_failure_record(game=game, user=user, failure=reason)
         transaction.on_commit(lambda: events.game_changed(game.pk))
     return game
 
@@ -501,5 +512,7 @@ def game_annul(*, game: Game, user: User, reason: str) -> Game:
         )
         # R10: its prize money is refunded, so its contribution goes back (never blocking).
         jackpot_services.jackpot_reverse(hall=game.session.room.hall, game_id=game.pk)
+        # R61 i): the annulment, its reason and the refunds are in the acta, in this transaction.
+        acta_services.acta_record_game(game=game, user=user)
         transaction.on_commit(lambda: events.game_changed(game.pk))
     return game

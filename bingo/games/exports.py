@@ -6,15 +6,18 @@ decimals (never floats), times in ISO 8601 with their offset, in the hall's time
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.db.models import Sum
 
+from bingo.common.money import quantum_for
+from bingo.engine.payout import tax_withheld
 from bingo.games import doubles
 from bingo.models import Ball, Game, GameSeries, Prize, PrizePayment, Session
-from halls.models import BallReplacement, JackpotMovement
+from halls.models import BallReplacement, BallSetUse, Hall, JackpotMovement
 
 #: Bumped when a field changes meaning or goes away (adding one does not).
 FORMAT_VERSION = 1
@@ -24,16 +27,45 @@ def _money(value: Decimal | None) -> str:
     return f"{(value or Decimal(0)):.2f}"
 
 
-def session_export_data(*, session: Session) -> dict[str, Any]:
-    """Everything about ``session`` an acta needs, game by game."""
-    session = Session.objects.select_related("room__hall").get(pk=session.pk)
-    hall = session.room.hall
+Clock = Callable[[Any], str | None]
+
+
+def _clock(hall: Hall) -> Clock:
+    """How times are written: ISO 8601 in the hall's time zone, with its offset."""
     zone = ZoneInfo(hall.time_zone)
 
     def when(value: Any) -> str | None:
         return value.astimezone(zone).isoformat() if value else None
 
-    games = Game.objects.filter(session=session).order_by("number")
+    return when
+
+
+#: What a game's export reads with the game row itself.
+_GAME_JOINS = ("doubles_of", "ball_set_use__ball_set")
+
+
+def session_export_data(*, session: Session) -> dict[str, Any]:
+    """Everything about ``session`` an acta needs, game by game."""
+    session = Session.objects.select_related("room__hall").get(pk=session.pk)
+    hall = session.room.hall
+    when = _clock(hall)
+    games = Game.objects.filter(session=session).select_related(*_GAME_JOINS).order_by("number")
+    return {
+        **_header(session, when),
+        "ball_replacements": _ball_replacements(session, when),
+        "games": [_game(game, hall, when) for game in games],
+    }
+
+
+def session_header_data(*, session: Session) -> dict[str, Any]:
+    """The head of ``session``'s export: the format, the hall, and the session with its start
+    (R61 a)), as ``session_export_data`` writes them (one query)."""
+    session = Session.objects.select_related("room__hall").get(pk=session.pk)
+    return _header(session, _clock(session.room.hall))
+
+
+def _header(session: Session, when: Clock) -> dict[str, Any]:
+    hall = session.room.hall
     return {
         "format": FORMAT_VERSION,
         "hall": {"name": hall.name, "currency": hall.currency, "time_zone": hall.time_zone},
@@ -45,12 +77,19 @@ def session_export_data(*, session: Session) -> dict[str, Any]:
             "end": when(session.ended_at),
             "jackpot_balls": session.jackpot_balls,
         },
-        "ball_replacements": _ball_replacements(session, when),
-        "games": [_game(game, when) for game in games],
     }
 
 
-def _ball_replacements(session: Session, when: Any) -> list[dict[str, Any]]:
+def game_export_data(*, game: Game) -> dict[str, Any]:
+    """One game exactly as ``session_export_data`` lists it among the session's games: what the
+    acta records when the game ends (R59-R61). The same fixed number of queries whatever the
+    game's position in its session."""
+    game = Game.objects.select_related("session__room__hall", *_GAME_JOINS).get(pk=game.pk)
+    hall = game.session.room.hall
+    return _game(game, hall, _clock(hall))
+
+
+def _ball_replacements(session: Session, when: Clock) -> list[dict[str, Any]]:
     """R25-R26, R61 k: the balls and sets replaced during the session; a ball replaced again in
     it is flagged with why (``repeated``, ``repeat_reason``)."""
     rows = (
@@ -83,10 +122,29 @@ def _double_cards(game: Game) -> dict[str, Any] | None:
     return None
 
 
-def _game(game: Game, when: Any) -> dict[str, Any]:
+def _ball_set(game: Game) -> dict[str, Any] | None:
+    """R22-R25: the ball set that drew ``game`` (a physical draw, or an electronic one's
+    fallback) and its game count after it; None when none was named."""
+    try:
+        use = game.ball_set_use
+    except BallSetUse.DoesNotExist:
+        return None
+    return {"serial_number": use.ball_set.serial_number, "games_played": use.number}
+
+
+def _game(game: Game, hall: Hall, when: Clock) -> dict[str, Any]:
     entries = GameSeries.objects.filter(game=game).select_related("series__card_set").order_by("position")
     sold = game.sales.aggregate(cards=Sum("quantity"), total=Sum("amount"))
-    prizes = Prize.objects.filter(game=game).prefetch_related("cards__series").order_by("awarded_at", "pk")
+    prizes = list(
+        Prize.objects.filter(game=game).prefetch_related("cards__series").order_by("awarded_at", "pk")
+    )
+    quantum = quantum_for(hall.currency)
+
+    def tax_on(share: Decimal) -> Decimal:
+        # R61 g): what the hall's rule withholds from one winning card's share when it is paid.
+        return tax_withheld(share, rate=hall.tax_rate, threshold=hall.tax_threshold, quantum=quantum)
+
+    taxes = {p.pk: tax_on(p.amount_each) for p in prizes}
     tax = PrizePayment.objects.filter(winner__prize__game=game).aggregate(t=Sum("tax_withheld"))["t"]
     refunded = game.refunds.aggregate(t=Sum("amount"))["t"]
     return {
@@ -130,6 +188,7 @@ def _game(game: Game, when: Any) -> dict[str, Any]:
             "jackpot_active": game.jackpot_active,
             "win_rules": game.win_rules,
         },
+        "ball_set": _ball_set(game),
         "balls": list(Ball.objects.filter(game=game).order_by("position").values_list("number", flat=True)),
         "prizes": [
             {
@@ -146,10 +205,12 @@ def _game(game: Game, when: Any) -> dict[str, Any]:
                 ],
                 "amount_each": _money(p.amount_each),
                 "remainder": _money(p.remainder),
+                "tax_each": _money(taxes[p.pk]),
             }
             for p in prizes
         ],
         "jackpot": _jackpot(game),
+        "tax_due": _money(sum((taxes[p.pk] * p.winners for p in prizes), Decimal(0))),
         "tax_withheld": _money(tax),
         "refunded": _money(refunded),
     }

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from actas import services as acta_services
 from bingo.common.engine_messages import validation_error
 from bingo.common.money import money_display, quantum_for
 from bingo.draw import detection
@@ -183,6 +184,8 @@ def game_open_sales(*, game: Game, series: list[Series]) -> Game:
             Game.objects.select_for_update(of=("self",)).select_related("session__room__hall").get(pk=game.pk)
         )
         hall = game.session.room.hall
+        # R60: a game starts with its sale, not before the games that ended are in the acta.
+        acta_services.acta_require_recorded(game=game)
         locked = list(Series.objects.select_for_update().filter(pk__in=[s.pk for s in series]).order_by("pk"))
         by_id = {s.pk: s for s in locked}
         chosen = [by_id[s.pk] for s in series]
@@ -264,6 +267,8 @@ def game_play_doubles(*, game: Game) -> Game:
         previous = doubles.doubles_before(game)
         if previous is None:
             raise ValidationError(_("Game %(n)d has no double cards to play again.") % {"n": game.number - 1})
+        # R60: the first game of the double cards is in the acta before the second starts.
+        acta_services.acta_require_recorded(game=game)
         previous = Game.objects.select_for_update(of=("self",)).get(pk=previous.pk)
         if previous.state != GameState.FINISHED.value:
             raise ValidationError(

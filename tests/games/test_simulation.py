@@ -13,6 +13,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from actas.selectors import acta_verify
 from bingo.models import PrizePayment, PrizeWinner, Session
 from cards import selectors as card_selectors
 from cards.models import Series
@@ -78,6 +79,9 @@ def test_a_simulated_session_awards_exactly_the_cards_that_hold_each_prize(
         (sold,) = game["series_sold"]
         assert (sold["first_card_sold"], sold["last_card_sold"]) == (1, cards)
         check_prizes(game, session_id)
+    # R59: every game is in the acta as it ended, and the acta holds.
+    verified = acta_verify(session=Session.objects.get(pk=session_id))
+    assert (verified.entries, verified.intact) == (2, True)
 
 
 def check_prizes(game: dict, session_id: int) -> None:

@@ -1,0 +1,268 @@
+"""Reads of the acta (R58-R61): a session's acta with its records, the games it still lacks
+(R60), and the check that nothing was changed, removed or moved after it was recorded."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Prefetch
+from django.utils.translation import gettext as _
+
+from actas.models import Acta, ActaEntry, ActaNote
+from bingo.engine.acta import GENESIS, ChainFault, Fault, Link, chain_fault
+from bingo.models import Game, GameState, Session
+
+#: The states in which a game is over and belongs in the acta (R59).
+ENDED_STATES = (GameState.FINISHED.value, GameState.ANNULLED.value)
+
+
+def acta_get(*, session: Session) -> Acta | None:
+    """``session``'s acta with its entries (their games) and notes (their games, authors and the
+    complaints they decide), each in the order recorded; None before anything was recorded."""
+    return (
+        Acta.objects.filter(session=session)
+        .select_related("session__room__hall")
+        .prefetch_related(
+            Prefetch(
+                "entries",
+                queryset=ActaEntry.objects.select_related("game", "recorded_by").order_by("position"),
+            ),
+            Prefetch(
+                "notes",
+                queryset=ActaNote.objects.select_related("game", "recorded_by", "refers_to").order_by(
+                    "position"
+                ),
+            ),
+        )
+        .first()
+    )
+
+
+def games_unrecorded(*, session_id: int, before_number: int | None = None) -> list[int]:
+    """The numbers of ``session_id``'s games that ended (finished or annulled) and are not in its
+    acta, in order; only those numbered below ``before_number`` when it is given (R60)."""
+    games = Game.objects.filter(session_id=session_id, state__in=ENDED_STATES, acta_entry__isnull=True)
+    if before_number is not None:
+        games = games.filter(number__lt=before_number)
+    return list(games.order_by("number").values_list("number", flat=True))
+
+
+@dataclass(frozen=True)
+class ActaProblem:
+    """Where an acta does not hold: a record (``entry`` or ``note``) at a position, and why."""
+
+    record: str
+    position: int
+    #: A ``bingo.engine.acta.Fault`` value, or ``unrecorded`` for an ended game with no entry.
+    fault: str
+    #: The game it concerns, when known.
+    game: int | None = None
+
+    def describe(self) -> str:
+        """The problem in a sentence or two, in the active language."""
+        if self.fault == "unrecorded":
+            return _("Game %(game)d ended but is not recorded in the acta (R60).") % {"game": self.game}
+        sentences = {
+            ("entry", Fault.MISSING.value): _("Entry %(n)d of the acta is missing: it was deleted."),
+            ("entry", Fault.CHANGED.value): _("Entry %(n)d of the acta was changed after it was recorded."),
+            ("entry", Fault.REORDERED.value): _(
+                "Entry %(n)d of the acta was moved from the position it was recorded at."
+            ),
+            ("entry", Fault.UNCHAINED.value): _(
+                "Entry %(n)d of the acta does not follow the one before it: records were changed or shuffled."
+            ),
+            ("note", Fault.MISSING.value): _("Note %(n)d of the acta is missing: it was deleted."),
+            ("note", Fault.CHANGED.value): _("Note %(n)d of the acta was changed after it was recorded."),
+            ("note", Fault.REORDERED.value): _(
+                "Note %(n)d of the acta was moved from the position it was recorded at."
+            ),
+            ("note", Fault.UNCHAINED.value): _(
+                "Note %(n)d of the acta does not follow the one before it: records were changed or shuffled."
+            ),
+        }
+        text = sentences[(self.record, self.fault)] % {"n": self.position}
+        if self.game is not None:
+            concerns = _("It concerns game %(game)d.") % {"game": self.game}
+            text = f"{text} {concerns}"
+        return text
+
+
+@dataclass(frozen=True)
+class ActaVerification:
+    """What ``acta_verify`` found: how many records it checked and every problem, first first."""
+
+    session_id: int
+    entries: int
+    notes: int
+    problems: tuple[ActaProblem, ...]
+
+    @property
+    def intact(self) -> bool:
+        return not self.problems
+
+    @property
+    def first(self) -> ActaProblem | None:
+        return self.problems[0] if self.problems else None
+
+
+def _body(content: str) -> dict[str, Any]:
+    try:
+        data = json.loads(content)
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _same_time(text: object, value: datetime) -> bool:
+    try:
+        return isinstance(text, str) and datetime.fromisoformat(text) == value
+    except ValueError:
+        return False
+
+
+def _session_id(body: dict[str, Any]) -> object:
+    session = body.get("session")
+    return session.get("id") if isinstance(session, dict) else None
+
+
+def _recorder(body: dict[str, Any]) -> object:
+    who = body.get("recorded_by")
+    return who.get("id") if isinstance(who, dict) else None
+
+
+def _first_fault(links: list[Link], agrees: list[bool]) -> ChainFault | None:
+    """The chain's first fault, or the first record whose columns say something its content
+    does not (a column changed behind the hash's back), whichever comes first."""
+    fault = chain_fault(links)
+    for index, ok in enumerate(agrees):
+        if not ok and (fault is None or index + 1 < fault.position):
+            return ChainFault(index + 1, Fault.CHANGED)
+    return fault
+
+
+def _entry_agrees(entry: ActaEntry, body: dict[str, Any], session_id: int) -> bool:
+    """Whether the entry's columns say what its content recorded."""
+    return (
+        _session_id(body) == session_id
+        and entry.game.session_id == session_id
+        and body.get("game") == entry.game.number
+        and body.get("kind") == entry.kind
+        and _same_time(body.get("recorded_at"), entry.recorded_at)
+        and _recorder(body) == entry.recorded_by_id
+    )
+
+
+def _note_agrees(note: ActaNote, body: dict[str, Any], session_id: int) -> bool:
+    """Whether the note's columns say what its content recorded."""
+    return (
+        body.get("session") == session_id
+        and body.get("kind") == note.kind
+        and body.get("text") == note.text
+        and body.get("decision") == note.decision
+        and body.get("game") == (note.game.number if note.game else None)
+        and body.get("refers_to") == (note.refers_to.position if note.refers_to else None)
+        and _same_time(body.get("recorded_at"), note.recorded_at)
+        and _recorder(body) == note.recorded_by_id
+    )
+
+
+def _notes_seen_fault(
+    entry_bodies: list[dict[str, Any]], notes: list[ActaNote], fault: ChainFault | None
+) -> ChainFault | None:
+    """The notes each entry saw when it was recorded (their count and the last one's hash) must
+    still be there: deleting notes from the end of their chain leaves no gap, but an entry
+    recorded after them still names them. The earliest fault, this or ``fault``."""
+    hashes = {n.position: n.content_hash for n in notes}
+    for body in entry_bodies:
+        seen = body.get("notes")
+        if not isinstance(seen, dict):
+            continue
+        count = seen.get("count")
+        if not isinstance(count, int) or count < 1 or hashes.get(count) == seen.get("last_hash"):
+            continue
+        if fault is None or count < fault.position:
+            fault = ChainFault(count, Fault.CHANGED if count in hashes else Fault.MISSING)
+    return fault
+
+
+#: What acta_verify reads of each record.
+_ENTRY_FIELDS = (
+    "position",
+    "kind",
+    "content",
+    "content_hash",
+    "previous_hash",
+    "recorded_at",
+    "recorded_by_id",
+    "game__number",
+    "game__session",
+)
+_NOTE_FIELDS = (
+    "position",
+    "kind",
+    "text",
+    "decision",
+    "content",
+    "content_hash",
+    "previous_hash",
+    "recorded_at",
+    "recorded_by_id",
+    "game__number",
+    "refers_to__position",
+)
+
+
+def acta_verify(*, session: Session) -> ActaVerification:
+    """Recompute ``session``'s acta: each record's hash over its content, each link to the record
+    before it, the positions without gaps, the columns against the content they were recorded
+    with, the notes each entry saw, and every ended game present. Names the first record of each
+    chain that does not hold, and every ended game with no entry (R59-R60). A fixed number of
+    queries; the hashing is linear in the records."""
+    entries = list(
+        ActaEntry.objects.filter(acta__session=session)
+        .select_related("game")
+        .order_by("position")
+        .only(*_ENTRY_FIELDS)
+    )
+    notes = list(
+        ActaNote.objects.filter(acta__session=session)
+        .select_related("game", "refers_to")
+        .order_by("position")
+        .only(*_NOTE_FIELDS)
+    )
+    problems: list[ActaProblem] = []
+
+    entry_bodies = [_body(e.content) for e in entries]
+    entry_fault = _first_fault(
+        [Link(e.position, e.content, e.content_hash, e.previous_hash) for e in entries],
+        [_entry_agrees(e, body, session.pk) for e, body in zip(entries, entry_bodies, strict=True)],
+    )
+    if entry_fault is not None:
+        # A missing entry's game is named among the unrecorded games below.
+        game = None if entry_fault.fault is Fault.MISSING else entries[entry_fault.position - 1].game.number
+        problems.append(ActaProblem("entry", entry_fault.position, entry_fault.fault.value, game))
+
+    note_fault = _first_fault(
+        [Link(n.position, n.content, n.content_hash, n.previous_hash) for n in notes],
+        [_note_agrees(n, _body(n.content), session.pk) for n in notes],
+    )
+    note_fault = _notes_seen_fault(entry_bodies, notes, note_fault)
+    if note_fault is not None:
+        noted = notes[note_fault.position - 1] if note_fault.fault is not Fault.MISSING else None
+        game = noted.game.number if noted is not None and noted.game is not None else None
+        problems.append(ActaProblem("note", note_fault.position, note_fault.fault.value, game))
+
+    problems += [
+        ActaProblem("entry", 0, "unrecorded", number) for number in games_unrecorded(session_id=session.pk)
+    ]
+    return ActaVerification(session.pk, len(entries), len(notes), tuple(problems))
+
+
+def notes_head(*, acta: Acta) -> dict[str, Any]:
+    """How many notes ``acta`` holds and the last one's hash: what an entry records it saw."""
+    last = acta.notes.order_by("-position").values_list("position", "content_hash").first()
+    count, last_hash = last if last is not None else (0, GENESIS)
+    return {"count": count, "last_hash": last_hash}
