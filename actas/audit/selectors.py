@@ -242,7 +242,7 @@ def _balls(query: _Query) -> list[AuditRow]:
             ball.game.session.room.hall,
             session_id=ball.game.session_id,
             game_number=ball.game.number,
-            what=_("Ball %(number)d, the %(position)dth (%(source)s)")
+            what=_("Ball %(number)d at count %(position)d (%(source)s)")
             % {"number": ball.number, "position": ball.position, "source": ball.get_source_display()},
         )
         for ball in _window(qs, query, "ball", "drawn_at")

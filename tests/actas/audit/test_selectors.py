@@ -70,7 +70,7 @@ def test_rows_are_newest_first_with_the_times_of_their_records(praia: AuditedHal
     assert [r.at for r in rows] == sorted((r.at for r in rows), reverse=True)
     balls = [r for r in rows if r.source == "ball"]
     assert {r.at for r in balls} == set(Ball.objects.values_list("drawn_at", flat=True))
-    assert balls[-1].what.startswith(f"Ball {Ball.objects.get(position=1).number}, the 1th")
+    assert balls[-1].what.startswith(f"Ball {Ball.objects.get(position=1).number} at count 1")
     suspended = [r for r in rows if r.label == "Suspended the game"]
     assert [r.what for r in suspended] == ["power cut", "monitor failure"]
     assert all(r.game_number == praia.annulled.number for r in suspended)
