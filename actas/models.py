@@ -20,6 +20,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from actas.audit.models import AuditEvent  # noqa: F401  (the audit trail's table: Django finds models here)
+
 #: What a stored hash looks like: SHA-256 in lower-case hex.
 HASH_PATTERN = r"^[0-9a-f]{64}$"
 

@@ -183,6 +183,9 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 # A success does not wipe the failures: it would let one good account clear the count of its
 # address, and with it the guesses at other accounts made from there.
 AXES_RESET_ON_SUCCESS = False
+# Every failed login is kept, one row each, for the audit trail the inspector reads (R61,
+# actas/audit/selectors.py); AccessAttempt only counts the failures behind a lockout.
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
 AXES_LOCKOUT_CALLABLE = "bingo.accounts.views.login_locked_out"
 # Our own log line names the account and the address (bingo/accounts/views.py log_lockout); axes's
 # start banner would otherwise print on every manage.py command.

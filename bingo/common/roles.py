@@ -251,11 +251,19 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             _("Read the actas"),
             _("Read each session's acta, game by game, on screen and as a PDF."),
             "R58-R61",
+            url_name="actas:hall_list",
         ),
         Duty(
             _("Verify integrity"),
             _("Check that no acta was altered and regenerate card sets to compare fingerprints."),
             "R14, R58-R61",
+            url_name="actas:hall_list",
+        ),
+        Duty(
+            _("Audit trail"),
+            _("See who sold, drew, confirmed, paid, suspended, corrected and logged in, and when."),
+            "R61",
+            url_name="actas:audit_trail",
         ),
     ),
     Role.PLAYER: (

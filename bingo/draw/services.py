@@ -21,6 +21,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from actas import services as acta_services
+from actas.audit.models import AuditAction
+from actas.audit.services import audit_record
 from bingo.ballsets import services as ballset_services
 from bingo.common.engine_messages import validation_error
 from bingo.common.money import quantum_for
@@ -74,6 +76,11 @@ def _require_staff(user: User, game: Game, *roles: Role) -> None:
     raise ValidationError(_("Only the staff of this hall can do that."))
 
 
+def _audit(game: Game, user: User, action: AuditAction, detail: str = "") -> None:
+    # R61: the game row keeps the state and when, not who; the trail records it in this transaction.
+    audit_record(user=user, hall_id=game.session.room.hall_id, action=action, game=game, detail=detail)
+
+
 def game_start_draw(
     *, game: Game, user: User, mode: str = DrawMode.ELECTRONIC, ball_set: BallSet | None = None
 ) -> Game:
@@ -97,6 +104,7 @@ def game_start_draw(
         game.draw_mode = mode
         game.drawing_started_at = timezone.now()
         game.save(update_fields=["state", "draw_mode", "drawing_started_at"])
+        _audit(game, user, AuditAction.DRAW_STARTED, detail=mode)
         transaction.on_commit(lambda: events.game_changed(game.pk))
     return game
 
@@ -184,6 +192,7 @@ def game_switch_to_manual(*, game: Game, user: User, reason: str) -> Game:
         acta_services.acta_failure_record(
             game=game, user=user, failure=reason, manual_from_ball=game.manual_from_ball
         )
+        _audit(game, user, AuditAction.MANUAL_SWITCH, detail=reason)
         transaction.on_commit(lambda: events.game_changed(game.pk))
     return game
 
@@ -459,6 +468,7 @@ def game_suspend(*, game: Game, user: User, reason: str) -> Game:
         game.save(update_fields=["state", "suspended_at", "state_reason"])
         # SPEC §5, R61 l): the suspension and its reason go into the acta.
         acta_services.acta_failure_record(game=game, user=user, failure=reason)
+        _audit(game, user, AuditAction.GAME_SUSPENDED, detail=reason)
         transaction.on_commit(lambda: events.game_changed(game.pk))
     return game
 
@@ -474,6 +484,7 @@ def game_resume(*, game: Game, user: User) -> Game:
             )
         _move(game, GameState.SALES_CLOSED)
         game.save(update_fields=["state"])
+        _audit(game, user, AuditAction.GAME_RESUMED)
         transaction.on_commit(lambda: events.game_changed(game.pk))
     return game
 
@@ -501,6 +512,7 @@ def game_annul(*, game: Game, user: User, reason: str) -> Game:
         game.state_reason = reason
         game.finished_at = timezone.now()
         game.save(update_fields=["state", "state_reason", "finished_at"])
+        _audit(game, user, AuditAction.GAME_ANNULLED, detail=reason)
         if game.doubles_of_id is not None:
             sales = Sale.objects.filter(game_id=game.doubles_of_id).order_by("pk")
             refunds = [(sale, double_card_halves(sale.amount)[1]) for sale in sales]

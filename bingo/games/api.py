@@ -16,6 +16,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any, ClassVar
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Max, Min, QuerySet, Sum
 from django.urls import reverse
@@ -561,7 +562,7 @@ class GameOpenSalesView(APIView):
         require_hall_role(request, hall_id_of(game), *self.write_roles)
         form = OpenSalesSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        services.game_open_sales(game=game, series=form.validated_data["series"])
+        services.game_open_sales(game=game, series=form.validated_data["series"], user=request_user(request))
         return _game_response(game.pk, request)
 
 
@@ -572,13 +573,13 @@ class _ManagerChangeView(APIView):
     permission_classes = HALL_WRITES
     write_roles: ClassVar[tuple[Role, ...]] = (Role.MANAGER,)
 
-    def change(self, game: Game) -> None:
+    def change(self, game: Game, user: User) -> None:
         raise NotImplementedError
 
     def post(self, request: Request, game_id: int) -> Response:
         game = game_for(request, game_id)
         require_hall_role(request, hall_id_of(game), *self.write_roles)
-        self.change(game)
+        self.change(game, request_user(request))
         return _game_response(game.pk, request)
 
 
@@ -603,8 +604,8 @@ class GameCloseSalesView(_ManagerChangeView):
     """Close the sales; the answer carries the R40 announcement in ``closing_announcement``
     (a manager of the game's hall)."""
 
-    def change(self, game: Game) -> None:
-        services.game_close_sales(game=game)
+    def change(self, game: Game, user: User) -> None:
+        services.game_close_sales(game=game, user=user)
 
 
 @_manager_change_schema(
@@ -614,8 +615,8 @@ class GamePlayDoublesView(_ManagerChangeView):
     """R15: the game plays again the double cards the session's previous game sold; it sells
     none and its sales close at once (a manager of the game's hall)."""
 
-    def change(self, game: Game) -> None:
-        services.game_play_doubles(game=game)
+    def change(self, game: Game, user: User) -> None:
+        services.game_play_doubles(game=game, user=user)
 
 
 # --- sales ------------------------------------------------------------------------------------

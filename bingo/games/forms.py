@@ -264,13 +264,13 @@ class OpenSalesForm(forms.Form):
             self.add_error("second", _("Choose a different series to continue in."))
         return data
 
-    def save(self) -> Game:
-        """Open the sales; service errors become form errors (then re-raised)."""
+    def save(self, user: User | None = None) -> Game:
+        """Open the sales as ``user``; service errors become form errors (then re-raised)."""
         chosen = [self.cleaned_data["first"]]
         if self.cleaned_data.get("second"):
             chosen.append(self.cleaned_data["second"])
         try:
-            return services.game_open_sales(game=self.game, series=chosen)
+            return services.game_open_sales(game=self.game, series=chosen, user=user)
         except ValidationError as exc:
             add_service_errors(self, exc)
             raise

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, Sum
 
 from bingo.common.roles import Role
-from bingo.models import Game, GameSeries, Session
+from bingo.models import Game, GameSeries, PrizePayment, Session
+from cards.models import CardSet
 from halls.selectors import hall_list_for
 
 # --- sessions and games, per hall ----------------------------------------------------------------
@@ -34,3 +37,19 @@ def game_list_for(user: AbstractBaseUser | AnonymousUser, *roles: Role) -> Query
         )
         .order_by("session", "number")
     )
+
+
+def session_card_set_list(*, session: Session) -> QuerySet[CardSet]:
+    """The card sets of the series played in ``session``, by id: what an inspector regenerates
+    and compares with their fingerprints (R14)."""
+    return CardSet.objects.filter(series__games__game__session=session).distinct().order_by("pk")
+
+
+def session_prizes_paid(*, session: Session) -> dict[int, Decimal]:
+    """What the cash desks paid out of each game's prizes in ``session`` (gross, before tax), by game id."""
+    rows = (
+        PrizePayment.objects.filter(winner__prize__game__session=session)
+        .values("winner__prize__game_id")
+        .annotate(total=Sum("gross"))
+    )
+    return {row["winner__prize__game_id"]: row["total"] for row in rows}

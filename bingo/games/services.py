@@ -16,6 +16,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from actas import services as acta_services
+from actas.audit.models import AuditAction
+from actas.audit.services import audit_record
 from bingo.common.engine_messages import validation_error
 from bingo.common.money import money_display, quantum_for
 from bingo.draw import detection
@@ -91,10 +93,11 @@ def session_open(
     )
 
 
-def session_close(*, session: Session) -> Session:
-    """End ``session``: every game in it must be finished, annulled, or never opened."""
+def session_close(*, session: Session, user: User | None = None) -> Session:
+    """End ``session``: every game in it must be finished, annulled, or never opened; ``user``
+    (None: the system) is recorded in the audit trail."""
     with transaction.atomic():
-        session = Session.objects.select_for_update().get(pk=session.pk)
+        session = Session.objects.select_for_update().select_related("room").get(pk=session.pk)
         if session.ended_at is not None:
             return session
         open_games = session.games.filter(
@@ -116,6 +119,10 @@ def session_close(*, session: Session) -> Session:
             )
         session.ended_at = timezone.now()
         session.save(update_fields=["ended_at"])
+        # R61: the session row keeps when it ended, not who ended it.
+        audit_record(
+            user=user, hall_id=session.room.hall_id, action=AuditAction.SESSION_CLOSED, session=session
+        )
     return session
 
 
@@ -174,9 +181,9 @@ def _plan_from(shares: dict[str, str]) -> PrizePlan:
         raise ValidationError(_("A prize plan names prizes and their share of sales in percent.")) from None
 
 
-def game_open_sales(*, game: Game, series: list[Series]) -> Game:
+def game_open_sales(*, game: Game, series: list[Series], user: User | None = None) -> Game:
     """Put ``series`` on sale in ``game`` (the first, and optionally a second of the same price
-    to roll into, R38) and record the announcement of R33."""
+    to roll into, R38) and record the announcement of R33; ``user`` goes in the audit trail."""
     if not 1 <= len(series) <= 2:
         raise ValidationError(_("Put one series on sale, and at most one more to continue in (R38)."))
     with transaction.atomic():
@@ -206,6 +213,13 @@ def game_open_sales(*, game: Game, series: list[Series]) -> Game:
         game.opening_announcement = sales_open_announcement(stocks[:1], currency=hall.currency)
         game.sales_opened_at = timezone.now()
         game.save(update_fields=["state", "price", "opening_announcement", "sales_opened_at"])
+        audit_record(
+            user=user,
+            hall_id=hall.pk,
+            action=AuditAction.SALES_OPENED,
+            game=game,
+            detail=", ".join(s.label for s in chosen),
+        )
         # The room's displays move to the game now selling (R29, R33).
         transaction.on_commit(lambda: events.game_changed(game.pk))
     return game
@@ -256,10 +270,11 @@ def _check_doubles(game: Game, chosen: list[Series]) -> None:
         )
 
 
-def game_play_doubles(*, game: Game) -> Game:
+def game_play_doubles(*, game: Game, user: User | None = None) -> Game:
     """Make ``game`` the second game of the double cards the session's previous game sold (R15):
     the same cards play again, nothing is sold, and its sales close at once with the
-    announcement of R40 (its prizes are worked out on the other half of the cards' price)."""
+    announcement of R40 (its prizes are worked out on the other half of the cards' price);
+    ``user`` goes in the audit trail."""
     with transaction.atomic():
         game = (
             Game.objects.select_for_update(of=("self",)).select_related("session__room__hall").get(pk=game.pk)
@@ -303,14 +318,21 @@ def game_play_doubles(*, game: Game) -> Game:
         ) % {"n": previous.number}
         game.sales_opened_at = timezone.now()
         game.save(update_fields=["state", "doubles_of", "price", "opening_announcement", "sales_opened_at"])
-        game_close_sales(game=game)  # tells the displays, after commit
+        audit_record(
+            user=user,
+            hall_id=game.session.room.hall_id,
+            action=AuditAction.DOUBLES_PLAYED,
+            game=game,
+            detail=str(previous.number),
+        )
+        game_close_sales(game=game, user=user)  # tells the displays, after commit
         game.refresh_from_db()
     return game
 
 
-def game_close_sales(*, game: Game) -> Game:
+def game_close_sales(*, game: Game, user: User | None = None) -> Game:
     """Close the sales of ``game`` and record the announcement of R40: the cards sold of each
-    series, the prize values and the jackpot's contribution."""
+    series, the prize values and the jackpot's contribution; ``user`` goes in the audit trail."""
     with transaction.atomic():
         # Same locks as sale_make (the game, then the series on sale): sales in flight finish
         # first and are counted; later ones see the game closed.
@@ -358,6 +380,7 @@ def game_close_sales(*, game: Game) -> Game:
         # What rounding the prizes down to the escudo leaves over: kept, never lost (SPEC §2).
         game.prize_remainder = amounts.remainder
         game.save(update_fields=["state", "closing_announcement", "sales_closed_at", "prize_remainder"])
+        audit_record(user=user, hall_id=hall.pk, action=AuditAction.SALES_CLOSED, game=game)
         if game.jackpot_active:
             # R10: 3 % of the prize money goes to the jackpot as the sale closes (game -> jackpot
             # lock order, as prize_award takes them).

@@ -74,6 +74,7 @@ def session_simulate(*, plan: SimulationPlan) -> Session:
         desks = [CashDesk.objects.create(hall=hall, name=f"Caixa {i + 1}") for i in range(plan.cashiers)]
         cashiers = [_staff(hall, f"sim-{stamp}-caixa-{i + 1}", Role.CASHIER) for i in range(plan.cashiers)]
         caller = _staff(hall, f"sim-{stamp}-locutor", Role.CALLER)
+        manager = _staff(hall, f"sim-{stamp}-gerente", Role.MANAGER)
     if plan.jackpot_balls is not None:
         jackpot_services.jackpot_configure(hall=hall, base_value=JACKPOT_BASE, conditions="simulation")
         jackpot_services.jackpot_seed(hall=hall, amount=JACKPOT_BASE, note="simulation")
@@ -98,7 +99,7 @@ def session_simulate(*, plan: SimulationPlan) -> Session:
         game = services.game_create(session=session, variant=plan.variant.value)
         if plan.double_cards and number % 2 == 0:
             # R15: the second game of the previous game's double cards; nothing is sold.
-            game = services.game_play_doubles(game=game)
+            game = services.game_play_doubles(game=game, user=manager)
             _draw_to_the_end(game, caller)
             _pay_every_winner([game.doubles_of_id, game.pk], desks[0], cashiers[0])  # R45
             continue
@@ -113,13 +114,13 @@ def session_simulate(*, plan: SimulationPlan) -> Session:
             double=plan.double_cards and number < plan.games,  # an odd last game sells single cards
             user=None,
         )
-        game = services.game_open_sales(game=game, series=[series])
+        game = services.game_open_sales(game=game, series=[series], user=manager)
         _sell_concurrently(game, desks, cashiers, plan.cards, rng)
-        services.game_close_sales(game=game)
+        services.game_close_sales(game=game, user=manager)
         _draw_to_the_end(game, caller)
         if not series.double:
             _pay_every_winner([game.pk], desks[0], cashiers[0])
-    services.session_close(session=session)
+    services.session_close(session=session, user=manager)
     return session
 
 

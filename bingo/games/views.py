@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from django.contrib import messages
+from django.contrib.auth.models import User
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.db.models import Model, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
@@ -174,7 +175,7 @@ def game_open_sales(request: HttpRequest, pk: int) -> HttpResponse:
     form = OpenSalesForm(request.POST, game=game)
     if form.is_valid():
         try:
-            form.save()
+            form.save(user=request.user)  # type: ignore[arg-type]
         except ValidationError:
             pass
         else:
@@ -183,11 +184,14 @@ def game_open_sales(request: HttpRequest, pk: int) -> HttpResponse:
     return _game_page(request, game, open_form=form)
 
 
-def _game_change(request: HttpRequest, pk: int, change: Callable[[Game], object], done: str) -> HttpResponse:
-    """Make ``change`` to a game the user manages; back to its page with ``done`` or the refusal."""
+def _game_change(
+    request: HttpRequest, pk: int, change: Callable[[Game, User], object], done: str
+) -> HttpResponse:
+    """Make ``change`` to a game the user manages, as them; back to its page with ``done`` or the refusal."""
     game = _game_or_404(request, pk, Role.MANAGER)
+    user: User = request.user  # type: ignore[assignment]  # role_required: logged in
     try:
-        change(game)
+        change(game, user)
     except ValidationError as exc:
         for message in exc.messages:
             messages.error(request, message)
@@ -201,7 +205,10 @@ def _game_change(request: HttpRequest, pk: int, change: Callable[[Game], object]
 def game_close_sales(request: HttpRequest, pk: int) -> HttpResponse:
     """Close the sales; the page then shows the announcement of R40 as recorded."""
     return _game_change(
-        request, pk, lambda game: services.game_close_sales(game=game), _("Sales are closed.")
+        request,
+        pk,
+        lambda game, user: services.game_close_sales(game=game, user=user),
+        _("Sales are closed."),
     )
 
 
@@ -212,6 +219,6 @@ def game_play_doubles(request: HttpRequest, pk: int) -> HttpResponse:
     return _game_change(
         request,
         pk,
-        lambda game: services.game_play_doubles(game=game),
+        lambda game, user: services.game_play_doubles(game=game, user=user),
         _("The double cards play this game; it is ready to draw."),
     )

@@ -1,0 +1,13 @@
+"""The inspector's portal at Portuguese paths (R54), mounted under inspecao/; English names."""
+
+from django.urls import URLPattern, path
+
+from actas import views
+
+app_name = "actas"
+urlpatterns: list[URLPattern] = [
+    path("", views.hall_list, name="hall_list"),
+    path("salas/<int:hall_id>/sessoes/", views.session_list, name="session_list"),
+    path("sessoes/<int:pk>/", views.session_detail, name="session_detail"),
+    path("auditoria/", views.audit_trail, name="audit_trail"),
+]

@@ -1,0 +1,128 @@
+"""The inspector's portal: read-only pages over the halls they inspect (R58-R61).
+
+The halls an inspector is assigned to, each hall's sessions, a session with its games and the
+card sets to verify, and the audit trail of staff actions. A hall's managers may read it too.
+Every page is GET only and changes nothing; access is per hall as everywhere else
+(halls/selectors.py): a hall, session or filter of a hall the reader does not inspect or manage
+answers 404, as if it did not exist. The acta itself (on screen, PDF, JSON, integrity check)
+plugs into the session page's ``actas/_acta_links.html``.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ObjectDoesNotExist
+from django.core.paginator import Paginator
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from actas.audit.selectors import AuditCursor, audit_event_list, audit_people
+from actas.forms import AuditFilterForm
+from bingo.common.roles import Role, role_required
+from bingo.games import selectors as game_selectors
+from bingo.games.exports import session_export_data
+from halls.models import Hall
+from halls.selectors import hall_list_for
+
+#: Who reads the portal: the regulator's inspectors, and the hall's own managers.
+READERS = (Role.INSPECTOR, Role.MANAGER)
+
+#: Sessions per page of a hall's list, and actions per page of the audit trail.
+SESSIONS_PER_PAGE = 25
+AUDIT_PER_PAGE = 100
+
+
+def _halls(request: HttpRequest) -> QuerySet[Hall]:
+    return hall_list_for(request.user, *READERS).order_by("name")
+
+
+def _hall_or_404(request: HttpRequest, hall_id: int) -> Hall:
+    try:
+        return _halls(request).get(pk=hall_id)
+    except Hall.DoesNotExist:
+        raise Http404 from None
+
+
+@require_GET
+@role_required(*READERS)
+def hall_list(request: HttpRequest) -> HttpResponse:
+    """The halls the reader inspects (or manages)."""
+    return render(request, "actas/hall_list.html", {"nav": "halls", "halls": _halls(request)})
+
+
+@require_GET
+@role_required(*READERS)
+def session_list(request: HttpRequest, hall_id: int) -> HttpResponse:
+    """A hall's sessions, newest first, a page at a time."""
+    hall = _hall_or_404(request, hall_id)
+    sessions = game_selectors.session_list_for(request.user, *READERS).filter(room__hall=hall)
+    page = Paginator(sessions, SESSIONS_PER_PAGE).get_page(request.GET.get("pagina"))
+    return render(request, "actas/session_list.html", {"nav": "halls", "hall": hall, "page": page})
+
+
+@require_GET
+@role_required(*READERS)
+def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A session and its games: state, times, cards sold, money collected, prizes awarded and
+    paid; the card sets to regenerate and compare (R14); where the acta goes (R58-R61)."""
+    try:
+        session = game_selectors.session_list_for(request.user, *READERS).get(pk=pk)
+    except ObjectDoesNotExist:
+        raise Http404 from None
+    data = session_export_data(session=session)
+    paid = game_selectors.session_prizes_paid(session=session)
+    games = list(session.games.all())
+    return render(
+        request,
+        "actas/session_detail.html",
+        {
+            "nav": "halls",
+            "session": session,
+            "hall": session.room.hall,
+            "data": data,
+            "games": [
+                {"game": game, "export": export, "paid": paid.get(game.pk)}
+                for game, export in zip(games, data["games"], strict=True)
+            ],
+            "card_sets": game_selectors.session_card_set_list(session=session),
+        },
+    )
+
+
+@require_GET
+@role_required(*READERS)
+def audit_trail(request: HttpRequest) -> HttpResponse:
+    """Who did what and when in the reader's halls (R61), newest first, filtered by hall, person
+    and days, a page at a time (``antes``: the cursor the previous page ended at)."""
+    halls = _halls(request)
+    form = AuditFilterForm(request.GET or None, halls=halls, people=audit_people(halls=halls))
+    page = None
+    if not form.is_bound or form.is_valid():
+        data = form.cleaned_data if form.is_bound else {}
+        try:
+            before = AuditCursor.parse(request.GET["antes"]) if request.GET.get("antes") else None
+        except ValueError:
+            raise Http404 from None
+        page = audit_event_list(
+            halls=[data["sala"]] if data.get("sala") else halls,
+            user_id=data["pessoa"].pk if data.get("pessoa") else None,
+            since=form.since() if form.is_bound else None,
+            until=form.until() if form.is_bound else None,
+            before=before,
+            limit=AUDIT_PER_PAGE,
+        )
+    elif "sala" in form.errors:
+        raise Http404  # a hall the reader does not inspect: as if it did not exist
+    query = request.GET.copy()
+    query.pop("antes", None)
+    first_query = query.urlencode() if "antes" in request.GET else None
+    next_query = None
+    if page is not None and page.next_cursor is not None:
+        query["antes"] = str(page.next_cursor)
+        next_query = query.urlencode()
+    return render(
+        request,
+        "actas/audit_trail.html",
+        {"nav": "audit", "form": form, "page": page, "next_query": next_query, "first_query": first_query},
+    )
