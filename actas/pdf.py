@@ -231,7 +231,11 @@ def _game(w: _Writer, entry: Data, currency: str) -> None:
     )
     if game.get("ball_set"):
         ball_set = game["ball_set"]
-        w.field(_("Ball set used"), ball_set if isinstance(ball_set, str) else ball_set.get("serial_number"))
+        w.field(
+            _("Ball set used (R22-R25)"),
+            _("%(serial)s, its game n.º %(count)s")
+            % {"serial": ball_set.get("serial_number"), "count": ball_set.get("games_played")},
+        )
     balls = game.get("balls") or []
     w.field(
         _("Balls drawn, in order (%(count)d)") % {"count": len(balls)},
@@ -250,15 +254,18 @@ def _game(w: _Writer, entry: Data, currency: str) -> None:
                 "remainder": _money(prize.get("remainder"), currency),
             },
         )
-        if prize.get("tax_withheld") not in (None, "0.00"):
-            w.field(_("Tax withheld on this prize"), _money(prize["tax_withheld"], currency))
-    paid = game.get("paid") or {}
+        if prize.get("tax_each") not in (None, "0.00"):
+            w.field(_("Tax on each share"), _money(prize["tax_each"], currency))
+    paid = entry.get("paid") or {}
     if paid:
         w.field(
             _("Paid for line / bingo (R61 f)"),
             f"{_money(paid.get('line'), currency)} / {_money(paid.get('bingo'), currency)}",
         )
-    w.field(_("Tax withheld (R61 g)"), _money(game.get("tax_withheld"), currency))
+    w.field(
+        _("Tax on the prizes, due / withheld (R61 g)"),
+        f"{_money(game.get('tax_due'), currency)} / {_money(game.get('tax_withheld'), currency)}",
+    )
     jackpot = game.get("jackpot")
     if jackpot:
         w.field(
@@ -290,7 +297,7 @@ def render_acta_pdf(acta: Data, out: BinaryIO) -> int:
         "start": _when(session.get("start")),
     }
     final = acta.get("final_hash") or "—"
-    canvas = _NumberedCanvas(out, pagesize=A4, foot=_("Final hash: %(hash)s") % {"hash": final})
+    canvas = _NumberedCanvas(out, pagesize=A4, foot=_("Seal: %(hash)s") % {"hash": final})
     canvas.setTitle(head)
     canvas.setAuthor(str(hall["name"]))
     w = _Writer(canvas, head)
@@ -311,9 +318,18 @@ def render_acta_pdf(acta: Data, out: BinaryIO) -> int:
             _("Paid for line / bingo (R61 f)"),
             f"{_money(totals.get('paid_line'), currency)} / {_money(totals.get('paid_bingo'), currency)}",
         )
-        w.field(_("Tax withheld (R61 g)"), _money(totals.get("tax_withheld"), currency))
+        if totals.get("paid_other") not in (None, "0.00"):
+            w.field(_("Paid for other prizes"), _money(totals.get("paid_other"), currency))
+        w.field(
+            _("Tax on the prizes, due / withheld (R61 g)"),
+            f"{_money(totals.get('tax_due'), currency)} / {_money(totals.get('tax_withheld'), currency)}",
+        )
+        w.field(_("Refunded (R55, R57)"), _money(totals.get("refunded"), currency))
     w.field(_("Games recorded"), len(acta.get("entries", [])))
-    w.field(_("Final hash (SHA-256)"), final, font=FONT_MONO)
+    chains: Data = acta.get("chains") or {}
+    w.field(_("Last hash of the games"), chains.get("entries"), font=FONT_MONO)
+    w.field(_("Last hash of the notes"), chains.get("notes"), font=FONT_MONO)
+    w.field(_("Seal of the acta (SHA-256)"), final, font=FONT_MONO)
 
     entries: Sequence[Data] = acta.get("entries", [])
     w.title(_("Games"), size=11)
@@ -364,15 +380,35 @@ def render_acta_pdf(acta: Data, out: BinaryIO) -> int:
             reason += " — " + _("replaced again in this session: %(why)s") % {"why": r.get("repeat_reason")}
         w.field(_when(r.get("at")), f"{what}; {reason} ({r.get('by') or '—'})")
 
-    cards: Data = acta.get("cards") or {}
-    if cards:
-        w.title(_("Cards used (R51-R52)"), size=11)
-        for label, key in (
-            (_("Destroyed after the game"), "destroyed"),
-            (_("Kept as evidence for the regulator"), "evidence"),
-            (_("Winning cards kept 8 days"), "kept"),
-        ):
-            w.field(label, cards.get(key) or _("none"))
+    w.title(_("Ball-set checks (R23)"), size=11)
+    checks: Sequence[Data] = acta.get("ball_set_checks", [])
+    if not checks:
+        w.text(_("None recorded."))
+    for check in checks:
+        phase = _("start of the session") if check.get("phase") == "start" else _("end of the session")
+        result = (
+            _("every ball OK")
+            if check.get("result") == "ok"
+            else _("faulty balls: %(balls)s")
+            % {"balls": ", ".join(str(b) for b in check.get("faulty_balls", []))}
+        )
+        w.field(
+            _when(check.get("at")), f"{check.get('ball_set')}, {phase}: {result} ({check.get('by') or '—'})"
+        )
+
+    w.title(_("Cards used (R51-R52)"), size=11)
+    destroyed: Sequence[Data] = acta.get("cards_destroyed", [])
+    if not destroyed:
+        w.text(_("None recorded."))
+    for record in destroyed:
+        label = (
+            _("Cards of game %(game)s destroyed (R51)")
+            if record.get("kind") == "cards_destroyed"
+            else _("Winning cards of game %(game)s destroyed after 8 days (R52)")
+        ) % {"game": record.get("game")}
+        w.field(label, f"{_when(record.get('at'))} — {record.get('by') or _('the system')}")
+        if record.get("text"):
+            w.text(str(record["text"]), indent=LABEL_WIDTH)
 
     w.title(_("Signatures"), size=11)
     w.signature(_("The manager"))

@@ -6,13 +6,16 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
 from actas.models import Acta, ActaEntry, ActaNote
-from bingo.engine.acta import GENESIS, ChainFault, Fault, Link, chain_fault
+from bingo.engine.acta import GENESIS, ChainFault, Fault, Link, acta_seal, chain_fault
+from bingo.games.exports import session_equipment_data, session_header_data
 from bingo.models import Game, GameState, Session
 
 #: The states in which a game is over and belongs in the acta (R59).
@@ -98,6 +101,9 @@ class ActaVerification:
     entries: int
     notes: int
     problems: tuple[ActaProblem, ...]
+    #: The seal over both chains as stored (``bingo.engine.acta.acta_seal``): compare it with the
+    #: one printed on a copy of the acta to see that nothing was rewritten since.
+    seal: str = ""
 
     @property
     def intact(self) -> bool:
@@ -258,7 +264,11 @@ def acta_verify(*, session: Session) -> ActaVerification:
     problems += [
         ActaProblem("entry", 0, "unrecorded", number) for number in games_unrecorded(session_id=session.pk)
     ]
-    return ActaVerification(session.pk, len(entries), len(notes), tuple(problems))
+    seal = acta_seal(
+        entries_hash=entries[-1].content_hash if entries else GENESIS,
+        notes_hash=notes[-1].content_hash if notes else GENESIS,
+    )
+    return ActaVerification(session.pk, len(entries), len(notes), tuple(problems), seal)
 
 
 def notes_head(*, acta: Acta) -> dict[str, Any]:
@@ -266,3 +276,117 @@ def notes_head(*, acta: Acta) -> dict[str, Any]:
     last = acta.notes.order_by("-position").values_list("position", "content_hash").first()
     count, last_hash = last if last is not None else (0, GENESIS)
     return {"count": count, "last_hash": last_hash}
+
+
+# --- the acta as a document: what the PDF, the JSON download and the screen show ---------------
+
+
+def _hall_time(moment: datetime | None, zone: ZoneInfo) -> str | None:
+    return moment.astimezone(zone).isoformat() if moment else None
+
+
+def _username(user: Any) -> str | None:
+    return user.get_username() if user is not None else None
+
+
+def _paid_by_kind(export: dict[str, Any]) -> dict[str, str]:
+    """R61 f): a game's prize money by kind (line, bingo, …), the jackpot apart."""
+    paid: dict[str, Decimal] = {}
+    for prize in export.get("prizes", []):
+        paid[prize["kind"]] = paid.get(prize["kind"], Decimal(0)) + Decimal(prize["total"])
+    return {kind: f"{amount:.2f}" for kind, amount in paid.items()}
+
+
+def acta_document(*, session: Session) -> dict[str, Any]:
+    """``session``'s acta as plain data (R58-R61): the hall and the session as they stand (its end,
+    R61 h), every recorded game as it was recorded, with its place in the chain, the notes
+    (complaints with the decisions on them, failures, occurrences), the cards destroyed and kept
+    (R51-R52), the ball-set checks and replacements (R23, R25-R26), the totals, and the seal over
+    both chains. Money stays in strings, times in ISO 8601 in the hall's time zone. A fixed
+    number of queries whatever the number of games."""
+    header = session_header_data(session=session)
+    zone = ZoneInfo(header["hall"]["time_zone"])
+    acta = acta_get(session=session)
+    entry_rows = list(acta.entries.all()) if acta is not None else []
+    note_rows = list(acta.notes.all()) if acta is not None else []
+
+    entries = []
+    for entry in entry_rows:
+        export = json.loads(entry.content)["export"]
+        entries.append(
+            {
+                "position": entry.position,
+                "kind": entry.kind,
+                "recorded_at": _hall_time(entry.recorded_at, zone),
+                "recorded_by": _username(entry.recorded_by),
+                "content_hash": entry.content_hash,
+                "previous_hash": entry.previous_hash,
+                "paid": _paid_by_kind(export),
+                "game": export,
+            }
+        )
+
+    decisions: dict[int, list[dict[str, Any]]] = {}
+    for note in note_rows:
+        if note.kind == ActaNote.Kind.DECISION and note.refers_to is not None:
+            decisions.setdefault(note.refers_to.position, []).append(
+                {
+                    "at": _hall_time(note.recorded_at, zone),
+                    "by": _username(note.recorded_by),
+                    "decision": note.decision,
+                }
+            )
+    destruction = (ActaNote.Kind.CARDS_DESTROYED, ActaNote.Kind.WINNING_CARDS_DESTROYED)
+    notes = [
+        {
+            "position": note.position,
+            "kind": note.kind,
+            "game": note.game.number if note.game is not None else None,
+            "at": _hall_time(note.recorded_at, zone),
+            "by": _username(note.recorded_by),
+            "text": note.text,
+            "decision": note.decision,
+            "decisions": decisions.get(note.position, []),
+            "content_hash": note.content_hash,
+        }
+        for note in note_rows
+        if note.kind != ActaNote.Kind.DECISION and note.kind not in destruction
+    ]
+    cards = [
+        {
+            "kind": note.kind,
+            "game": note.game.number if note.game is not None else None,
+            "at": _hall_time(note.recorded_at, zone),
+            "by": _username(note.recorded_by),
+            "text": note.text,
+        }
+        for note in note_rows
+        if note.kind in destruction
+    ]
+
+    games = [entry["game"] for entry in entries]
+    paid = [entry["paid"] for entry in entries]
+
+    def total(values: list[str]) -> str:
+        return f"{sum((Decimal(v) for v in values), Decimal(0)):.2f}"
+
+    entries_hash = entry_rows[-1].content_hash if entry_rows else GENESIS
+    notes_hash = note_rows[-1].content_hash if note_rows else GENESIS
+    return {
+        **header,
+        **session_equipment_data(session=session),
+        "entries": entries,
+        "notes": notes,
+        "cards_destroyed": cards,
+        "totals": {
+            "collected": total([g.get("total_collected", "0") for g in games]),
+            "paid_line": total([p.get("line", "0") for p in paid]),
+            "paid_bingo": total([p.get("bingo", "0") for p in paid]),
+            "paid_other": total([v for p in paid for k, v in p.items() if k not in ("line", "bingo")]),
+            "tax_due": total([g.get("tax_due", "0") for g in games]),
+            "tax_withheld": total([g.get("tax_withheld", "0") for g in games]),
+            "refunded": total([g.get("refunded", "0") for g in games]),
+        },
+        "chains": {"entries": entries_hash, "notes": notes_hash},
+        "final_hash": acta_seal(entries_hash=entries_hash, notes_hash=notes_hash),
+    }

@@ -10,18 +10,25 @@ plugs into the session page's ``actas/_acta_links.html``.
 
 from __future__ import annotations
 
+import io
+import json
+
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import translation
 from django.views.decorators.http import require_GET
 
 from actas.audit.selectors import AuditCursor, audit_event_list, audit_people
 from actas.forms import AuditFilterForm
+from actas.pdf import render_acta_pdf
+from actas.selectors import acta_document, acta_verify
 from bingo.common.roles import Role, role_required
 from bingo.games import selectors as game_selectors
 from bingo.games.exports import session_export_data
+from bingo.models import Session
 from halls.models import Hall
 from halls.selectors import hall_list_for
 
@@ -61,15 +68,69 @@ def session_list(request: HttpRequest, hall_id: int) -> HttpResponse:
     return render(request, "actas/session_list.html", {"nav": "halls", "hall": hall, "page": page})
 
 
+def _session_or_404(request: HttpRequest, pk: int) -> Session:
+    try:
+        return game_selectors.session_list_for(request.user, *READERS).select_related("room__hall").get(pk=pk)
+    except ObjectDoesNotExist:
+        raise Http404 from None
+
+
+@require_GET
+@role_required(*READERS)
+def acta_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The session's acta on screen (R58-R61), game by game as recorded, with its notes, the
+    ball sets' checks and replacements, the cards' fate and the seal; ``?verificar=1`` recomputes
+    every record's hash and chain and says whether it holds, naming the first that does not."""
+    session = _session_or_404(request, pk)
+    verification = acta_verify(session=session) if request.GET.get("verificar") else None
+    return render(
+        request,
+        "actas/acta_detail.html",
+        {
+            "nav": "halls",
+            "session": session,
+            "hall": session.room.hall,
+            "acta": acta_document(session=session),
+            "verification": verification,
+        },
+    )
+
+
+def _file_name(session: Session, extension: str) -> str:
+    return f"acta-sessao-{session.pk}.{extension}"
+
+
+@require_GET
+@role_required(*READERS)
+def acta_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    """The session's acta as a PDF, in Portuguese (R54), to read, print and sign. Rendered here:
+    a 200-game acta takes well under a second (bench/acta.py), no need for a background job."""
+    session = _session_or_404(request, pk)
+    out = io.BytesIO()
+    with translation.override("pt"):
+        render_acta_pdf(acta_document(session=session), out)
+    response = HttpResponse(out.getvalue(), content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{_file_name(session, "pdf")}"'
+    return response
+
+
+@require_GET
+@role_required(*READERS)
+def acta_json(request: HttpRequest, pk: int) -> HttpResponse:
+    """The session's acta as JSON: the same data as the PDF, each game exactly as recorded."""
+    session = _session_or_404(request, pk)
+    body = json.dumps(acta_document(session=session), ensure_ascii=False, indent=2)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{_file_name(session, "json")}"'
+    return response
+
+
 @require_GET
 @role_required(*READERS)
 def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A session and its games: state, times, cards sold, money collected, prizes awarded and
     paid; the card sets to regenerate and compare (R14); where the acta goes (R58-R61)."""
-    try:
-        session = game_selectors.session_list_for(request.user, *READERS).get(pk=pk)
-    except ObjectDoesNotExist:
-        raise Http404 from None
+    session = _session_or_404(request, pk)
     data = session_export_data(session=session)
     paid = game_selectors.session_prizes_paid(session=session)
     games = list(session.games.all())

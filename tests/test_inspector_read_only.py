@@ -166,7 +166,7 @@ PK_KINDS = [
     (r"^games:session|^games:game_create", "session"),
     (r"^games:game", "game"),
     (r"^draw:", "game"),
-    (r"^actas:session", "session"),
+    (r"^actas:session|^actas:acta_", "session"),
 ]
 #: The other parameters, by name.
 PARAMETER_KINDS = {

@@ -61,6 +61,13 @@ def record_hash(*, previous_hash: str, content: str) -> str:
     return hashlib.sha256(f"{previous_hash}\n{content}".encode()).hexdigest()
 
 
+def acta_seal(*, entries_hash: str, notes_hash: str) -> str:
+    """One hash for a whole acta: its games' chain and its notes' chain, each by its last hash
+    (GENESIS for an empty chain). Printed on every page of the PDF and by ``acta_verify``, it
+    lets a copy kept outside the database show that the acta was not rewritten since."""
+    return record_hash(previous_hash=entries_hash, content=notes_hash)
+
+
 @dataclass(frozen=True)
 class Link:
     """One record of a chain as stored: where it stands, what it says, and the two hashes."""

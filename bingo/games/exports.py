@@ -17,7 +17,7 @@ from bingo.common.money import quantum_for
 from bingo.engine.payout import tax_withheld
 from bingo.games import doubles
 from bingo.models import Ball, Game, GameSeries, Prize, PrizePayment, Session
-from halls.models import BallReplacement, BallSetUse, Hall, JackpotMovement
+from halls.models import BallReplacement, BallSetCheck, BallSetUse, Hall, JackpotMovement
 
 #: Bumped when a field changes meaning or goes away (adding one does not).
 FORMAT_VERSION = 1
@@ -87,6 +87,34 @@ def game_export_data(*, game: Game) -> dict[str, Any]:
     game = Game.objects.select_related("session__room__hall", *_GAME_JOINS).get(pk=game.pk)
     hall = game.session.room.hall
     return _game(game, hall, _clock(hall))
+
+
+def session_equipment_data(*, session: Session) -> dict[str, Any]:
+    """What happened to ``session``'s ball sets: the checks of every ball at its start and end
+    (R23) and the balls and sets replaced (R25-R26, R61 k), in the order they happened (two
+    queries)."""
+    session = Session.objects.select_related("room__hall").get(pk=session.pk)
+    when = _clock(session.room.hall)
+    checks = (
+        BallSetCheck.objects.filter(session=session)
+        .select_related("ball_set", "checked_by")
+        .order_by("checked_at", "pk")
+    )
+    return {
+        "ball_set_checks": [
+            {
+                "at": when(c.checked_at),
+                "ball_set": c.ball_set.serial_number,
+                "phase": c.phase,
+                "result": c.result,
+                "faulty_balls": list(c.faulty_balls),
+                "notes": c.notes,
+                "by": c.checked_by.get_username() if c.checked_by else None,
+            }
+            for c in checks
+        ],
+        "ball_replacements": _ball_replacements(session, when),
+    }
 
 
 def _ball_replacements(session: Session, when: Clock) -> list[dict[str, Any]]:

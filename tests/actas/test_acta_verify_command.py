@@ -11,6 +11,7 @@ from django.core.management import call_command, execute_from_command_line
 from django.core.management.base import CommandError
 
 from actas.models import ActaEntry
+from actas.selectors import acta_verify
 from tests.actas.test_selectors import tampering
 from tests.actas.test_services import ActaHall
 
@@ -28,9 +29,11 @@ def test_an_intact_acta_exits_0_and_says_so() -> None:
     hall.finished(cards=4)
     hall.annulled()
     out, err = verify(hall.session.pk)
-    assert out.strip() == (
-        f"A acta da sessão {hall.session.pk} está íntegra (jogadas registadas: 2; notas: 0)."
-    )
+    seal = acta_verify(session=hall.session).seal
+    assert out.strip().splitlines() == [
+        f"A acta da sessão {hall.session.pk} está íntegra (jogadas registadas: 2; notas: 0).",
+        f"Selo: {seal}",  # to compare with the seal printed on the PDF
+    ]
     assert err == ""
 
 

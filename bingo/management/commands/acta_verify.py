@@ -31,6 +31,7 @@ class Command(BaseCommand):
                 _("The acta of session %(id)d is intact (games recorded: %(entries)d; notes: %(notes)d).")
                 % {"id": session.pk, "entries": result.entries, "notes": result.notes}
             )
+            self.stdout.write(_("Seal: %(seal)s") % {"seal": result.seal})
             return
         for problem in result.problems:
             self.stderr.write(problem.describe())
