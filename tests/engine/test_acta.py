@@ -15,6 +15,7 @@ from bingo.engine.acta import (
     ChainFault,
     Fault,
     Link,
+    acta_seal,
     canonical_json,
     chain_fault,
     link_make,
@@ -121,3 +122,17 @@ def test_any_single_change_to_a_stored_record_is_caught_at_or_before_it(size, da
     fault = chain_fault(links)
     assert fault is not None
     assert fault.position == index + 1
+
+
+def test_the_seal_covers_both_chains() -> None:
+    """The seal changes with the last hash of either chain, and only with them."""
+    games, notes = "a" * 64, "b" * 64
+    seal = acta_seal(entries_hash=games, notes_hash=notes)
+    assert len(seal) == 64
+    assert seal == acta_seal(entries_hash=games, notes_hash=notes)
+    assert seal != acta_seal(entries_hash="c" * 64, notes_hash=notes)
+    assert seal != acta_seal(entries_hash=games, notes_hash="c" * 64)
+    assert seal != acta_seal(entries_hash=notes, notes_hash=games)
+    assert acta_seal(entries_hash=GENESIS, notes_hash=GENESIS) == record_hash(
+        previous_hash=GENESIS, content=GENESIS
+    )
