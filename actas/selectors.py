@@ -10,7 +10,7 @@ from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.db.models import Prefetch
+from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from actas.models import Acta, ActaEntry, ActaNote
@@ -390,3 +390,31 @@ def acta_document(*, session: Session) -> dict[str, Any]:
         "chains": {"entries": entries_hash, "notes": notes_hash},
         "final_hash": acta_seal(entries_hash=entries_hash, notes_hash=notes_hash),
     }
+
+
+#: The notes a person records by hand (R61 j), l), m)); the others are written by the draw and the
+#: destruction of the cards.
+HAND_KINDS = (
+    ActaNote.Kind.COMPLAINT,
+    ActaNote.Kind.DECISION,
+    ActaNote.Kind.EQUIPMENT_FAILURE,
+    ActaNote.Kind.OCCURRENCE,
+)
+
+
+def acta_note_list(*, session: Session) -> QuerySet[ActaNote]:
+    """``session``'s notes in the order recorded, with their game, author and the complaint a
+    decision decides joined, and ``pending`` set on each complaint no decision answers yet: none
+    taken on the spot and none recorded later (R61 j)). One query."""
+    decided = ActaNote.objects.filter(refers_to=OuterRef("pk"))
+    return (
+        ActaNote.objects.filter(acta__session=session)
+        .select_related("game", "recorded_by", "refers_to")
+        .annotate(
+            pending=ExpressionWrapper(
+                Q(kind=ActaNote.Kind.COMPLAINT, decision="") & ~Exists(decided),
+                output_field=BooleanField(),
+            )
+        )
+        .order_by("position")
+    )

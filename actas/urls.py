@@ -1,11 +1,13 @@
-"""The inspector's portal at Portuguese paths (R54), mounted under inspecao/; English names."""
+"""The acta's pages at Portuguese paths (R54), English names: the inspector's portal under
+inspecao/, and the notes the caller and the manager record under acta/ (actas/notes/)."""
 
-from django.urls import URLPattern, path
+from django.urls import URLPattern, URLResolver, include, path
 
 from actas import views
+from actas.notes import urls as notes_urls
 
 app_name = "actas"
-urlpatterns: list[URLPattern] = [
+portal: list[URLPattern] = [
     path("", views.hall_list, name="hall_list"),
     path("salas/<int:hall_id>/sessoes/", views.session_list, name="session_list"),
     path("sessoes/<int:pk>/", views.session_detail, name="session_detail"),
@@ -13,4 +15,8 @@ urlpatterns: list[URLPattern] = [
     path("sessoes/<int:pk>/acta.pdf", views.acta_pdf, name="acta_pdf"),
     path("sessoes/<int:pk>/acta.json", views.acta_json, name="acta_json"),
     path("auditoria/", views.audit_trail, name="audit_trail"),
+]
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("inspecao/", include(portal)),
+    path("acta/", include(notes_urls.urlpatterns)),
 ]

@@ -3,6 +3,7 @@
 from django.urls import URLPattern, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from actas.notes import api as acta_notes_api
 from bingo.ballsets import api as ballset_api
 from bingo.draw import api as draw_api
 from bingo.games import api as game_api
@@ -67,6 +68,12 @@ urlpatterns: list[URLPattern] = [
     path("sessions/", game_api.SessionListView.as_view(), name="session-list"),
     path("sessions/<int:session_id>/", game_api.SessionDetailView.as_view(), name="session-detail"),
     path("sessions/<int:session_id>/games/", game_api.SessionGamesView.as_view(), name="session-games"),
+    # The acta's notes (R61 j), l), m)): actas/notes/api.py.
+    path(
+        "sessions/<int:session_id>/acta/notes/",
+        acta_notes_api.SessionActaNoteListView.as_view(),
+        name="session-acta-notes",
+    ),
     path("games/<int:game_id>/", game_api.GameDetailView.as_view(), name="game-detail"),
     path("games/<int:game_id>/open-sales/", game_api.GameOpenSalesView.as_view(), name="game-open-sales"),
     path("games/<int:game_id>/close-sales/", game_api.GameCloseSalesView.as_view(), name="game-close-sales"),

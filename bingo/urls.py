@@ -18,7 +18,7 @@ urlpatterns = [
     path("", include("bingo.games.urls")),
     path("", include("bingo.sales.urls")),
     path("", include("bingo.draw.urls")),
-    path("inspecao/", include("actas.urls")),
+    path("", include("actas.urls")),
     path("jackpot/calculadora/", jackpot_views.jackpot_calculator, name="jackpot_calculator"),
     path("api/", include("bingo.api_urls")),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -36,6 +36,7 @@ ENDPOINTS = {
     "/api/sessions/": {"get", "post"},
     "/api/sessions/{session_id}/": {"get"},
     "/api/sessions/{session_id}/games/": {"post"},
+    "/api/sessions/{session_id}/acta/notes/": {"get", "post"},
     "/api/games/{game_id}/": {"get"},
     "/api/games/{game_id}/open-sales/": {"post"},
     "/api/games/{game_id}/close-sales/": {"post"},

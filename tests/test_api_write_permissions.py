@@ -52,6 +52,7 @@ ALLOWED: dict[str, set[Role]] = {
     "ball_sets_checks_create": {M, CALL},
     "halls_jackpot_configure": {M},
     "halls_jackpot_movements_create": {M},
+    "sessions_acta_notes_create": {M, CALL},
 }
 
 #: Bodies no endpoint accepts: wrong types everywhere, unknown fields, nothing at all.

@@ -18,9 +18,11 @@ from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.db.models import Model, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from actas.notes.views import notes_panel
 from bingo.common.forms import ReasonForm
 from bingo.common.roles import Role, role_required, user_roles
 from bingo.draw import selectors as draw_selectors
@@ -156,6 +158,10 @@ def _game_page(request: HttpRequest, game: Game, open_form: OpenSalesForm | None
             if can_manage
             else None,
             "reason_form": ReasonForm(),
+            # R61 j), l), m): its callers and managers record complaints, failures, occurrences.
+            "acta_notes": notes_panel(
+                session=game.session, game=game, next_url=reverse("games:game_detail", args=[game.pk])
+            ),
         },
     )
 

@@ -5,7 +5,9 @@
  * and where the focus was. After a dropped connection it reconnects with a growing delay and
  * fetches once, so nothing that happened meanwhile is missed. When the game moves to another
  * state (started by another caller, ended by a bingo) the whole console is loaded again; while
- * one of the console's own forms is being sent, nothing is fetched or loaded over it.
+ * one of the console's own forms is being sent, nothing is fetched or loaded over it, and while
+ * a note for the acta is being typed (forms marked data-keep-typed, outside the live part) the
+ * live part changes in place instead, so the note is never wiped.
  * Shortcut: R jumps to the claim form (R43: a claim stops the draw).
  */
 (function () {
@@ -34,6 +36,18 @@
   window.addEventListener("pageshow", function () {
     submitting = false; // back in the history: the page is live again
   });
+
+  // A form outside the live part that keeps what is typed in it (the acta's notes): while any
+  // of its fields holds text, the console is never loaded again over it.
+  var reloadOwed = false;
+  function typingElsewhere() {
+    return Array.prototype.some.call(
+      document.querySelectorAll("[data-keep-typed] textarea, [data-keep-typed] input[type=text]"),
+      function (field) {
+        return !area.contains(field) && field.value.trim() !== "";
+      }
+    );
+  }
 
   function setLive(isLive) {
     if (!live) {
@@ -102,10 +116,16 @@
         }
         var next = document.createElement("div");
         next.innerHTML = html;
-        if (stateOf(next) !== stateOf(area)) {
-          // Started elsewhere, or ended: the page's other parts (the claim form) change too.
-          window.location.assign(root.getAttribute("data-console-url"));
-          return;
+        if (stateOf(next) !== stateOf(area) || reloadOwed) {
+          if (!typingElsewhere()) {
+            // Started elsewhere, or ended: the page's other parts (the claim form) change too.
+            window.location.assign(root.getAttribute("data-console-url"));
+            return;
+          }
+          // A note for the acta is being typed: loading the page would lose it. The live part
+          // changes in place; the whole page loads at the first change after the note is sent
+          // or cleared (sending it loads the page anyway).
+          reloadOwed = true;
         }
         var kept = remember();
         area.replaceChildren.apply(area, Array.prototype.slice.call(next.childNodes));
