@@ -80,11 +80,14 @@ def destroyed_by_r52(game: Game) -> list[ActaNote]:
 # --- R51: after each game -----------------------------------------------------------------------
 
 
-def test_the_cards_are_recorded_destroyed_but_the_evidence_and_the_winning_cards(hall: CardsHall) -> None:  # R51
+def test_the_cards_are_recorded_destroyed_but_the_evidence_and_the_winning_cards(
+    hall: CardsHall,
+) -> None:  # R51
     game = hall.finished(cards=10)
     order = hall.series_of(game).order_number
     winning = selectors.game_winning_cards(game=game)
-    assert winning and all(series == order for series, _ in winning)
+    assert winning
+    assert all(series == order for series, _ in winning)
     evidence = [n for n in (5, 7) if (order, n) not in winning]
     note = services.game_cards_destroy_record(
         game=game, user=hall.caller, evidence=[(order, n) for n in evidence], reason="Marks in pen on both."
@@ -95,7 +98,11 @@ def test_the_cards_are_recorded_destroyed_but_the_evidence_and_the_winning_cards
     destroyed = {n for r in recorded["destroyed"] for n in range(r["first"], r["last"] + 1)}
     assert destroyed == set(range(1, 11)) - set(evidence) - {n for _, n in winning}
     assert all(r["series"] == order for r in recorded["destroyed"])
-    assert (note.text, note.recorded_by, note.author) == ("Marks in pen on both.", hall.caller, hall.caller.username)
+    assert (note.text, note.recorded_by, note.author) == (
+        "Marks in pen on both.",
+        hall.caller,
+        hall.caller.username,
+    )
     assert acta_verify(session=hall.session).intact
 
 
@@ -142,7 +149,8 @@ def test_winning_cards_fall_due_after_8_days_on_the_hall_s_calendar() -> None:  
     praia, london = cape_verde.ended_at(), utc.ended_at()
 
     run = services.winning_cards_destroy_due(now=at(9, 0, 59))
-    assert run.recorded == () and not destroyed_by_r52(praia)
+    assert run.recorded == ()
+    assert not destroyed_by_r52(praia)
 
     run = services.winning_cards_destroy_due(now=at(9, 1, 0))
     assert [n.game for n in run.recorded] == [praia]
@@ -182,8 +190,12 @@ def test_a_winning_card_kept_as_evidence_is_not_destroyed(hall: CardsHall) -> No
     assert {"series": winning[0][0], "card": winning[0][1]} not in cards(note)["destroyed"]
 
 
-@pytest.mark.parametrize("on_the_game", [True, False], ids=["complaint-on-the-game", "complaint-on-the-session"])
-def test_a_pending_complaint_holds_the_winning_cards_until_decided(hall: CardsHall, on_the_game: bool) -> None:
+@pytest.mark.parametrize(
+    "on_the_game", [True, False], ids=["complaint-on-the-game", "complaint-on-the-session"]
+)
+def test_a_pending_complaint_holds_the_winning_cards_until_decided(
+    hall: CardsHall, on_the_game: bool
+) -> None:
     game = hall.ended_at()  # R52: "se não respeitarem a qualquer processo pendente"
     complaint = hall.complaint(game if on_the_game else None)
 
@@ -197,7 +209,8 @@ def test_a_pending_complaint_holds_the_winning_cards_until_decided(hall: CardsHa
         session=hall.session, kind="decision", user=hall.manager, refers_to=complaint, decision="Refused."
     )
     run = services.winning_cards_destroy_due(now=at(10, 0))
-    assert [n.game for n in run.recorded] == [game] and run.held == ()
+    assert [n.game for n in run.recorded] == [game]
+    assert run.held == ()
 
 
 def test_a_complaint_decided_on_the_spot_or_on_another_game_holds_nothing(hall: CardsHall) -> None:  # R52
@@ -217,7 +230,9 @@ def test_a_manager_records_for_their_halls_only(hall: CardsHall) -> None:  # R52
         services.winning_cards_destroy_due(now=at(10, 0), user=hall.manager, hall_ids=[other.hall.pk])
     with pytest.raises(ValidationError, match="managers"):
         services.winning_cards_destroy_due(now=at(10, 0), user=hall.caller, hall_ids=[hall.hall.pk])
-    (note,) = services.winning_cards_destroy_due(now=at(10, 0), user=hall.manager, hall_ids=[hall.hall.pk]).recorded
+    (note,) = services.winning_cards_destroy_due(
+        now=at(10, 0), user=hall.manager, hall_ids=[hall.hall.pk]
+    ).recorded
     assert note.recorded_by == hall.manager
 
 
@@ -237,7 +252,8 @@ def test_the_daily_task_records_what_is_due_once(hall: CardsHall, monkeypatch: p
     not_yet = hall.finished()
     assert winning_cards_destroy_due_task.delay().get() == 1
     assert winning_cards_destroy_due_task.delay().get() == 0
-    assert len(destroyed_by_r52(game)) == 1 and destroyed_by_r52(not_yet) == []
+    assert len(destroyed_by_r52(game)) == 1
+    assert destroyed_by_r52(not_yet) == []
 
 
 # --- the manager's page ---------------------------------------------------------------------------
@@ -258,11 +274,14 @@ def test_the_manager_sees_what_is_kept_due_and_held(hall: CardsHall) -> None:
     assert page.status_code == 200
     rows = {k.game: k for k in page.context["kept"]}
     assert set(rows) == {due, held, kept}
-    assert rows[due].due and rows[held].held_by == complaint and not rows[kept].due
+    assert rows[due].due
+    assert rows[held].held_by == complaint
+    assert not rows[kept].due
     assert [k.game for k in page.context["due"]] == [due]
     html = page.content.decode()
-    assert "Retida por uma reclamação pendente" in html and complaint.text in html
-    assert "Vence agora" in html
+    assert "Retidos por uma reclamação pendente" in html
+    assert complaint.text in html
+    assert "A destruir agora" in html
 
 
 def test_the_manager_s_button_records_the_due_destructions(hall: CardsHall) -> None:
@@ -283,11 +302,13 @@ def test_the_manager_records_a_game_s_cards_with_their_evidence(hall: CardsHall)
     winning = selectors.game_winning_cards(game=game)
     card = next(n for n in range(1, 11) if (1, n) not in winning)
     bad = client.post(url, {"provas": "1/x", "motivo": ""})
-    assert bad.status_code == 200 and "não é um cartão" in bad.content.decode()
+    assert bad.status_code == 200
+    assert "não é um cartão" in bad.content.decode()
     answer = client.post(url, {"provas": f"1/{card}", "motivo": "Rasurado."})
     assert answer.status_code == 302
     note = ActaNote.objects.get(kind="cards_destroyed", game=game)
-    assert cards(note)["evidence"] == [{"series": 1, "card": card}] and note.recorded_by == hall.manager
+    assert cards(note)["evidence"] == [{"series": 1, "card": card}]
+    assert note.recorded_by == hall.manager
 
 
 @pytest.mark.parametrize("role", [Role.CASHIER, Role.CALLER, Role.INSPECTOR])

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator
-from datetime import timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
