@@ -93,7 +93,8 @@ class ActaEntry(models.Model):
 
 class ActaNote(models.Model):
     """Something the caller or the manager recorded in the session's acta, with who and when
-    (R61 j), l), m), R51-R52). Insert-only, chained like the entries."""
+    (R61 j), l), m), R51-R52), or the system (R52's daily destruction). Insert-only, chained like
+    the entries; a destruction names its cards in the content (docs/acta.md)."""
 
     class Kind(models.TextChoices):
         COMPLAINT = "complaint", _("Player's complaint (R61 j)")
