@@ -13,5 +13,5 @@ urlpatterns: list[URLPattern] = [
         views.winning_cards_destroy,
         name="winning_cards_destroy",
     ),
-    path("jogadas/<int:pk>/cartoes/destruir/", views.game_cards_destroy, name="game_cards_destroy"),
+    path("jogadas/<int:game_id>/cartoes/destruir/", views.game_cards_destroy, name="game_cards_destroy"),
 ]

@@ -111,10 +111,10 @@ def winning_cards_destroy(request: HttpRequest, hall_id: int) -> HttpResponse:
 
 @require_POST
 @role_required(Role.MANAGER)
-def game_cards_destroy(request: HttpRequest, pk: int) -> HttpResponse:
+def game_cards_destroy(request: HttpRequest, game_id: int) -> HttpResponse:
     """R51: record a game's cards destroyed, but for its winning cards and the evidence named."""
     try:
-        game = game_selectors.game_list_for(request.user, Role.MANAGER).get(pk=pk)
+        game = game_selectors.game_list_for(request.user, Role.MANAGER).get(pk=game_id)
     except ObjectDoesNotExist:
         raise Http404 from None
     hall = _hall_or_404(request, game.session.room.hall_id)
