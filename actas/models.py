@@ -93,7 +93,8 @@ class ActaEntry(models.Model):
 
 class ActaNote(models.Model):
     """Something the caller or the manager recorded in the session's acta, with who and when
-    (R61 j), l), m), R51-R52). Insert-only, chained like the entries."""
+    (R61 j), l), m), R51-R52), or the system (R52's daily destruction). Insert-only, chained like
+    the entries; a destruction names its cards in the content (docs/acta.md)."""
 
     class Kind(models.TextChoices):
         COMPLAINT = "complaint", _("Player's complaint (R61 j)")
@@ -130,8 +131,16 @@ class ActaNote(models.Model):
     content_hash = models.CharField(_("hash"), max_length=64)
     previous_hash = models.CharField(_("previous hash"), max_length=64)
     recorded_at = models.DateTimeField(_("recorded at"))
+    #: Empty only for what the system records on its own: the winning cards destroyed once their
+    #: 8 days are over (R52, the daily task ``actas.winning_cards_destroy_due``). The acta shows
+    #: "the system" as their author; the content records ``"recorded_by": null`` like an entry's.
     recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name=_("recorded by"), on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("recorded by"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
     )
 
     class Meta:
@@ -173,7 +182,17 @@ class ActaNote(models.Model):
                 condition=Q(content_hash__regex=HASH_PATTERN, previous_hash__regex=HASH_PATTERN),
                 name="acta_note_hashes_are_sha256",
             ),
+            # Only R52's destruction is recorded by the system; every other note has a person.
+            models.CheckConstraint(
+                condition=Q(recorded_by__isnull=False) | Q(kind="winning_cards_destroyed"),
+                name="acta_note_a_person_records_it",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.acta} · {self.get_kind_display()} {self.position}"
+
+    @property
+    def author(self) -> str:
+        """Who recorded the note, as the acta names them: a username, or the system (R52)."""
+        return self.recorded_by.get_username() if self.recorded_by is not None else str(_("the system"))

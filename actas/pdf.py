@@ -186,6 +186,21 @@ def _cards(cards: Iterable[Mapping[str, Any]]) -> str:
     )
 
 
+def _card_list(cards: Iterable[Mapping[str, Any]]) -> str:
+    """Cards as the acta lists them: "série 7 n.º 1 a 40", "série 7 n.º 52", by series."""
+    shown = []
+    for card in cards:
+        if "first" in card:
+            shown.append(
+                _("series %(series)s n.º %(first)s to %(last)s")
+                % {"series": card["series"], "first": card["first"], "last": card["last"]}
+            )
+        else:
+            card_text = _("series %(series)s card %(card)s")
+            shown.append(card_text % {"series": card["series"], "card": card["card"]})
+    return "; ".join(shown)
+
+
 def _game(w: _Writer, entry: Data, currency: str) -> None:
     game: Data = entry["game"]
     w.heading(
@@ -407,6 +422,14 @@ def render_acta_pdf(acta: Data, out: BinaryIO) -> int:
             else _("Winning cards of game %(game)s destroyed after 8 days (R52)")
         ) % {"game": record.get("game")}
         w.field(label, f"{_when(record.get('at'))} — {record.get('by') or _('the system')}")
+        cards: Data = record.get("cards") or {}
+        for heading, key in (
+            (_("destroyed"), "destroyed"),
+            (_("kept as evidence for the regulator"), "evidence"),
+            (_("winning cards kept"), "kept"),
+        ):
+            if cards.get(key):
+                w.text(f"{heading}: {_card_list(cards[key])}", indent=LABEL_WIDTH)
         if record.get("text"):
             w.text(str(record["text"]), indent=LABEL_WIDTH)
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -15,8 +16,9 @@ from django.utils.translation import gettext as _
 
 from actas.models import Acta, ActaEntry, ActaNote
 from bingo.engine.acta import GENESIS, ChainFault, Fault, Link, acta_seal, chain_fault
+from bingo.engine.cards_kept import Card, winning_cards_due_at
 from bingo.games.exports import session_equipment_data, session_header_data
-from bingo.models import Game, GameState, Session
+from bingo.models import Game, GameSeries, GameState, PrizeWinner, Sale, Session
 
 #: The states in which a game is over and belongs in the acta (R59).
 ENDED_STATES = (GameState.FINISHED.value, GameState.ANNULLED.value)
@@ -359,6 +361,8 @@ def acta_document(*, session: Session) -> dict[str, Any]:
             "at": _hall_time(note.recorded_at, zone),
             "by": _username(note.recorded_by),
             "text": note.text,
+            # R51: the cards destroyed, and those kept as evidence or as winners; R52: destroyed.
+            "cards": note_cards(note),
         }
         for note in note_rows
         if note.kind in destruction
@@ -417,4 +421,148 @@ def acta_note_list(*, session: Session) -> QuerySet[ActaNote]:
             )
         )
         .order_by("position")
+    )
+
+
+# --- R51-R52: the cards of each game, destroyed or kept ----------------------------------------------
+
+
+#: A game that sold double cards and finished: they play again in the next game (R15).
+DOUBLES_PLAYED_AGAIN = {"carried": False, "series__double": True, "game__state": GameState.FINISHED}
+
+
+def note_cards(note: ActaNote) -> dict[str, Any]:
+    """The cards a destruction note recorded (R51-R52), as its content holds them (docs/acta.md):
+    ``destroyed`` (R51: ``{"series", "first", "last"}`` ranges; R52: ``{"series", "card"}``),
+    ``evidence`` and ``kept`` (``{"series", "card"}``); empty for any other note."""
+    cards = _body(note.content).get("cards")
+    return cards if isinstance(cards, dict) else {}
+
+
+def _card_list(items: object) -> list[Card]:
+    if not isinstance(items, list):
+        return []
+    return [(int(c["series"]), int(c["card"])) for c in items if isinstance(c, dict)]
+
+
+def game_cards_sold(*, game: Game) -> list[tuple[int, int, int]]:
+    """The cards ``game`` played, as ``(series order number, first, last)`` ranges of its sales;
+    the second game of double cards plays those its first game sold (R15)."""
+    game_id = game.doubles_of_id or game.pk
+    return [
+        (order, first, last)
+        for order, first, last in Sale.objects.filter(game_id=game_id)
+        .order_by("series__order_number", "first_number")
+        .values_list("series__order_number", "first_number", "last_number")
+    ]
+
+
+def game_winning_cards(*, game: Game) -> list[Card]:
+    """The cards that won a prize in ``game`` (and, for the second game of double cards, in its
+    first game, whose cards it played), without repeats, in order."""
+    games = [game.pk] + ([game.doubles_of_id] if game.doubles_of_id else [])
+    return sorted(
+        set(
+            PrizeWinner.objects.filter(prize__game_id__in=games).values_list(
+                "series__order_number", "card_number"
+            )
+        )
+    )
+
+
+def complaints_pending(*, session_ids: Iterable[int]) -> list[ActaNote]:
+    """The complaints of those sessions still waiting for a decision (R61 j), R52): none taken on
+    the spot and no later decision names them; oldest first."""
+    return list(
+        ActaNote.objects.filter(
+            acta__session_id__in=list(session_ids),
+            kind=ActaNote.Kind.COMPLAINT,
+            decision="",
+            decisions__isnull=True,
+        )
+        .select_related("acta", "game")
+        .order_by("acta__session_id", "position")
+    )
+
+
+@dataclass(frozen=True)
+class WinningCardsKept:
+    """A finished game whose winning cards are kept (R52): until when, whether that is over, and
+    the pending complaint that holds them past it, if any."""
+
+    game: Game
+    #: When they may be destroyed, on the hall's clock (bingo.engine.cards_kept).
+    due_at: datetime
+    due: bool
+    #: The winning cards, and those of them kept as evidence for the regulator (R51), which the
+    #: hall hands over rather than destroys.
+    winning: tuple[Card, ...]
+    evidence: tuple[Card, ...]
+    held_by: ActaNote | None
+
+    @property
+    def to_destroy(self) -> tuple[Card, ...]:
+        return tuple(c for c in self.winning if c not in set(self.evidence))
+
+
+def winning_cards_kept_list(
+    *, now: datetime, hall_ids: Iterable[int] | None = None
+) -> list[WinningCardsKept]:
+    """Every finished game (of those halls, or of all) whose winning cards are kept and not yet
+    recorded destroyed (R52), first due first: when they fall due on the hall's clock, whether
+    ``now`` is past it, and the pending complaint on the game or its session that holds them.
+    Five queries, whatever the number of games."""
+    games = (
+        Game.objects.filter(state=GameState.FINISHED, finished_at__isnull=False, prizes__isnull=False)
+        .exclude(acta_notes__kind=ActaNote.Kind.WINNING_CARDS_DESTROYED)
+        .select_related("session__room__hall")
+        .prefetch_related(
+            Prefetch("prizes__cards", queryset=PrizeWinner.objects.select_related("series").order_by("pk"))
+        )
+        .distinct()
+        .order_by("finished_at", "pk")
+    )
+    if hall_ids is not None:
+        games = games.filter(session__room__hall_id__in=list(hall_ids))
+    games_list = list(games)
+    pending: dict[tuple[int, int | None], ActaNote] = {}
+    for complaint in complaints_pending(session_ids={g.session_id for g in games_list}):
+        pending.setdefault((complaint.acta.session_id, complaint.game_id), complaint)
+    evidence: dict[int, list[Card]] = {}
+    for note in ActaNote.objects.filter(
+        kind=ActaNote.Kind.CARDS_DESTROYED, game_id__in=[g.pk for g in games_list]
+    ).only("game_id", "content"):
+        assert note.game_id is not None  # the schema says so
+        evidence[note.game_id] = _card_list(note_cards(note).get("evidence"))
+    kept = []
+    for game in games_list:
+        assert game.finished_at is not None
+        zone = ZoneInfo(game.session.room.hall.time_zone)
+        due_at = winning_cards_due_at(finished_at=game.finished_at, time_zone=zone)
+        winning = sorted(
+            {(w.series.order_number, w.card_number) for p in game.prizes.all() for w in p.cards.all()}
+        )
+        kept.append(
+            WinningCardsKept(
+                game=game,
+                due_at=due_at,
+                due=now >= due_at,
+                winning=tuple(winning),
+                evidence=tuple(c for c in evidence.get(game.pk, []) if c in set(winning)),
+                held_by=pending.get((game.session_id, game.pk)) or pending.get((game.session_id, None)),
+            )
+        )
+    return sorted(kept, key=lambda k: (k.due_at, k.game.pk))
+
+
+def cards_destruction_unrecorded(*, hall_ids: Iterable[int]) -> list[Game]:
+    """The ended games of those halls whose used cards are not yet recorded destroyed (R51),
+    oldest first, with their sessions."""
+    return list(
+        Game.objects.filter(session__room__hall_id__in=list(hall_ids), state__in=ENDED_STATES)
+        .exclude(acta_notes__kind=ActaNote.Kind.CARDS_DESTROYED)
+        # R15: double cards are collected after their second game, and recorded with it.
+        .exclude(pk__in=GameSeries.objects.filter(**DOUBLES_PLAYED_AGAIN).values("game_id"))
+        .select_related("session__room__hall")
+        .order_by("finished_at", "pk")
     )

@@ -10,7 +10,9 @@ take the same position.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -25,12 +27,14 @@ from actas import selectors
 from actas.models import Acta, ActaEntry, ActaNote
 from bingo.common.roles import Role
 from bingo.engine.acta import GENESIS, link_make
+from bingo.engine.cards_kept import Card, cards_destroyed
 from bingo.games.exports import game_export_data, session_header_data
-from bingo.models import Game, GameState, Session
+from bingo.models import Game, GameSeries, GameState, Session
 from halls.selectors import staff_has_role
 
-#: R52: winning cards are kept this long after their game before they are destroyed.
-WINNING_CARDS_KEPT = timedelta(days=8)
+#: The daily task that records the winning cards whose 8 days are over (R52): its name in
+#: Celery's registry and in the beat schedule (settings.CELERY_BEAT_SCHEDULE).
+WINNING_CARDS_DESTROY_DUE_TASK = "actas.winning_cards_destroy_due"
 
 
 def _locked_acta(session_id: int) -> Acta:
@@ -116,6 +120,14 @@ _TEXT_REQUIRED = (ActaNote.Kind.COMPLAINT, ActaNote.Kind.EQUIPMENT_FAILURE, Acta
 _DESTRUCTION = (ActaNote.Kind.CARDS_DESTROYED, ActaNote.Kind.WINNING_CARDS_DESTROYED)
 
 
+def _may_write(user: User, hall_id: int) -> bool:
+    return (
+        user.is_superuser
+        or staff_has_role(user=user, hall_id=hall_id, role=Role.CALLER)
+        or staff_has_role(user=user, hall_id=hall_id, role=Role.MANAGER)
+    )
+
+
 def acta_note_record(
     *,
     session: Session,
@@ -128,21 +140,21 @@ def acta_note_record(
 ) -> ActaNote:
     """Record in ``session``'s acta, with who and when, a player's complaint and any decision
     taken on it, a later decision on a complaint (``refers_to``) (R61 j), an equipment failure
-    (R61 l), an occurrence that may involve an offence (R61 m), or the destruction of a game's
-    cards (R51) and of its winning cards after 8 days (R52). Only the hall's callers and
-    managers record notes; nothing recorded is changed afterwards."""
+    (R61 l) or an occurrence that may involve an offence (R61 m). Only the hall's callers and
+    managers record notes; nothing recorded is changed afterwards. (The cards destroyed have
+    their own services, which list them: ``game_cards_destroy_record``, R51, and
+    ``winning_cards_destroy_due``, R52.)"""
     if kind not in ActaNote.Kind.values:
         raise ValidationError(_("Unknown kind of note."))
     note_kind = ActaNote.Kind(kind)
+    if note_kind in _DESTRUCTION:
+        raise ValidationError(
+            _("The destruction of a game's cards is recorded with the cards it names (R51-R52).")
+        )
     text, decision = text.strip(), decision.strip()
     with transaction.atomic():
         session = Session.objects.select_related("room__hall").get(pk=session.pk)
-        hall = session.room.hall
-        if not (
-            user.is_superuser
-            or staff_has_role(user=user, hall_id=hall.pk, role=Role.CALLER)
-            or staff_has_role(user=user, hall_id=hall.pk, role=Role.MANAGER)
-        ):
+        if not _may_write(user, session.room.hall_id):
             raise ValidationError(_("Only the hall's callers and managers write in its acta."))
         if game is not None:
             game = Game.objects.get(pk=game.pk)
@@ -164,62 +176,191 @@ def acta_note_record(
             refers_to = ActaNote.objects.get(pk=refers_to.pk)
         elif refers_to is not None:
             raise ValidationError(_("Only a decision refers to a complaint."))
-        if note_kind in _DESTRUCTION:
-            _check_destruction(acta, note_kind, game)
-        last = acta.notes.order_by("-position").values_list("position", "content_hash").first()
-        position, previous_hash = (last[0] + 1, last[1]) if last is not None else (1, GENESIS)
-        now = timezone.now()
-        link = link_make(
-            position=position,
-            previous_hash=previous_hash,
-            body={
-                "record": "note",
-                "session": session.pk,
-                "kind": note_kind.value,
-                "text": text,
-                "decision": decision,
-                "game": game.number if game is not None else None,
-                "refers_to": refers_to.position if refers_to is not None else None,
-                "recorded_at": _when(now, hall.time_zone),
-                "recorded_by": _who(user),
-            },
-        )
-        return ActaNote.objects.create(
+        return _note_add(
             acta=acta,
-            position=link.position,
             kind=note_kind,
+            user=user,
             text=text,
             decision=decision,
             game=game,
             refers_to=refers_to,
-            content=link.content,
-            content_hash=link.content_hash,
-            previous_hash=link.previous_hash,
-            recorded_at=now,
-            recorded_by=user,
+            now=timezone.now(),
         )
 
 
-def _check_destruction(acta: Acta, kind: ActaNote.Kind, game: Game | None) -> None:
-    """R51: a game's cards are destroyed once it has ended; R52: its winning cards 8 days later.
-    Each is recorded once."""
-    if game is None:
-        raise ValidationError(_("Say which game's cards were destroyed."))
-    if kind == ActaNote.Kind.CARDS_DESTROYED:
+def _note_add(
+    *,
+    acta: Acta,
+    kind: ActaNote.Kind,
+    user: User | None,
+    now: datetime,
+    text: str = "",
+    decision: str = "",
+    game: Game | None = None,
+    refers_to: ActaNote | None = None,
+    cards: dict[str, Any] | None = None,
+) -> ActaNote:
+    """Add a note at the next position of ``acta``'s notes, chained to the one before; the caller
+    holds the acta's lock (``_locked_acta``) and has checked the note may be written."""
+    last = acta.notes.order_by("-position").values_list("position", "content_hash").first()
+    position, previous_hash = (last[0] + 1, last[1]) if last is not None else (1, GENESIS)
+    body: dict[str, Any] = {
+        "record": "note",
+        "session": acta.session_id,
+        "kind": kind.value,
+        "text": text,
+        "decision": decision,
+        "game": game.number if game is not None else None,
+        "refers_to": refers_to.position if refers_to is not None else None,
+        "recorded_at": _when(now, acta.session.room.hall.time_zone),
+        # None: the system (R52's daily task), shown as such.
+        "recorded_by": _who(user),
+    }
+    if cards is not None:
+        body["cards"] = cards  # R51-R52: which cards were destroyed and which kept (docs/acta.md)
+    link = link_make(position=position, previous_hash=previous_hash, body=body)
+    return ActaNote.objects.create(
+        acta=acta,
+        position=link.position,
+        kind=kind,
+        text=text,
+        decision=decision,
+        game=game,
+        refers_to=refers_to,
+        content=link.content,
+        content_hash=link.content_hash,
+        previous_hash=link.previous_hash,
+        recorded_at=now,
+        recorded_by=user,
+    )
+
+
+# --- R51-R52: the cards destroyed ---------------------------------------------------------------------
+
+
+def _card_items(cards: Iterable[Card]) -> list[dict[str, int]]:
+    return [{"series": series, "card": number} for series, number in sorted(set(cards))]
+
+
+def _sold(card: Card, ranges: list[tuple[int, int, int]]) -> bool:
+    return any(series == card[0] and first <= card[1] <= last for series, first, last in ranges)
+
+
+def game_cards_destroy_record(
+    *, game: Game, user: User, evidence: Iterable[Card] = (), reason: str = ""
+) -> ActaNote:
+    """R51: record in the acta that the cards ``game`` played were collected and destroyed when it
+    ended, except its winning cards (kept 8 days, R52) and the ``evidence`` cards
+    (``(series order number, card number)``, sold in this game) that may prove an offence and
+    go to the regulator with the acta, for the ``reason`` given. The hall's callers and
+    managers record it, once per game."""
+    evidence = sorted(set(evidence))
+    reason = reason.strip()
+    if evidence and not reason:
+        raise ValidationError(_("Say why the cards kept as evidence may prove an offence (R51)."))
+    with transaction.atomic():
+        game = Game.objects.select_for_update().select_related("session__room__hall").get(pk=game.pk)
+        if not _may_write(user, game.session.room.hall_id):
+            raise ValidationError(_("Only the hall's callers and managers write in its acta."))
         if game.state not in selectors.ENDED_STATES:
             raise ValidationError(_("A game's cards are destroyed once it has ended (R51)."))
-    else:
-        if game.state != GameState.FINISHED.value or game.finished_at is None:
-            raise ValidationError(_("Only a finished game has winning cards to destroy (R52)."))
-        kept_until = game.finished_at + WINNING_CARDS_KEPT
-        if timezone.now() < kept_until:
-            when = timezone.localtime(kept_until, ZoneInfo(acta.session.room.hall.time_zone))
+        if (
+            game.state == GameState.FINISHED
+            and GameSeries.objects.filter(game=game, **selectors.DOUBLES_PLAYED_AGAIN).exists()
+        ):
             raise ValidationError(
-                _("Winning cards are kept for 8 days after their game (R52): until %(date)s at %(time)s.")
-                % {"date": when.strftime("%d/%m/%Y"), "time": when.strftime("%H:%M")}
+                _("Game %(n)d sold double cards: they are destroyed after their second game (R15, R51).")
+                % {"n": game.number}
             )
-    if ActaNote.objects.filter(acta=acta, kind=kind, game=game).exists():
-        raise ValidationError(_("The destruction of these cards is already recorded."))
+        acta = _locked_acta(game.session_id)
+        if ActaNote.objects.filter(acta=acta, kind=ActaNote.Kind.CARDS_DESTROYED, game=game).exists():
+            raise ValidationError(_("The destruction of these cards is already recorded."))
+        sold = selectors.game_cards_sold(game=game)
+        for card in evidence:
+            if not _sold(card, sold):
+                raise ValidationError(
+                    _("Card %(card)d of series %(series)d was not played in game %(n)d.")
+                    % {"series": card[0], "card": card[1], "n": game.number}
+                )
+        winning = selectors.game_winning_cards(game=game)
+        if ActaNote.objects.filter(
+            acta=acta, kind=ActaNote.Kind.WINNING_CARDS_DESTROYED, game=game
+        ).exists() and set(evidence) & set(winning):
+            raise ValidationError(_("This game's winning cards are already recorded destroyed (R52)."))
+        destroyed = cards_destroyed(sold=sold, kept=[*winning, *evidence])
+        return _note_add(
+            acta=acta,
+            kind=ActaNote.Kind.CARDS_DESTROYED,
+            user=user,
+            now=timezone.now(),
+            text=reason,
+            game=game,
+            cards={
+                "destroyed": [{"series": s, "first": a, "last": b} for s, a, b in destroyed],
+                "evidence": _card_items(evidence),
+                "kept": _card_items(c for c in winning if c not in set(evidence)),
+            },
+        )
+
+
+@dataclass(frozen=True)
+class WinningCardsRun:
+    """What ``winning_cards_destroy_due`` did: the notes it recorded, and the games whose cards
+    are due but held by a pending complaint (with that complaint)."""
+
+    recorded: tuple[ActaNote, ...]
+    held: tuple[selectors.WinningCardsKept, ...]
+
+
+def winning_cards_destroy_due(
+    *, now: datetime | None = None, user: User | None = None, hall_ids: Iterable[int] | None = None
+) -> WinningCardsRun:
+    """R52: record destroyed the winning cards of every finished game (of ``hall_ids``, or of every
+    hall) whose 8 days, counted on its hall's clock, are over at ``now`` and not yet recorded,
+    except those a pending complaint on the game or its session holds; cards kept as evidence
+    (R51) stay with the regulator. Recorded by ``user`` (a manager who asked) or, with none, by
+    the system (the daily task). Each game in its own transaction; running it again records
+    nothing twice."""
+    now = now or timezone.now()
+    hall_ids = None if hall_ids is None else list(hall_ids)
+    if user is not None and not user.is_superuser:
+        managed = hall_ids is not None and all(
+            staff_has_role(user=user, hall_id=h, role=Role.MANAGER) for h in hall_ids
+        )
+        if not managed:
+            raise ValidationError(_("Only the hall's managers record its cards destroyed."))
+    recorded: list[ActaNote] = []
+    held: list[selectors.WinningCardsKept] = []
+    for kept in selectors.winning_cards_kept_list(now=now, hall_ids=hall_ids):
+        if not kept.due:
+            continue
+        if kept.held_by is not None:
+            held.append(kept)
+            continue
+        with transaction.atomic():
+            acta = _locked_acta(kept.game.session_id)
+            # Under the acta's lock: another run (a second worker, the manager's button) may
+            # have recorded it, or a complaint arrived, since the list was read.
+            if ActaNote.objects.filter(
+                acta=acta, kind=ActaNote.Kind.WINNING_CARDS_DESTROYED, game_id=kept.game.pk
+            ).exists():
+                continue
+            if any(
+                c.game_id in (None, kept.game.pk)
+                for c in selectors.complaints_pending(session_ids=[kept.game.session_id])
+            ):
+                continue
+            recorded.append(
+                _note_add(
+                    acta=acta,
+                    kind=ActaNote.Kind.WINNING_CARDS_DESTROYED,
+                    user=user,
+                    now=timezone.now(),
+                    game=kept.game,
+                    cards={"destroyed": _card_items(kept.to_destroy), "evidence": _card_items(kept.evidence)},
+                )
+            )
+    return WinningCardsRun(tuple(recorded), tuple(held))
 
 
 def acta_failure_record(

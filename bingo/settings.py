@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
@@ -148,6 +149,17 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TIMEZONE = "UTC"
+# Periodic work, sent by `celery -A bingo.celery beat` (one beat process per installation).
+# R52: once a day, the winning cards whose 8 days are over are recorded destroyed. They fall
+# due at midnight on each hall's clock (bingo/engine/cards_kept.py); 01:15 UTC is 00:15 in Cape
+# Verde. A hall elsewhere has them recorded within a day of falling due, and its manager can
+# record them at once from the cards page (actas/cards/).
+CELERY_BEAT_SCHEDULE = {
+    "winning-cards-destroy-due": {
+        "task": "actas.winning_cards_destroy_due",
+        "schedule": crontab(hour=1, minute=15),
+    },
+}
 
 # --- auth -------------------------------------------------------------------------------------
 

@@ -211,6 +211,15 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             "R55, R57",
             url_name="games:session_list",
         ),
+        Duty(
+            _("Cards used"),
+            _(
+                "Record each game's cards destroyed, naming those kept as evidence; see the winning "
+                "cards kept 8 days, which fall due and which a complaint holds."
+            ),
+            "R51, R52",
+            url_name="acta_cards:home",
+        ),
     ),
     Role.CASHIER: (
         Duty(

@@ -96,6 +96,7 @@ def test_postgres_admits_only_the_next_record_correctly_chained(
         {"kind": "complaint", "text": ""},
         {"kind": "cards_destroyed"},  # without its game
         {"kind": "gossip"},
+        {"recorded_by": None},  # only R52's destruction is recorded by the system
         {"content_hash": "not a hash"},
     ],
 )

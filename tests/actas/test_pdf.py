@@ -67,6 +67,10 @@ class Session(ActaHall):
             session=self.session,
             user=self.caller,
         )
+        series = self.won.on_sale.get(position=1).series.order_number
+        acta_services.game_cards_destroy_record(
+            game=self.won, user=self.caller, evidence=[(series, 11)], reason="Cartão com sinais de rasura"
+        )
         services.session_close(session=self.session, user=self.manager_user)
 
 
@@ -121,6 +125,11 @@ def test_every_r61_item_is_in_the_pdf_in_portuguese(db: None) -> None:
     assert "bola 17 do jogo de bolas JB-1" in flat
     assert "O ecrã da sala 1 apagou-se durante dois minutos" in flat
     assert "Cartão apresentado com sinais de rasura" in flat
+    # R51: the cards destroyed after the game, the card kept as evidence, the winners kept (R52).
+    assert f"Cartões da jogada {hall.won.number} destruídos (R51)" in flat
+    evidence = f"série {series['order_number']} cartão 11"
+    assert f"guardados como prova para a entidade reguladora: {evidence}" in flat
+    assert "cartões premiados guardados" in flat
     # The balls in order, the winning cards, the prize split with its remainder.
     assert " ".join(str(ball) for ball in won["balls"]) in flat
     bingo = next(p for p in won["prizes"] if p["kind"] == "bingo")

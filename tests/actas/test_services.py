@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator
-from datetime import timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -255,7 +254,7 @@ def test_a_later_decision_is_a_note_of_its_own_that_names_the_complaint(hall: Ac
         ({"kind": "decision", "decision": "Paid."}, "names the complaint"),
         ({"kind": "equipment_failure", "text": "x", "refers": True}, "Only a decision"),
         ({"kind": "rumour", "text": "x"}, "Unknown kind"),
-        ({"kind": "cards_destroyed"}, "which game"),
+        ({"kind": "cards_destroyed"}, "with the cards it names"),  # R51-R52: their own services
     ],
 )
 def test_a_note_says_what_it_must(hall: ActaHall, fields: dict, message: str) -> None:
@@ -317,38 +316,18 @@ def test_a_switch_to_manual_extraction_goes_into_the_acta(hall: ActaHall) -> Non
 # --- R51-R52: the cards destroyed -------------------------------------------------------------------
 
 
+# (R51-R52 in detail: tests/actas/test_cards.py)
+
+
 def test_a_game_s_cards_are_recorded_destroyed_once_it_has_ended(hall: ActaHall) -> None:  # R51
     game = hall.drawing(cards=4)
     with pytest.raises(ValidationError, match="R51"):
-        acta_services.acta_note_record(
-            session=hall.session, kind="cards_destroyed", user=hall.caller, game=game
-        )
+        acta_services.game_cards_destroy_record(game=game, user=hall.caller)
     game = hall.finish(game)
-    note = acta_services.acta_note_record(
-        session=hall.session, kind="cards_destroyed", user=hall.caller, game=game
-    )
-    assert (note.kind, note.game) == ("cards_destroyed", game)
+    note = acta_services.game_cards_destroy_record(game=game, user=hall.caller)
+    assert (note.kind, note.game, note.recorded_by) == ("cards_destroyed", game, hall.caller)
     with pytest.raises(ValidationError, match="already recorded"):
-        acta_services.acta_note_record(
-            session=hall.session, kind="cards_destroyed", user=hall.caller, game=game
-        )
-
-
-def test_winning_cards_are_recorded_destroyed_only_after_8_days(hall: ActaHall) -> None:  # R52
-    game = hall.finished()
-    with pytest.raises(ValidationError, match="8 days"):
-        acta_services.acta_note_record(
-            session=hall.session, kind="winning_cards_destroyed", user=hall.caller, game=game
-        )
-    Game.objects.filter(pk=game.pk).update(finished_at=timezone.now() - timedelta(days=8, minutes=1))
-    note = acta_services.acta_note_record(
-        session=hall.session, kind="winning_cards_destroyed", user=hall.caller, game=game
-    )
-    assert note.kind == "winning_cards_destroyed"
-    with pytest.raises(ValidationError, match="finished game"):
-        acta_services.acta_note_record(
-            session=hall.session, kind="winning_cards_destroyed", user=hall.caller, game=hall.annulled()
-        )
+        acta_services.game_cards_destroy_record(game=game, user=hall.caller)
 
 
 def test_an_entry_names_the_notes_recorded_before_it(hall: ActaHall) -> None:
