@@ -103,6 +103,9 @@ class ActaNote(models.Model):
         OCCURRENCE = "occurrence", _("Occurrence that may involve an offence (R61 m)")
         CARDS_DESTROYED = "cards_destroyed", _("Cards collected and destroyed (R51)")
         WINNING_CARDS_DESTROYED = "winning_cards_destroyed", _("Winning cards destroyed after 8 days (R52)")
+        #: The session's end (R61 h), with its ball-set checks (R23) and replacements (R61 k) as
+        #: they stood then, in the content: the last record of a closed session's acta.
+        SESSION_CLOSED = "session_closed", _("Session closed (R61 h)")
 
     acta = models.ForeignKey(Acta, verbose_name=_("acta"), on_delete=models.PROTECT, related_name="notes")
     #: 1 for the session's first note, then 2, 3, … in the order they were recorded.
@@ -159,6 +162,7 @@ class ActaNote(models.Model):
                         "occurrence",
                         "cards_destroyed",
                         "winning_cards_destroyed",
+                        "session_closed",
                     ]
                 ),
                 name="acta_note_kind_known",
@@ -182,9 +186,11 @@ class ActaNote(models.Model):
                 condition=Q(content_hash__regex=HASH_PATTERN, previous_hash__regex=HASH_PATTERN),
                 name="acta_note_hashes_are_sha256",
             ),
-            # Only R52's destruction is recorded by the system; every other note has a person.
+            # Only R52's destruction and a session closed by the system (the simulation) have no
+            # person; every other note has one.
             models.CheckConstraint(
-                condition=Q(recorded_by__isnull=False) | Q(kind="winning_cards_destroyed"),
+                condition=Q(recorded_by__isnull=False)
+                | Q(kind__in=["winning_cards_destroyed", "session_closed"]),
                 name="acta_note_a_person_records_it",
             ),
         ]

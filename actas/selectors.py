@@ -300,17 +300,27 @@ def _paid_by_kind(export: dict[str, Any]) -> dict[str, str]:
 
 
 def acta_document(*, session: Session) -> dict[str, Any]:
-    """``session``'s acta as plain data (R58-R61): the hall and the session as they stand (its end,
-    R61 h), every recorded game as it was recorded, with its place in the chain, the notes
-    (complaints with the decisions on them, failures, occurrences), the cards destroyed and kept
-    (R51-R52), the ball-set checks and replacements (R23, R25-R26), the totals, and the seal over
-    both chains. Money stays in strings, times in ISO 8601 in the hall's time zone. A fixed
+    """``session``'s acta as plain data (R58-R61): the hall and the session with its end (R61 h)
+    and the ball-set checks (R23) and replacements (R61 k), as the closing note recorded them once
+    the session closed (as they stand before); every recorded game as it was recorded, with its
+    place in the chain; the notes (complaints with the decisions on them, failures,
+    occurrences); the cards destroyed and kept (R51-R52); the totals; the seal over both chains. Money stays in strings, times in ISO 8601 in the hall's time zone. A fixed
     number of queries whatever the number of games."""
     header = session_header_data(session=session)
     zone = ZoneInfo(header["hall"]["time_zone"])
     acta = acta_get(session=session)
     entry_rows = list(acta.entries.all()) if acta is not None else []
     note_rows = list(acta.notes.all()) if acta is not None else []
+
+    # R61 h), k), R23: once closed, the end and the ball sets' record as the acta recorded them.
+    closing = next(
+        (_body(n.content).get("closing") for n in note_rows if n.kind == ActaNote.Kind.SESSION_CLOSED), None
+    )
+    if closing:
+        header["session"] = {**header["session"], "end": closing["end"]}
+        equipment = {key: closing[key] for key in ("ball_set_checks", "ball_replacements")}
+    else:
+        equipment = session_equipment_data(session=session)
 
     entries = []
     for entry in entry_rows:
@@ -352,7 +362,7 @@ def acta_document(*, session: Session) -> dict[str, Any]:
             "content_hash": note.content_hash,
         }
         for note in note_rows
-        if note.kind != ActaNote.Kind.DECISION and note.kind not in destruction
+        if note.kind not in (ActaNote.Kind.DECISION, ActaNote.Kind.SESSION_CLOSED, *destruction)
     ]
     cards = [
         {
@@ -378,7 +388,7 @@ def acta_document(*, session: Session) -> dict[str, Any]:
     notes_hash = note_rows[-1].content_hash if note_rows else GENESIS
     return {
         **header,
-        **session_equipment_data(session=session),
+        **equipment,
         "entries": entries,
         "notes": notes,
         "cards_destroyed": cards,

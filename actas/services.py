@@ -28,7 +28,7 @@ from actas.models import Acta, ActaEntry, ActaNote
 from bingo.common.roles import Role
 from bingo.engine.acta import GENESIS, link_make
 from bingo.engine.cards_kept import Card, cards_destroyed
-from bingo.games.exports import game_export_data, session_header_data
+from bingo.games.exports import game_export_data, session_equipment_data, session_header_data
 from bingo.models import Game, GameSeries, GameState, Session
 from halls.selectors import staff_has_role
 
@@ -199,6 +199,7 @@ def _note_add(
     game: Game | None = None,
     refers_to: ActaNote | None = None,
     cards: dict[str, Any] | None = None,
+    closing: dict[str, Any] | None = None,
 ) -> ActaNote:
     """Add a note at the next position of ``acta``'s notes, chained to the one before; the caller
     holds the acta's lock (``_locked_acta``) and has checked the note may be written."""
@@ -218,6 +219,8 @@ def _note_add(
     }
     if cards is not None:
         body["cards"] = cards  # R51-R52: which cards were destroyed and which kept (docs/acta.md)
+    if closing is not None:
+        body["closing"] = closing  # R61 h), k), R23: the session's end and its ball sets' record
     link = link_make(position=position, previous_hash=previous_hash, body=body)
     return ActaNote.objects.create(
         acta=acta,
@@ -233,6 +236,25 @@ def _note_add(
         recorded_at=now,
         recorded_by=user,
     )
+
+
+def acta_session_close_record(*, session: Session, user: User | None = None) -> ActaNote:
+    """Record in ``session``'s acta, as its last note, that it closed (R61 h)): when, and the
+    ball-set checks (R23) and replacements (R61 k) as they stood, so the end and the equipment's
+    record are chained like the games. Call it inside the transaction that closes the session;
+    ``user`` None: the system. Recording it again returns the note."""
+    with transaction.atomic():
+        acta = _locked_acta(session.pk)
+        existing = acta.notes.filter(kind=ActaNote.Kind.SESSION_CLOSED).first()
+        if existing is not None:
+            return existing
+        header = session_header_data(session=session)
+        if header["session"]["end"] is None:
+            raise ValidationError(_("Only a session that has ended is closed in its acta."))
+        closing = {"end": header["session"]["end"], **session_equipment_data(session=session)}
+        return _note_add(
+            acta=acta, kind=ActaNote.Kind.SESSION_CLOSED, user=user, now=timezone.now(), closing=closing
+        )
 
 
 # --- R51-R52: the cards destroyed ---------------------------------------------------------------------

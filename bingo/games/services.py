@@ -119,6 +119,8 @@ def session_close(*, session: Session, user: User | None = None) -> Session:
             )
         session.ended_at = timezone.now()
         session.save(update_fields=["ended_at"])
+        # R61 h): the end closes the acta, chained, with the ball sets' record as it stands.
+        acta_services.acta_session_close_record(session=session, user=user)
         # R61: the session row keeps when it ended, not who ended it.
         audit_record(
             user=user, hall_id=session.room.hall_id, action=AuditAction.SESSION_CLOSED, session=session
