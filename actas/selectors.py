@@ -304,7 +304,8 @@ def acta_document(*, session: Session) -> dict[str, Any]:
     and the ball-set checks (R23) and replacements (R61 k), as the closing note recorded them once
     the session closed (as they stand before); every recorded game as it was recorded, with its
     place in the chain; the notes (complaints with the decisions on them, failures,
-    occurrences); the cards destroyed and kept (R51-R52); the totals; the seal over both chains. Money stays in strings, times in ISO 8601 in the hall's time zone. A fixed
+    occurrences); the cards destroyed and kept (R51-R52); the totals; the seal over both chains.
+    Money stays in strings, times in ISO 8601 in the hall's time zone. A fixed
     number of queries whatever the number of games."""
     header = session_header_data(session=session)
     zone = ZoneInfo(header["hall"]["time_zone"])
