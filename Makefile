@@ -68,6 +68,7 @@ bench: $(STAMP)
 	$(PY) bench/detection.py
 	$(PY) bench/jackpot_odds.py
 	$(PY) bench/display.py
+	$(PY) bench/acta.py
 
 ## Re-pin requirements*.txt from requirements*.in.
 lock: $(PY)

@@ -36,6 +36,11 @@ class Session(models.Model):
         verbose_name = _("session")
         verbose_name_plural = _("sessions")
         ordering = ("-starts_at",)
+        indexes = [
+            # A room's sessions newest first, without reading the room's history: its display
+            # looks for the latest game that ended (bingo.draw.selectors.room_current_game).
+            models.Index(fields=["room", "-starts_at"], name="session_room_latest"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(scheduled_end__gt=F("starts_at")), name="session_ends_after_start"
@@ -60,6 +65,18 @@ class GameState(models.TextChoices):
     FINISHED = "finished", _("Finished")
     SUSPENDED = "suspended", _("Suspended")
     ANNULLED = "annulled", _("Annulled")
+
+
+#: The states of a game under way, sold or drawn now: a handful of games at any time, however
+#: many a room has played.
+UNDER_WAY_STATES = (
+    GameState.DRAWING.value,
+    GameState.SALES_CLOSED.value,
+    GameState.SELLING.value,
+    GameState.SUSPENDED.value,
+)
+#: The states of a game that is over (R59: each is in the acta).
+ENDED_STATES = (GameState.FINISHED.value, GameState.ANNULLED.value)
 
 
 class DrawMode(models.TextChoices):
@@ -123,6 +140,15 @@ class Game(models.Model):
         verbose_name = _("game")
         verbose_name_plural = _("games")
         ordering = ("session", "number")
+        indexes = [
+            # What a room's display follows after every ball (bingo.draw.selectors.room_current_game):
+            # the games under way, and between games each session's latest that ended, found
+            # without reading every game the room ever had.
+            models.Index(fields=["session"], condition=Q(state__in=UNDER_WAY_STATES), name="game_under_way"),
+            models.Index(
+                fields=["session", "-number"], condition=Q(state__in=ENDED_STATES), name="game_ended_latest"
+            ),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["session", "number"], name="game_number_unique_in_session"),
             models.CheckConstraint(condition=Q(number__gt=0), name="game_number_positive"),

@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.core import signing
-from django.db.models import Sum
+from django.db.models import OuterRef, Prefetch, Subquery, Sum
 from django.utils import timezone
 
 from bingo.common.money import money_display
@@ -19,7 +19,18 @@ from bingo.engine.draw import ball_label
 from bingo.engine.prizes import PrizeKind as EnginePrize
 from bingo.games import doubles
 from bingo.jackpot import selectors as jackpot_selectors
-from bingo.models import Ball, Claim, Game, GameState, Prize, PrizeKind, Session
+from bingo.models import (
+    ENDED_STATES,
+    UNDER_WAY_STATES,
+    Ball,
+    Claim,
+    Game,
+    GameState,
+    Prize,
+    PrizeKind,
+    PrizeWinner,
+    Session,
+)
 from bingo.sales import selectors as sales_selectors
 from cards.selectors import card_set_cells
 from halls.models import Room
@@ -54,21 +65,43 @@ def display_room_id(token: str) -> int | None:
 
 def room_current_game(*, room_id: int) -> Game | None:
     """The game a room's display follows: the one drawing, else the latest selling or about to
-    draw, else the latest that ended, else the latest planned."""
-    games = Game.objects.filter(session__room_id=room_id).select_related("session__room__hall")
-    for states in (
-        (GameState.DRAWING,),
-        (GameState.SALES_CLOSED, GameState.SELLING, GameState.SUSPENDED),
-        (GameState.FINISHED, GameState.ANNULLED),  # its winners stay up until the next game sells
-    ):
-        found = (
-            games.filter(state__in=[s.value for s in states])
-            .order_by("-session__starts_at", "-number")
-            .first()
+    draw, else the latest that ended, else the latest planned ("latest": of the latest session,
+    then the highest number).
+
+    The display asks after every ball, so the cost must not grow with the games the room has
+    played: one query reads the games under way (a handful, through the ``game_under_way``
+    index), and only when there are none one more walks the room's sessions newest first to
+    the first with a game that ended (``session_room_latest``, ``game_ended_latest``)."""
+    # The hall's jackpot comes along for the display (jackpot_state reads it from the hall).
+    games = Game.objects.select_related("session__room__hall__jackpot")
+    under_way = list(games.filter(session__room_id=room_id, state__in=UNDER_WAY_STATES))
+    if under_way:
+        drawing = [g for g in under_way if g.state == GameState.DRAWING.value]
+        return max(drawing or under_way, key=lambda g: (g.session.starts_at, g.number))
+    # Its winners stay up until the next game sells.
+    for states in (ENDED_STATES, (GameState.PLANNED.value,)):
+        latest_id = _latest_game_id(room_id, states)
+        if latest_id is not None:
+            return games.get(pk=latest_id)
+    return None
+
+
+def _latest_game_id(room_id: int, states: tuple[str, ...]) -> int | None:
+    """The id of the room's latest game in one of ``states``: each session's highest-numbered
+    one, sessions newest first, so the first session that has one answers."""
+    in_session = Game.objects.filter(session=OuterRef("pk"), state__in=states).order_by("-number")
+    latest: int | None = (
+        Session.objects.filter(room_id=room_id)
+        .annotate(
+            last_number=Subquery(in_session.values("number")[:1]),
+            last_id=Subquery(in_session.values("pk")[:1]),
         )
-        if found is not None:
-            return found
-    return games.order_by("-session__starts_at", "-number").first()
+        .filter(last_number__isnull=False)
+        .order_by("-starts_at", "-last_number")
+        .values_list("last_id", flat=True)
+        .first()
+    )
+    return latest
 
 
 def _balls(game: Game) -> list[int]:
@@ -83,11 +116,16 @@ def display_state(*, room_id: int) -> dict[str, Any]:
     """Everything a room's display shows, as its websocket message (JSON): every ball drawn on
     the board, the last one large, the ball count (R13), the prizes, the cards sold and the
     jackpot (R9, R29)."""
-    room = Room.objects.select_related("hall").get(pk=room_id)
-    hall = room.hall
     game = room_current_game(room_id=room_id)
+    # The game comes with its room and hall; a room with no game reads them alone.
+    room = (
+        game.session.room
+        if game is not None
+        else Room.objects.select_related("hall__jackpot").get(pk=room_id)
+    )
+    hall = room.hall
     message: dict[str, Any] = {"type": "display", "hall": hall.name, "room": room.name, "game": None}
-    jackpot = jackpot_selectors.jackpot_state(hall=hall)
+    jackpot = jackpot_selectors.jackpot_state(hall=hall, read_with_hall=True)
     message["jackpot"] = {
         "active": jackpot.active,
         "balance": f"{jackpot.balance:.2f}",
@@ -97,10 +135,11 @@ def display_state(*, room_id: int) -> dict[str, Any]:
         return message
     variant = Variant(game.variant)
     balls = _balls(game)
-    board = sales_selectors.game_board(game_id=game.pk)
-    awarded = {p.kind: p for p in Prize.objects.filter(game=game).prefetch_related("cards__series")}
+    board = sales_selectors.game_board_figures(game=game)
+    with_cards = Prefetch("cards", queryset=PrizeWinner.objects.select_related("series"))
+    awarded = {p.kind: p for p in Prize.objects.filter(game=game).prefetch_related(with_cards)}
     prizes = []
-    for prize in board.prizes if board else ():
+    for prize in board.prizes:
         record = awarded.get(prize.kind.value)
         prizes.append(
             {
@@ -132,8 +171,8 @@ def display_state(*, room_id: int) -> dict[str, Any]:
         "last": balls[-1] if balls else None,
         "last_label": ball_label(variant, balls[-1]) if balls else None,
         "size": int(variant.value),
-        "cards_sold": board.cards_sold if board else 0,
-        "total_display": board.total_display if board else "",
+        "cards_sold": board.cards_sold,
+        "total_display": board.total_display,
         "prizes": prizes,
     }
     return message

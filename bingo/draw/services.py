@@ -165,7 +165,8 @@ def game_draw_ball(*, game: Game, user: User, position: int, number: int | None 
             drawn_by=user,
             drawn_at=timezone.now(),
         )
-        transaction.on_commit(lambda: events.game_changed(game.pk))
+        # After every ball: the game's room came with its row, the event need not look it up.
+        transaction.on_commit(lambda: events.game_changed(game.pk, game.session.room_id))
     return ball
 
 

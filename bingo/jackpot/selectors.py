@@ -25,9 +25,11 @@ class JackpotState:
     valid_until: date | None
 
 
-def jackpot_state(*, hall: Hall) -> JackpotState:
-    """``hall``'s jackpot for displays: running (R9, within the R12 time limit), balance and base value."""
-    jackpot = Jackpot.objects.filter(hall=hall).first()
+def jackpot_state(*, hall: Hall, read_with_hall: bool = False) -> JackpotState:
+    """``hall``'s jackpot for displays: running (R9, within the R12 time limit), balance and base value.
+    ``read_with_hall``: ``hall`` was read just now with its jackpot
+    (``select_related("…hall__jackpot")``), which is used as it is, with no query of its own."""
+    jackpot = _jackpot_read_with(hall) if read_with_hall else jackpot_get(hall=hall)
     if jackpot is None:
         return JackpotState(
             hall_id=hall.pk,
@@ -47,6 +49,13 @@ def jackpot_state(*, hall: Hall) -> JackpotState:
         currency=hall.currency,
         valid_until=jackpot.valid_until,
     )
+
+
+def _jackpot_read_with(hall: Hall) -> Jackpot | None:
+    try:
+        return hall.jackpot
+    except Jackpot.DoesNotExist:  # read with the hall: it has none
+        return None
 
 
 def jackpot_get(*, hall: Hall) -> Jackpot | None:

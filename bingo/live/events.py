@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
 from django.utils import translation
 
@@ -125,18 +126,31 @@ def on_hall_jackpot_switched(*, hall_id: int, **_kwargs: object) -> None:
     hall_jackpot_changed(hall_id)
 
 
-def game_changed(game_id: int) -> None:
+def game_changed(game_id: int, room_id: int | None = None) -> None:
     """A ball, a prize or a state change in ``game_id`` committed: the room's displays get the
     new state in the event itself (built once here, however many displays there are), the
-    consoles a notice to read theirs, the price boards a notice to read their figures."""
-    room_id = Game.objects.filter(pk=game_id).values_list("session__room_id", flat=True).first()
+    consoles a notice to read theirs, the price boards a notice to read their figures.
+    ``room_id``, the game's room, spares a query when the caller has it (a game never moves)."""
+    if room_id is None:
+        room_id = Game.objects.filter(pk=game_id).values_list("session__room_id", flat=True).first()
     layer = get_channel_layer()
     if layer is None or room_id is None:
         return
     # The hall's TVs speak the hall's language, whatever the caller's screen is set to (R54).
     with translation.override(settings.LANGUAGE_CODE):
         state = draw_selectors.display_state(room_id=room_id)
-    async_to_sync(layer.group_send)(room_display_group(room_id), {"type": "display.state", "state": state})
-    async_to_sync(layer.group_send)(game_console_group(game_id), {"type": "console.changed", "game": game_id})
+    sends: list[tuple[str, dict[str, Any]]] = [
+        (room_display_group(room_id), {"type": "display.state", "state": state}),
+        (game_console_group(game_id), {"type": "console.changed", "game": game_id}),
+    ]
     # Not price_board_changed: the displays have just been given the state.
-    _board_notice(game_id, _clock())
+    if _due(_last_notice, game_id, _clock(), BOARD_NOTICE_SECONDS):
+        sends.append((price_board_group(game_id), {"type": "board.changed", "game": game_id}))
+    # One trip into the layer's event loop for all of them: from a thread without a loop, each
+    # async_to_sync starts a thread and a loop of its own (a few ms, after every ball).
+    async_to_sync(_group_send_each)(layer, sends)
+
+
+async def _group_send_each(layer: BaseChannelLayer, sends: list[tuple[str, dict[str, Any]]]) -> None:
+    for group, message in sends:
+        await layer.group_send(group, message)

@@ -129,6 +129,13 @@ def game_board(*, game_id: int) -> BoardFigures | None:
     game = Game.objects.select_related("session__room__hall").filter(pk=game_id).first()
     if game is None:
         return None
+    return game_board_figures(game=game)
+
+
+def game_board_figures(*, game: Game) -> BoardFigures:
+    """``game_board`` of a game already read with its session, room and hall (as the room's
+    display reads it after every ball): three queries."""
+    game_id = game.pk
     hall = game.session.room.hall
     on_sale = list(game_series_list(game_id=game_id))
     sold = {

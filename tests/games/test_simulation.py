@@ -13,6 +13,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from actas.models import ActaEntry, ActaNote
 from actas.selectors import acta_verify
 from bingo.models import PrizePayment, PrizeWinner, Session
 from cards import selectors as card_selectors
@@ -161,4 +162,75 @@ def test_the_jackpot_chain_carries_from_game_to_game(tmp_path: Path) -> None:  #
 def test_export_refuses_an_unknown_session(tmp_path: Path) -> None:
     with pytest.raises(CommandError, match="no session 999"):
         call_command("session_export", "999", "--output", str(tmp_path / "x.json"))
+    assert not Session.objects.exists()
+
+
+def test_a_simulated_session_gives_an_acta_with_everything_it_records(
+    tmp_path: Path,
+) -> None:  # R55, R59, R61
+    session_id = simulate(
+        "--variants", "90,80,75,30", "--games", "5", "--cashiers", "2", "--cards", "30", "--seed", "11",
+        "--annul", "3", "--complaint", "2", "--replace-ball",
+    )  # fmt: skip
+    session = Session.objects.get(pk=session_id)
+    data = export(session_id, tmp_path / "acta.json")
+
+    # Every game is in the acta as it ended, the annulled one as annulled, and the acta holds.
+    verified = acta_verify(session=session)
+    assert (verified.intact, verified.entries, verified.notes) == (True, 5, 2)
+    entries = ActaEntry.objects.filter(acta__session=session).order_by("position")
+    assert [(e.game.number, e.kind) for e in entries] == [
+        (1, "finished"), (2, "finished"), (3, "annulled"), (4, "finished"), (5, "finished"),
+    ]  # fmt: skip
+
+    # The four variants in turn, each drawn with its checked ball set named as the fallback.
+    games = data["games"]
+    assert [g["variant"] for g in games] == ["90", "80", "75", "30", "90"]
+    assert [g["ball_set"]["serial_number"] for g in games] == [
+        "SIM-90",
+        "SIM-80",
+        "SIM-75",
+        "SIM-30",
+        "SIM-90",
+    ]
+    for game in games[:2] + games[3:]:
+        assert game["state"] == "finished"
+        check_prizes(game, session_id)
+
+    # R55: suspended before its first ball, annulled, every card refunded.
+    annulled = games[2]
+    assert (annulled["state"], annulled["balls"], annulled["prizes"]) == ("annulled", [], [])
+    assert annulled["state_reason"]
+    assert annulled["cards_sold"] == 30
+    assert annulled["refunded"] == annulled["total_collected"] == "3000.00"
+
+    # R61 j), l): the complaint about game 2 with its decision, then game 3's failure.
+    complaint, failure = ActaNote.objects.filter(acta__session=session).order_by("position")
+    assert (failure.kind, failure.game.number) == ("equipment_failure", 3)
+    assert (complaint.kind, complaint.game.number) == ("complaint", 2)
+    assert complaint.text
+    assert complaint.decision
+
+    # R26, R61 k): one ball of the set that drew game 2 (of 5) replaced during the session.
+    (replaced,) = data["ball_replacements"]
+    assert (replaced["ball_set"], replaced["replacement_set"], replaced["repeated"]) == (
+        "SIM-80",
+        None,
+        False,
+    )
+    assert 1 <= replaced["ball_number"] <= 80
+    assert replaced["reason"] == "cracked"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--games", "2", "--annul", "3"),
+        ("--games", "2", "--complaint", "0"),
+        ("--annul", "1", "--double-cards"),
+    ],
+)
+def test_the_simulation_refuses_a_game_it_does_not_play(args: tuple[str, ...]) -> None:
+    with pytest.raises(CommandError):
+        simulate(*args)
     assert not Session.objects.exists()

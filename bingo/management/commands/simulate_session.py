@@ -11,6 +11,11 @@ from bingo.engine.variants import Variant
 from bingo.games.simulation import SimulationPlan, session_simulate
 
 
+def _variants(text: str) -> tuple[Variant, ...]:
+    """``90,80,75,30`` as variants (argparse reports a ValueError as an invalid value)."""
+    return tuple(Variant(part.strip()) for part in text.split(","))
+
+
 class Command(BaseCommand):
     help = (
         "Run a complete session: cashiers selling at once, electronic draw, the winners the system "
@@ -33,6 +38,29 @@ class Command(BaseCommand):
             action="store_true",
             help="sell double cards (R15): each odd game sells them and the next plays them again",
         )
+        parser.add_argument(
+            "--variants",
+            type=_variants,
+            default=(),
+            help="variants played in turn, game by game, e.g. 90,80,75,30 (instead of --variant)",
+        )
+        parser.add_argument(
+            "--annul",
+            type=int,
+            metavar="N",
+            help="game N is suspended before its first ball and annulled, its cards refunded (R55)",
+        )
+        parser.add_argument(
+            "--complaint",
+            type=int,
+            metavar="N",
+            help="a player's complaint about game N and the decision on it, in the acta (R61 j)",
+        )
+        parser.add_argument(
+            "--replace-ball",
+            action="store_true",
+            help="draw with checked ball sets (R22-R25) and replace one ball during the session (R26)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         plan = SimulationPlan(
@@ -43,6 +71,10 @@ class Command(BaseCommand):
             seed=options["seed"],
             jackpot_balls=options["jackpot_balls"],
             double_cards=options["double_cards"],
+            variants=options["variants"],
+            annul=options["annul"],
+            complaint=options["complaint"],
+            replace_ball=options["replace_ball"],
         )
         try:
             session = session_simulate(plan=plan)
