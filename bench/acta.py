@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import os
 import pathlib
 import statistics
@@ -44,7 +43,6 @@ from django.utils import translation  # noqa: E402
 
 from actas import pdf as acta_pdf  # noqa: E402
 from actas import selectors as acta_selectors  # noqa: E402
-from actas.models import ActaEntry, ActaNote  # noqa: E402
 from bingo.engine.variants import Variant  # noqa: E402
 from bingo.games.exports import session_export_data  # noqa: E402
 from bingo.games.simulation import SimulationPlan, session_simulate  # noqa: E402
@@ -92,42 +90,6 @@ def build(games: int, cards: int) -> Session:
     return session
 
 
-def _stand_in_document(session: Session) -> dict[str, Any]:
-    """What render_acta_pdf reads, put together from the session's export and the acta's
-    records, until ``acta_document`` exists (see ``measure``): a stand-in, not the acta."""
-    export = session_export_data(session=session)
-    games = {game["number"]: game for game in export["games"]}
-    entries = list(
-        ActaEntry.objects.filter(acta__session=session).select_related("game").order_by("position")
-    )
-    notes = ActaNote.objects.filter(acta__session=session).select_related("game", "recorded_by")
-    return {
-        "hall": export["hall"],
-        "session": export["session"],
-        "entries": [
-            {
-                "position": e.position,
-                "game": games[e.game.number],
-                "content_hash": e.content_hash,
-                "recorded_at": json.loads(e.content).get("recorded_at"),
-            }
-            for e in entries
-        ],
-        "notes": [
-            {
-                "kind": n.kind,
-                "text": n.text,
-                "decision": n.decision,
-                "game": n.game.number if n.game else None,
-                "by": n.recorded_by.get_username() if n.recorded_by else None,
-            }
-            for n in notes.order_by("position")
-        ],
-        "ball_replacements": export["ball_replacements"],
-        "final_hash": entries[-1].content_hash if entries else None,
-    }
-
-
 def measure(session: Session, repeat: int) -> None:
     verified = acta_selectors.acta_verify(session=session)
     games = Session.objects.get(pk=session.pk).games.count()
@@ -145,23 +107,12 @@ def measure(session: Session, repeat: int) -> None:
         with translation.override("pt"):
             pages.append(acta_pdf.render_acta_pdf(document, out))
 
-    acta_document = getattr(acta_selectors, "acta_document", None)
-    if acta_document is not None:
-        timed(
-            "acta PDF (acta_document + render_acta_pdf)",
-            lambda: render(acta_document(session=session)),
-            repeat,
-        )
-        print(f"  {pages[-1]} pages (target: under 1 s for 200 games)")
-        return
-    # TODO(acta_document, wire at merge): time the whole acta PDF, document and rendering:
-    #   timed("acta PDF (acta_document + render_acta_pdf)",
-    #         lambda: render(acta_selectors.acta_document(session=session)), repeat)
-    # Until then only the rendering is timed, on a stand-in document put together here.
-    print("acta_document not in this branch: the acta PDF figure is render_acta_pdf alone (TODO)")
-    document = _stand_in_document(session)
-    timed("render_acta_pdf only (stand-in document)", lambda: render(document), repeat)
-    print(f"  {pages[-1]} pages (target for the whole acta PDF: under 1 s for 200 games)")
+    timed(
+        "acta PDF (acta_document + render_acta_pdf)",
+        lambda: render(acta_selectors.acta_document(session=session)),
+        repeat,
+    )
+    print(f"  {pages[-1]} pages (target: under 1 s for 200 games)")
 
 
 def main() -> None:
