@@ -177,7 +177,7 @@ def test_a_simulated_session_gives_an_acta_with_everything_it_records(
 
     # Every game is in the acta as it ended, the annulled one as annulled, and the acta holds.
     verified = acta_verify(session=session)
-    assert (verified.intact, verified.entries, verified.notes) == (True, 5, 2)
+    assert (verified.intact, verified.entries, verified.notes) == (True, 5, 3)
     entries = ActaEntry.objects.filter(acta__session=session).order_by("position")
     assert [(e.game.number, e.kind) for e in entries] == [
         (1, "finished"), (2, "finished"), (3, "annulled"), (4, "finished"), (5, "finished"),
@@ -204,8 +204,9 @@ def test_a_simulated_session_gives_an_acta_with_everything_it_records(
     assert annulled["cards_sold"] == 30
     assert annulled["refunded"] == annulled["total_collected"] == "3000.00"
 
-    # R61 j), l): the complaint about game 2 with its decision, then game 3's failure.
-    complaint, failure = ActaNote.objects.filter(acta__session=session).order_by("position")
+    # R61 j), l), h): the complaint about game 2 with its decision, game 3's failure, the close.
+    complaint, failure, closed = ActaNote.objects.filter(acta__session=session).order_by("position")
+    assert closed.kind == "session_closed"
     assert (failure.kind, failure.game.number) == ("equipment_failure", 3)
     assert (complaint.kind, complaint.game.number) == ("complaint", 2)
     assert complaint.text
