@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from actas.models import Acta, ActaEntry, ActaNote
 from bingo.engine.acta import GENESIS, ChainFault, Fault, Link, acta_seal, chain_fault
 from bingo.engine.cards_kept import Card, winning_cards_due_at
-from bingo.games.exports import session_equipment_data, session_header_data
+from bingo.games.exports import hall_time, session_equipment_data, session_header_data
 from bingo.models import Game, GameSeries, GameState, PrizeWinner, Sale, Session
 
 #: The states in which a game is over and belongs in the acta (R59).
@@ -283,10 +283,6 @@ def notes_head(*, acta: Acta) -> dict[str, Any]:
 # --- the acta as a document: what the PDF, the JSON download and the screen show ---------------
 
 
-def _hall_time(moment: datetime | None, zone: ZoneInfo) -> str | None:
-    return moment.astimezone(zone).isoformat() if moment else None
-
-
 def _username(user: Any) -> str | None:
     return user.get_username() if user is not None else None
 
@@ -308,7 +304,7 @@ def acta_document(*, session: Session) -> dict[str, Any]:
     Money stays in strings, times in ISO 8601 in the hall's time zone. A fixed
     number of queries whatever the number of games."""
     header = session_header_data(session=session)
-    zone = ZoneInfo(header["hall"]["time_zone"])
+    time_zone = header["hall"]["time_zone"]
     acta = acta_get(session=session)
     entry_rows = list(acta.entries.all()) if acta is not None else []
     note_rows = list(acta.notes.all()) if acta is not None else []
@@ -330,7 +326,7 @@ def acta_document(*, session: Session) -> dict[str, Any]:
             {
                 "position": entry.position,
                 "kind": entry.kind,
-                "recorded_at": _hall_time(entry.recorded_at, zone),
+                "recorded_at": hall_time(entry.recorded_at, time_zone),
                 "recorded_by": _username(entry.recorded_by),
                 "content_hash": entry.content_hash,
                 "previous_hash": entry.previous_hash,
@@ -344,7 +340,7 @@ def acta_document(*, session: Session) -> dict[str, Any]:
         if note.kind == ActaNote.Kind.DECISION and note.refers_to is not None:
             decisions.setdefault(note.refers_to.position, []).append(
                 {
-                    "at": _hall_time(note.recorded_at, zone),
+                    "at": hall_time(note.recorded_at, time_zone),
                     "by": _username(note.recorded_by),
                     "decision": note.decision,
                 }
@@ -355,7 +351,7 @@ def acta_document(*, session: Session) -> dict[str, Any]:
             "position": note.position,
             "kind": note.kind,
             "game": note.game.number if note.game is not None else None,
-            "at": _hall_time(note.recorded_at, zone),
+            "at": hall_time(note.recorded_at, time_zone),
             "by": _username(note.recorded_by),
             "text": note.text,
             "decision": note.decision,
@@ -369,7 +365,7 @@ def acta_document(*, session: Session) -> dict[str, Any]:
         {
             "kind": note.kind,
             "game": note.game.number if note.game is not None else None,
-            "at": _hall_time(note.recorded_at, zone),
+            "at": hall_time(note.recorded_at, time_zone),
             "by": _username(note.recorded_by),
             "text": note.text,
             # R51: the cards destroyed, and those kept as evidence or as winners; R52: destroyed.

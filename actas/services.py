@@ -14,7 +14,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -28,7 +27,7 @@ from actas.models import Acta, ActaEntry, ActaNote
 from bingo.common.roles import Role
 from bingo.engine.acta import GENESIS, link_make
 from bingo.engine.cards_kept import Card, cards_destroyed
-from bingo.games.exports import game_export_data, session_equipment_data, session_header_data
+from bingo.games.exports import game_export_data, hall_time, session_equipment_data, session_header_data
 from bingo.models import Game, GameSeries, GameState, Session
 from halls.selectors import staff_has_role
 
@@ -50,10 +49,6 @@ def _locked_acta(session_id: int) -> Acta:
 
 def _who(user: User | None) -> dict[str, Any] | None:
     return {"id": user.pk, "username": user.get_username()} if user is not None else None
-
-
-def _when(moment: Any, time_zone: str) -> str:
-    return str(moment.astimezone(ZoneInfo(time_zone)).isoformat())
 
 
 def acta_record_game(*, game: Game, user: User | None = None) -> ActaEntry:
@@ -84,7 +79,7 @@ def acta_record_game(*, game: Game, user: User | None = None) -> ActaEntry:
                 "session": header["session"],
                 "game": export["number"],
                 "kind": kind.value,
-                "recorded_at": _when(now, header["hall"]["time_zone"]),
+                "recorded_at": hall_time(now, header["hall"]["time_zone"]),
                 "recorded_by": _who(user),
                 # The notes recorded so far: deleting the last of them leaves no gap in their
                 # chain, but this entry still names them.
@@ -213,7 +208,7 @@ def _note_add(
         "decision": decision,
         "game": game.number if game is not None else None,
         "refers_to": refers_to.position if refers_to is not None else None,
-        "recorded_at": _when(now, acta.session.room.hall.time_zone),
+        "recorded_at": hall_time(now, acta.session.room.hall.time_zone),
         # None: the system (R52's daily task), shown as such.
         "recorded_by": _who(user),
     }

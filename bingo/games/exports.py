@@ -7,6 +7,7 @@ decimals (never floats), times in ISO 8601 with their offset, in the hall's time
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -30,12 +31,17 @@ def _money(value: Decimal | None) -> str:
 Clock = Callable[[Any], str | None]
 
 
+def hall_time(value: datetime | None, time_zone: str) -> str | None:
+    """How the export and the acta write a moment: ISO 8601 in the hall's time zone, with its
+    offset; None for no moment."""
+    return value.astimezone(ZoneInfo(time_zone)).isoformat() if value else None
+
+
 def _clock(hall: Hall) -> Clock:
-    """How times are written: ISO 8601 in the hall's time zone, with its offset."""
-    zone = ZoneInfo(hall.time_zone)
+    """``hall_time`` in ``hall``'s time zone."""
 
     def when(value: Any) -> str | None:
-        return value.astimezone(zone).isoformat() if value else None
+        return hall_time(value, hall.time_zone)
 
     return when
 
