@@ -1,7 +1,10 @@
 """URL routes. Role dashboards live at Portuguese paths (R54); their names are in English."""
 
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_GET
 
 from bingo.ballsets import urls as ballset_urls
 from bingo.jackpot import urls as jackpot_urls
@@ -11,7 +14,25 @@ from halls import urls as hall_urls
 #: A hall's pages, its ball sets' and its jackpot's: one "halls" namespace under salas/.
 hall_pages = [*hall_urls.urlpatterns, *ballset_urls.urlpatterns, *jackpot_urls.urlpatterns]
 
+#: The site's icon: a red bingo ball.
+FAVICON = (
+    b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16">'
+    b'<circle cx="8" cy="8" r="8" fill="#b3261e"/><circle cx="8" cy="8" r="4.5" fill="#fff"/></svg>'
+)
+
+
+@require_GET
+@cache_control(public=True, max_age=86400)
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask every site for /favicon.ico, often in parallel with the first page. Answered
+    with a 404 page, which carries the header's forms, that request set a CSRF cookie of its own:
+    arriving after the login page's, it made the login form's token stale (a login refused for
+    CSRF). The icon sets no cookie."""
+    return HttpResponse(FAVICON, content_type="image/svg+xml")
+
+
 urlpatterns = [
+    path("favicon.ico", favicon, name="favicon"),
     path("", include("bingo.accounts.urls")),
     path("", include("cards.urls")),
     path("salas/", include((hall_pages, "halls"))),
