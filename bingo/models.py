@@ -3,6 +3,8 @@ prizes and their payment (R42-R52, R55-R57)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -135,6 +137,14 @@ class Game(models.Model):
     )
     drawing_started_at = models.DateTimeField(_("draw started at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    # Online games (a game of an ``OnlineRoom``'s session), driven by the system, not a caller:
+    # when its sales close for everyone at once (R93), the seconds between balls (R88: never
+    # under 1), and when the next ball is due (the reconciler picks up a game past it).
+    sales_close_at = models.DateTimeField(_("sales close at"), null=True, blank=True)
+    ball_interval = models.DecimalField(
+        _("seconds between balls (R88)"), max_digits=5, decimal_places=2, null=True, blank=True
+    )
+    next_ball_at = models.DateTimeField(_("next ball due at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("game")
@@ -153,6 +163,11 @@ class Game(models.Model):
             models.UniqueConstraint(fields=["session", "number"], name="game_number_unique_in_session"),
             models.CheckConstraint(condition=Q(number__gt=0), name="game_number_positive"),
             models.CheckConstraint(condition=Q(state__in=GameState.values), name="game_state_known"),
+            # R88: the operator sets the pace of an online draw, never under one second a ball.
+            models.CheckConstraint(
+                condition=Q(ball_interval__isnull=True) | Q(ball_interval__gte=1),
+                name="game_ball_interval_r88",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -194,7 +209,8 @@ class GameSeries(models.Model):
 
 
 class Sale(models.Model):
-    """One sale: a block of consecutive cards of one series, paid in cash (R36, R39, R41).
+    """One sale: a block of consecutive cards of one series, paid in cash at a hall's desk
+    (R36, R39, R41), or from an online player's wallet (``buyer``; R85: the same series rules).
 
     The ledger is insert-only: a sale is never changed or cancelled (R41); on PostgreSQL a
     trigger refuses UPDATE and DELETE. A request that spans two series (R38) records two rows
@@ -208,9 +224,18 @@ class Sale(models.Model):
     quantity = models.PositiveIntegerField()
     unit_price = models.DecimalField(max_digits=12, decimal_places=2)
     amount = models.DecimalField(max_digits=14, decimal_places=2)
-    cash_desk = models.ForeignKey("halls.CashDesk", on_delete=models.PROTECT, related_name="sales")
-    cashier = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="sales")
+    # A hall's sale: the desk and the cashier; an online sale: the buyer, paid from the wallet.
+    cash_desk = models.ForeignKey(
+        "halls.CashDesk", on_delete=models.PROTECT, null=True, blank=True, related_name="sales"
+    )
+    cashier = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="sales"
+    )
+    buyer = models.ForeignKey(
+        "Player", on_delete=models.PROTECT, null=True, blank=True, related_name="purchases"
+    )
     # Cash handed over for the whole request (R39); the change is what the cashier gives back.
+    # Online, the amount taken from the wallet for the whole request.
     cash_received = models.DecimalField(max_digits=14, decimal_places=2)
     player = models.CharField(max_length=80, blank=True)
     request_key = models.CharField(max_length=64)
@@ -230,8 +255,20 @@ class Sale(models.Model):
             models.CheckConstraint(
                 condition=Q(amount=F("quantity") * F("unit_price")), name="sale_amount_is_cards"
             ),
+            # At a desk by a cashier, or online to a player: one or the other, never neither.
+            models.CheckConstraint(
+                condition=Q(cash_desk__isnull=False, cashier__isnull=False, buyer__isnull=True)
+                | Q(cash_desk__isnull=True, cashier__isnull=True, buyer__isnull=False),
+                name="sale_at_desk_or_online",
+            ),
         ]
-        indexes = [models.Index(fields=["game", "cashier"]), models.Index(fields=["cash_desk", "created_at"])]
+        indexes = [
+            models.Index(fields=["game", "cashier"]),
+            models.Index(fields=["cash_desk", "created_at"]),
+            models.Index(
+                fields=["game", "buyer"], condition=Q(buyer__isnull=False), name="sale_online_buyer"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.series} {self.first_number}-{self.last_number}"
@@ -365,7 +402,9 @@ class PrizeWinner(models.Model):
 
 
 class PrizePayment(models.Model):
-    """The cash payment of a winning card's share, against the card and its check code (R50).
+    """The payment of a winning card's share: in cash at a desk, against the card and its check
+    code (R50), or online into the buyer's wallet by the system, with no action by the player
+    (R97; the wallet's ``WalletEntry`` points here).
 
     One per winner (paid once); insert-only on PostgreSQL. The tax withheld follows the hall's
     rule (SPEC §2, R61 g)).
@@ -375,12 +414,21 @@ class PrizePayment(models.Model):
     gross = models.DecimalField(max_digits=14, decimal_places=2)
     tax_withheld = models.DecimalField(max_digits=14, decimal_places=2)
     net = models.DecimalField(max_digits=14, decimal_places=2)
-    cash_desk = models.ForeignKey("halls.CashDesk", on_delete=models.PROTECT, related_name="prize_payments")
-    cashier = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    cash_desk = models.ForeignKey(
+        "halls.CashDesk", on_delete=models.PROTECT, null=True, blank=True, related_name="prize_payments"
+    )
+    cashier = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     paid_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
+            models.CheckConstraint(
+                condition=Q(cash_desk__isnull=False, cashier__isnull=False)
+                | Q(cash_desk__isnull=True, cashier__isnull=True),
+                name="payment_at_desk_or_to_wallet",
+            ),
             models.CheckConstraint(
                 condition=Q(net=F("gross") - F("tax_withheld")), name="payment_net_is_gross_less_tax"
             ),
@@ -408,3 +456,170 @@ class Refund(models.Model):
 
     def __str__(self) -> str:
         return f"{self.sale}: {self.amount}"
+
+
+# Online play (R85-R103) ---------------------------------------------------------------------
+
+
+class Marking(models.TextChoices):
+    """How the balls drawn are marked on an online player's cards (R96)."""
+
+    AUTOMATIC = "auto", _("Automatic")
+    MANUAL = "manual", _("By hand")
+
+
+class Player(models.Model):
+    """An online player: the user who plays, registered with the hall (the operator) whose
+    online rooms they play, and the owner of a wallet (``WalletEntry``)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, primary_key=True, related_name="player"
+    )
+    hall = models.ForeignKey(
+        "halls.Hall", verbose_name=_("operator"), on_delete=models.PROTECT, related_name="players"
+    )
+    birth_date = models.DateField(_("date of birth"))
+    adult_confirmed_at = models.DateTimeField(_("confirmed being of age at"))
+    marking = models.CharField(
+        _("marking (R96)"), max_length=8, choices=Marking.choices, default=Marking.AUTOMATIC
+    )
+    created_at = models.DateTimeField(_("registered at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            models.CheckConstraint(condition=Q(marking__in=Marking.values), name="player_marking_known"),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.user)
+
+
+class WalletEntry(models.Model):
+    """One movement of an online player's wallet. The balance is the last entry's
+    ``balance_after``: derived from this insert-only ledger, never stored apart from it.
+
+    The database holds the invariants too (not only Python): ``balance_after`` is never below
+    zero, each entry's ``seq`` follows the player's previous one, and on PostgreSQL a trigger
+    checks ``balance_after`` equals the previous balance plus ``amount`` and refuses UPDATE
+    and DELETE (``bingo/migrations/0011``).
+    """
+
+    class Kind(models.TextChoices):
+        DEPOSIT = "deposit", _("Deposit")
+        WITHDRAWAL = "withdrawal", _("Withdrawal")
+        PURCHASE = "purchase", _("Cards bought")
+        PRIZE = "prize", _("Prize")
+        REFUND = "refund", _("Refund")
+
+    #: Kinds that add to the wallet; the others take from it.
+    CREDITS = (Kind.DEPOSIT.value, Kind.PRIZE.value, Kind.REFUND.value)
+
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="wallet_entries")
+    seq = models.PositiveIntegerField(_("entry"))
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    amount = models.DecimalField(_("amount"), max_digits=14, decimal_places=2)
+    balance_after = models.DecimalField(_("balance after"), max_digits=14, decimal_places=2)
+    # What the movement is for: the sale (first row of a purchase), the prize paid, the refund.
+    sale = models.OneToOneField(
+        Sale, on_delete=models.PROTECT, null=True, blank=True, related_name="wallet_entry"
+    )
+    prize_payment = models.OneToOneField(
+        PrizePayment, on_delete=models.PROTECT, null=True, blank=True, related_name="wallet_entry"
+    )
+    refund = models.OneToOneField(
+        Refund, on_delete=models.PROTECT, null=True, blank=True, related_name="wallet_entry"
+    )
+    # Deposits and withdrawals: the cashier or manager who handled the money, and the identity
+    # document they checked (no payment provider: money changes hands at a desk).
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    reference = models.CharField(_("identity document checked"), max_length=120, blank=True)
+    # The request's idempotency key: a retried deposit or purchase counts once.
+    key = models.CharField(max_length=80, blank=True)
+    created_at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("wallet entry")
+        verbose_name_plural = _("wallet entries")
+        ordering = ("player", "seq")
+        constraints = [
+            models.UniqueConstraint(fields=["player", "seq"], name="wallet_entry_seq_unique"),
+            models.UniqueConstraint(
+                fields=["player", "key"], condition=~Q(key=""), name="wallet_entry_key_unique"
+            ),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="wallet_entry_seq_positive"),
+            models.CheckConstraint(condition=Q(balance_after__gte=0), name="wallet_never_negative"),
+            models.CheckConstraint(
+                condition=Q(kind__in=["deposit", "prize", "refund"], amount__gt=0)
+                | Q(kind__in=["withdrawal", "purchase"], amount__lt=0),
+                name="wallet_entry_sign_of_kind",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="purchase") | Q(sale__isnull=False), name="wallet_purchase_has_sale"
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="prize") | Q(prize_payment__isnull=False), name="wallet_prize_has_payment"
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="refund") | Q(refund__isnull=False), name="wallet_refund_has_refund"
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind__in=["deposit", "withdrawal"]) | Q(recorded_by__isnull=False),
+                name="wallet_cash_movement_has_staff",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} #{self.seq}: {self.amount}"
+
+
+class RoomMode(models.TextChoices):
+    """How an online room runs (R89-R91)."""
+
+    CONTINUOUS = "continuous", _("Continuous (always open)")
+    SESSION = "session", _("Sessions (scheduled and announced)")
+
+
+class OnlineRoom(models.Model):
+    """A room of a hall played online (R85-R93): its mode and the pace of its draws.
+
+    Continuous mode (R90): always open, games back to back whatever the number of players, each
+    with a sales window of ``sales_seconds``, of ``variant`` with ``prize_plan``, selling the
+    hall's online series in number order. Session mode (R91-R93): the operator schedules
+    sessions and their games (several variants and prices at once, R92), whose sales open and
+    close for everyone together (R93).
+    """
+
+    room = models.OneToOneField(
+        "halls.Room",
+        verbose_name=_("room"),
+        on_delete=models.PROTECT,
+        primary_key=True,
+        related_name="online",
+    )
+    mode = models.CharField(_("mode"), max_length=12, choices=RoomMode.choices)
+    ball_interval = models.DecimalField(
+        _("seconds between balls (R88)"), max_digits=5, decimal_places=2, default=Decimal("4")
+    )
+    sales_seconds = models.PositiveIntegerField(_("sales window (seconds)"), default=60)
+    pause_seconds = models.PositiveIntegerField(_("pause between games (seconds)"), default=10)
+    variant = models.CharField(_("variant"), max_length=2, choices=VARIANT_CHOICES, default="90")
+    prize_plan = models.JSONField(_("prize plan"), default=dict, blank=True)
+    active = models.BooleanField(_("open to players"), default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("online room")
+        verbose_name_plural = _("online rooms")
+        constraints = [
+            models.CheckConstraint(condition=Q(mode__in=RoomMode.values), name="online_room_mode_known"),
+            # R88: never under one second between balls.
+            models.CheckConstraint(condition=Q(ball_interval__gte=1), name="online_room_ball_interval_r88"),
+            models.CheckConstraint(condition=Q(sales_seconds__gte=5), name="online_room_sales_window"),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.room)

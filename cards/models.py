@@ -147,6 +147,9 @@ class Series(models.Model):
         "bingo.Game", on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
     )
     double = models.BooleanField(_("double cards (R15)"), default=False)
+    # Set aside for online play (R85): sold only in the hall's online rooms, from wallets, still
+    # in number order (R36-R38); a hall's desks never sell it, nor an online room a hall series.
+    online = models.BooleanField(_("online play"), default=False)
     check_key = models.BinaryField(default=_new_check_key, editable=False)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     created_by = models.ForeignKey(

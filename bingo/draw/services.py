@@ -401,6 +401,11 @@ def _nothing_to_pay(series: Series, card_number: int, hall: Hall) -> ValidationE
     if paid is None:
         return ValidationError(_("This card has no prize to pay."))
     when = timezone.localtime(paid.paid_at, ZoneInfo(hall.time_zone))
+    if paid.cash_desk is None:
+        return ValidationError(
+            _("This card's prizes were paid into its online player's wallet on %(date)s at %(time)s (R97).")
+            % {"date": when.strftime("%d/%m/%Y"), "time": when.strftime("%H:%M")}
+        )
     return ValidationError(
         _("This card's prizes were already paid, on %(date)s at %(time)s at %(desk)s (R50).")
         % {"date": when.strftime("%d/%m/%Y"), "time": when.strftime("%H:%M"), "desk": paid.cash_desk.name}

@@ -233,6 +233,8 @@ def receipt(request: HttpRequest, request_key: str) -> HttpResponse:
     if not sales:
         raise Http404
     first = sales[0]
+    if first.cash_desk is None or first.cashier is None:
+        raise Http404  # an online purchase: the player's wallet statement shows it, not a desk
     game = first.game
     hall = game.session.room.hall
     if hall.pk not in _hall_ids(request):
