@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run serve test lint format bench install lock clean messages
+.PHONY: run serve up test lint format bench install lock clean messages
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
@@ -38,6 +38,19 @@ serve: $(STAMP)
 	$(PY) manage.py check --deploy
 	$(BIN)/uvicorn bingo.asgi:application --host $(HOST) --port $(PORT) --workers $(WORKERS) \
 		--proxy-headers --forwarded-allow-ips $(FORWARDED_ALLOW_IPS)
+
+## The production topology on this machine, for a try (Procfile, docs/deploy.md): WEB_WORKERS
+## ASGI workers on :PORT, a Celery worker and Celery beat, on the PostgreSQL and Redis of
+## DATABASE_URL and REDIS_URL (several processes share nothing else). Debug stays on unless
+## DJANGO_DEBUG=false (which then wants the production settings of README "Production").
+WEB_WORKERS ?= 2
+up: export DJANGO_DEBUG ?= true
+up: $(STAMP)
+	@test -n "$$DATABASE_URL" -a -n "$$REDIS_URL" || { echo "make up runs several processes: set DATABASE_URL (PostgreSQL) and REDIS_URL (Redis), e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/bingo REDIS_URL=redis://127.0.0.1:6379/0 make up"; exit 1; }
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo_setup --base-url http://127.0.0.1:$(PORT)
+	@mkdir -p var/celery
+	PORT=$(PORT) WEB_WORKERS=$(WEB_WORKERS) $(BIN)/honcho start -f Procfile
 
 ## The whole suite: SQLite by default; PostgreSQL and Redis when DATABASE_URL / REDIS_URL are set.
 PYTEST_ARGS ?= -n auto
