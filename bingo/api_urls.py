@@ -99,6 +99,8 @@ urlpatterns: list[URLPattern] = [
     path("players/", players_api.PlayerLookupView.as_view(), name="player-lookup"),
     path("players/<int:player_id>/deposits/", players_api.DepositView.as_view(), name="player-deposits"),
     path(
-        "players/<int:player_id>/withdrawals/", players_api.WithdrawalView.as_view(), name="player-withdrawals"
+        "players/<int:player_id>/withdrawals/",
+        players_api.WithdrawalView.as_view(),
+        name="player-withdrawals",
     ),
 ]

@@ -53,6 +53,10 @@ class NotLoggedIn(BasePermission):
         return not request.user.is_authenticated
 
 
+#: Open to anyone not logged in (the schema's "no authentication").
+_OPEN: list[dict[str, list[str]]] = [{}]
+
+
 class HallChoiceSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -99,6 +103,7 @@ class RegisterView(APIView):
 
     @extend_schema(
         operation_id="players_register_info",
+        auth=_OPEN,  # type: ignore[arg-type]
         responses={200: RegistrationInfoSerializer, 403: ErrorSerializer},
         tags=["players"],
     )
@@ -109,6 +114,7 @@ class RegisterView(APIView):
 
     @extend_schema(
         operation_id="players_register",
+        auth=_OPEN,  # type: ignore[arg-type]
         request=RegistrationSerializer,
         responses={
             201: PlayerSerializer,
@@ -132,7 +138,9 @@ class RegisterView(APIView):
         else:
             choices = list(halls[:2])
             if len(choices) != 1:
-                raise serializers.ValidationError({"hall": [_("Choose the operator (hall) to register with.")]})
+                raise serializers.ValidationError(
+                    {"hall": [_("Choose the operator (hall) to register with.")]}
+                )
             hall = choices[0]
         player = services.player_register(
             username=data["username"],
@@ -305,4 +313,3 @@ class WithdrawalView(_MovementView):
     )
     def post(self, request: Request, player_id: int) -> Response:
         return super().post(request, player_id)
-

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from bingo.models import WalletEntry
 from bingo.players.selectors import player_register_hall_list
+from halls.models import Hall
 
 
 class RegistrationForm(forms.Form):
@@ -23,8 +24,12 @@ class RegistrationForm(forms.Form):
         max_length=150,
         widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}),
     )
-    email = forms.EmailField(label=_("E-mail"), max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"}))
-    first_name = forms.CharField(label=_("Name"), max_length=150, widget=forms.TextInput(attrs={"autocomplete": "given-name"}))
+    email = forms.EmailField(
+        label=_("E-mail"), max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
+    first_name = forms.CharField(
+        label=_("Name"), max_length=150, widget=forms.TextInput(attrs={"autocomplete": "given-name"})
+    )
     last_name = forms.CharField(
         label=_("Surname"), max_length=150, widget=forms.TextInput(attrs={"autocomplete": "family-name"})
     )
@@ -35,7 +40,9 @@ class RegistrationForm(forms.Form):
         label=_("Password"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
     )
     password2 = forms.CharField(
-        label=_("Password again"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
+        label=_("Password again"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
     hall = forms.ModelChoiceField(label=_("Operator (hall)"), queryset=player_register_hall_list())
     adult_confirmed = forms.BooleanField(label="", required=False)
@@ -44,12 +51,11 @@ class RegistrationForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["adult_confirmed"].label = _("I am %(age)d or older.") % {"age": settings.PLAYER_MIN_AGE}
         halls = list(player_register_hall_list()[:2])
+        self.only_hall: Hall | None = None
         if len(halls) == 1:  # one operator: nothing to choose
             self.fields["hall"].required = False
             self.fields["hall"].widget = forms.HiddenInput()
             self.only_hall = halls[0]
-        else:
-            self.only_hall = None
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -64,7 +70,11 @@ def parse_amount(text: str) -> Decimal:
     """An amount keyed in as text: "1234.50", "1 234,50" or "1234" (ValidationError otherwise)."""
     cleaned = text.strip().replace(" ", "").replace("\u00a0", "")
     if "," in cleaned and "." in cleaned:
-        cleaned = cleaned.replace(".", "").replace(",", ".") if cleaned.rfind(",") > cleaned.rfind(".") else cleaned.replace(",", "")
+        cleaned = (
+            cleaned.replace(".", "").replace(",", ".")
+            if cleaned.rfind(",") > cleaned.rfind(".")
+            else cleaned.replace(",", "")
+        )
     else:
         cleaned = cleaned.replace(",", ".")
     try:

@@ -57,7 +57,9 @@ def wallet_staff_hall_list(*, user: AbstractBaseUser | AnonymousUser) -> QuerySe
     return hall_list_for(user, *WALLET_STAFF)
 
 
-def player_list_for_staff(*, user: AbstractBaseUser | AnonymousUser, query: str, limit: int = 50) -> list[Player]:
+def player_list_for_staff(
+    *, user: AbstractBaseUser | AnonymousUser, query: str, limit: int = 50
+) -> list[Player]:
     """The players of the halls where ``user`` is cashier or manager whose username, e-mail or
     name contains ``query`` (every word of it), by username; ``limit`` at most."""
     players = Player.objects.filter(hall__in=wallet_staff_hall_list(user=user)).select_related("user", "hall")
@@ -115,7 +117,8 @@ def _game(game: object) -> str:
 
 def _cards(sales: list[Sale]) -> str:
     return "; ".join(
-        f"{s.series.label} {s.first_number}" if s.first_number == s.last_number
+        f"{s.series.label} {s.first_number}"
+        if s.first_number == s.last_number
         else f"{s.series.label} {s.first_number}-{s.last_number}"
         for s in sales
     )

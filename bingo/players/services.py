@@ -146,7 +146,9 @@ def player_register(
         errors.setdefault("birth_date", []).append(
             _("Only people aged %(age)d or older may play.") % {"age": settings.PLAYER_MIN_AGE}
         )
-    candidate = User(username=username, email=email, first_name=first_name.strip(), last_name=last_name.strip())
+    candidate = User(
+        username=username, email=email, first_name=first_name.strip(), last_name=last_name.strip()
+    )
     try:
         validate_password(password, user=candidate)
     except ValidationError as exc:
@@ -168,9 +170,7 @@ def player_register(
             raise taken_name from None
         group, _created = Group.objects.get_or_create(name=Role.PLAYER.value)
         candidate.groups.add(group)
-        return Player.objects.create(
-            user=candidate, hall=hall, birth_date=birth_date, adult_confirmed_at=now
-        )
+        return Player.objects.create(user=candidate, hall=hall, birth_date=birth_date, adult_confirmed_at=now)
 
 
 # --- deposits and withdrawals at the desk ------------------------------------------------------
@@ -180,7 +180,9 @@ def _cash_movement(
     *, kind: str, player: Player, amount: Decimal, staff: User, reference: str, key: str
 ) -> WalletEntry:
     hall = player.hall
-    if not any(staff_has_role(user=staff, hall_id=player.hall_id, role=r) for r in (Role.CASHIER, Role.MANAGER)):
+    if not any(
+        staff_has_role(user=staff, hall_id=player.hall_id, role=r) for r in (Role.CASHIER, Role.MANAGER)
+    ):
         raise PermissionDenied(_("Only a cashier or a manager of the player's hall records this."))
     reference = reference.strip()
     key = key.strip()
@@ -211,7 +213,10 @@ def _cash_movement(
                 raise ValidationError(
                     {
                         "amount": [
-                            _("The wallet holds %(balance)s: %(amount)s cannot be withdrawn. Nothing was changed.")
+                            _(
+                                "The wallet holds %(balance)s: %(amount)s cannot be withdrawn. "
+                                "Nothing was changed."
+                            )
                             % {
                                 "balance": money_display(balance, hall.currency),
                                 "amount": money_display(amount, hall.currency),
@@ -240,5 +245,10 @@ def wallet_withdraw(*, player: Player, amount: Decimal, staff: User, reference: 
     """Money taken out of ``player``'s wallet and paid at the desk, as ``wallet_deposit``. More
     than the balance is refused with a ValidationError on ``amount`` and changes nothing."""
     return _cash_movement(
-        kind=WalletEntry.Kind.WITHDRAWAL, player=player, amount=amount, staff=staff, reference=reference, key=key
+        kind=WalletEntry.Kind.WITHDRAWAL,
+        player=player,
+        amount=amount,
+        staff=staff,
+        reference=reference,
+        key=key,
     )

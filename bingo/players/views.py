@@ -105,7 +105,9 @@ def _player_or_404(request: HttpRequest) -> Player:
 def my_wallet(request: HttpRequest) -> HttpResponse:
     """«A minha carteira»: the balance and every movement, newest first, a page at a time."""
     player = _player_or_404(request)
-    page = Paginator(selectors.wallet_entry_list(player=player), STATEMENT_PAGE).get_page(request.GET.get("pagina"))
+    page = Paginator(selectors.wallet_entry_list(player=player), STATEMENT_PAGE).get_page(
+        request.GET.get("pagina")
+    )
     context = {
         "player": player,
         "balance": selectors.wallet_balance(player=player),
@@ -145,7 +147,11 @@ def wallet_staff_player(request: HttpRequest, player_id: int) -> HttpResponse:
         form = WalletMovementForm(request.POST)
         if form.is_valid():
             data = form.cleaned_data
-            move = services.wallet_deposit if data["kind"] == WalletEntry.Kind.DEPOSIT else services.wallet_withdraw
+            move = (
+                services.wallet_deposit
+                if data["kind"] == WalletEntry.Kind.DEPOSIT
+                else services.wallet_withdraw
+            )
             try:
                 entry = move(
                     player=player,

@@ -113,11 +113,15 @@ def test_the_page_is_portuguese_and_shows_every_field(halls: Halls, client: Clie
         assert text in html, text
 
 
-def test_the_page_refuses_an_unconfirmed_adult_and_a_mismatched_password(halls: Halls, client: Client) -> None:
+def test_the_page_refuses_an_unconfirmed_adult_and_a_mismatched_password(
+    halls: Halls, client: Client
+) -> None:
     response = client.post(reverse("players:register"), form(adult_confirmed=None, hall=halls.praia.pk))
     assert response.status_code == 200
     assert response.context["form"].errors["adult_confirmed"]
-    response = client.post(reverse("players:register"), form(password2="other-horse-battery", hall=halls.praia.pk))
+    response = client.post(
+        reverse("players:register"), form(password2="other-horse-battery", hall=halls.praia.pk)
+    )
     assert response.context["form"].errors["password2"]
     assert not Player.objects.exists()
 
@@ -170,9 +174,7 @@ def test_a_player_logs_in_at_entrar_and_lands_on_the_dashboard_with_the_balance(
     halls.deposit(player, "1500", key="k1")
     client = Client()
     client.cookies["django_language"] = "pt"
-    response = client.post(
-        reverse("login"), {"username": "maria", "password": DEFAULT_PASSWORD}, follow=True
-    )
+    response = client.post(reverse("login"), {"username": "maria", "password": DEFAULT_PASSWORD}, follow=True)
     assert response.redirect_chain[-1][0] == reverse("dashboard-player")
     html = response.content.decode()
     assert "A minha carteira" in html

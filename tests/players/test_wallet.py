@@ -25,7 +25,8 @@ def test_a_cashier_and_a_manager_of_the_hall_record_deposits_and_withdrawals(hal
     out = services.wallet_withdraw(
         player=player, amount=Decimal("400"), staff=halls.manager, reference="CNI 123", key="c"
     )
-    assert out.amount == Decimal("-400") and out.balance_after == Decimal("850")
+    assert out.amount == Decimal("-400")
+    assert out.balance_after == Decimal("850")
     assert selectors.wallet_balance(player=player) == Decimal("850")
     assert [(e.kind, e.recorded_by.username) for e in WalletEntry.objects.filter(player=player)] == [
         ("deposit", "caixa"),
@@ -94,7 +95,8 @@ def test_the_audit_trail_shows_who_recorded_each_movement(halls: Halls) -> None:
     wallet_rows = [row for row in page.rows if row.source == "wallet"]
     assert len(wallet_rows) == 1
     assert wallet_rows[0].user_id == halls.cashier.pk
-    assert "CNI 123" in wallet_rows[0].what and "maria" in wallet_rows[0].what
+    assert "CNI 123" in wallet_rows[0].what
+    assert "maria" in wallet_rows[0].what
     assert not [r for r in audit_event_list(halls=[halls.mindelo]).rows if r.source == "wallet"]
 
 
@@ -125,7 +127,9 @@ def test_the_desk_records_a_deposit_once_however_often_the_form_is_sent(halls: H
     assert "1 250 CVE" in response.content.decode()
 
 
-def test_the_desk_refuses_a_withdrawal_beyond_the_balance_with_a_message(halls: Halls, client: Client) -> None:
+def test_the_desk_refuses_a_withdrawal_beyond_the_balance_with_a_message(
+    halls: Halls, client: Client
+) -> None:
     player = halls.player()
     halls.deposit(player, "100", key="d")
     client.force_login(halls.manager)
@@ -163,14 +167,18 @@ def test_the_dashboards_link_to_the_wallets(halls: Halls, client: Client) -> Non
 def test_the_statement_shows_every_movement_in_the_halls_time(halls: Halls, client: Client) -> None:
     player = halls.player()
     halls.deposit(player, "1000", key="a")
-    services.wallet_withdraw(player=player, amount=Decimal("300"), staff=halls.cashier, reference="CNI 1", key="b")
+    services.wallet_withdraw(
+        player=player, amount=Decimal("300"), staff=halls.cashier, reference="CNI 1", key="b"
+    )
     client.force_login(player.user)
     response = client.get(reverse("players:wallet"))
     html = response.content.decode()
     assert "A minha carteira" in html
     assert 'data-balance="700.00"' in html
-    assert 'data-seq="1" data-kind="deposit"' in html and 'data-seq="2" data-kind="withdrawal"' in html
-    assert "Levantamento" in html and "Depósito" in html
+    assert 'data-seq="1" data-kind="deposit"' in html
+    assert 'data-seq="2" data-kind="withdrawal"' in html
+    assert "Levantamento" in html
+    assert "Depósito" in html
     entry = WalletEntry.objects.get(seq=1)
     from zoneinfo import ZoneInfo
 
