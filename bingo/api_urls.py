@@ -8,6 +8,7 @@ from bingo.ballsets import api as ballset_api
 from bingo.draw import api as draw_api
 from bingo.games import api as game_api
 from bingo.jackpot import api as jackpot_api
+from bingo.players import api as players_api
 from cards import api as cards_api
 from cards.printing import api as printing_api
 from halls import api as halls_api
@@ -92,4 +93,14 @@ urlpatterns: list[URLPattern] = [
     path("games/<int:game_id>/resume/", draw_api.ResumeView.as_view(), name="game-resume"),
     path("games/<int:game_id>/annul/", draw_api.AnnulView.as_view(), name="game-annul"),
     path("prize-payments/", draw_api.PrizePaymentCreateView.as_view(), name="prize-payments"),
+    # Online players and their wallets (R85-R103): bingo/players/api.py.
+    path("players/register/", players_api.RegisterView.as_view(), name="player-register"),
+    path("players/me/wallet/", players_api.MyWalletView.as_view(), name="player-wallet"),
+    path("players/", players_api.PlayerLookupView.as_view(), name="player-lookup"),
+    path("players/<int:player_id>/deposits/", players_api.DepositView.as_view(), name="player-deposits"),
+    path(
+        "players/<int:player_id>/withdrawals/",
+        players_api.WithdrawalView.as_view(),
+        name="player-withdrawals",
+    ),
 ]

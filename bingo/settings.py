@@ -237,6 +237,15 @@ MEDIA_ROOT = Path(env.str("DJANGO_MEDIA_ROOT", default=str(VAR_DIR / "media")))
 # Where players reach the system: printed QR codes point at {BINGO_PUBLIC_URL}/verificar/...
 BINGO_PUBLIC_URL = env.str("BINGO_PUBLIC_URL", default="http://127.0.0.1:8000").rstrip("/")
 
+# --- online players (R85-R103) ----------------------------------------------------------------
+
+# The youngest a player may register at: the legal age to gamble (no other age is set by the
+# regulation the system follows; 18 unless the regulator says otherwise).
+PLAYER_MIN_AGE = env.int("PLAYER_MIN_AGE", default=18)
+# Registrations tried per address (bingo/players/api.py RegistrationThrottle: the page and the
+# API count together).
+PLAYER_REGISTER_RATE = env.str("PLAYER_REGISTER_RATE", default="10/hour")
+
 # --- API --------------------------------------------------------------------------------------
 
 REST_FRAMEWORK = {
@@ -249,7 +258,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "bingo.common.api.exception_handler",
     # The public card check is throttled per address, one count for /verificar/ and the API
     # (cards/api.py CardCheckThrottle).
-    "DEFAULT_THROTTLE_RATES": {"card_check": "30/minute"},
+    "DEFAULT_THROTTLE_RATES": {"card_check": "30/minute", "player_register": PLAYER_REGISTER_RATE},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Bingo hall management API",

@@ -8,15 +8,17 @@ what"); the test fails when the schema gains a write endpoint the table does not
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 
 from bingo.ballsets import services as ballset_services
 from bingo.common.roles import Role, user_roles_set
-from bingo.models import Game, Sale, Session
+from bingo.models import Game, Player, Sale, Session, WalletEntry
 from halls.models import StaffMembership
 from tests.factories import UserFactory
 from tests.sales.test_services import HallSetup
@@ -53,6 +55,10 @@ ALLOWED: dict[str, set[Role]] = {
     "halls_jackpot_configure": {M},
     "halls_jackpot_movements_create": {M},
     "sessions_acta_notes_create": {M, CALL},
+    # Online players (bingo/players/api.py): registering is for someone not logged in.
+    "players_register": set(),
+    "players_deposits_create": {M, CASH},
+    "players_withdrawals_create": {M, CASH},
 }
 
 #: Bodies no endpoint accepts: wrong types everywhere, unknown fields, nothing at all.
@@ -101,6 +107,12 @@ class World(HallSetup):
             if role != PLAYER:
                 StaffMembership.objects.create(hall=self.hall, user=user, role=role.value)
             self.people[role] = user
+        self.player = Player.objects.create(
+            user=self.people[PLAYER],
+            hall=self.hall,
+            birth_date=date(1990, 1, 1),
+            adult_confirmed_at=timezone.now(),
+        )
 
     def ids(self) -> dict[str, int]:
         return {
@@ -110,6 +122,7 @@ class World(HallSetup):
             "series_id": self.series_on_sale.pk,
             "card_set_id": self.card_set.pk,
             "ball_set_id": self.ball_set.pk,
+            "player_id": self.player.pk,
         }
 
 
@@ -148,7 +161,12 @@ def test_a_role_that_may_not_act_gets_403_whatever_the_body(world: World, body: 
 
 def test_nothing_changed_after_the_forbidden_requests(world: World) -> None:
     """The refusals above write nothing: the world is as it was (no session, game or sale more)."""
-    before = (Session.objects.count(), Game.objects.count(), Sale.objects.count())
+    before = (
+        Session.objects.count(),
+        Game.objects.count(),
+        Sale.objects.count(),
+        WalletEntry.objects.count(),
+    )
     for method, path, operation in write_operations():
         for role, user in world.people.items():
             if role in ALLOWED[operation]:
@@ -156,5 +174,5 @@ def test_nothing_changed_after_the_forbidden_requests(world: World) -> None:
             client = Client()
             client.force_login(user)
             client.generic(method, _url(path, world.ids()), data="{}", content_type="application/json")
-    after = (Session.objects.count(), Game.objects.count(), Sale.objects.count())
+    after = (Session.objects.count(), Game.objects.count(), Sale.objects.count(), WalletEntry.objects.count())
     assert after == before

@@ -20,7 +20,7 @@ import hashlib
 import json
 import re
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
@@ -37,6 +37,7 @@ from bingo.draw import selectors as draw_selectors
 from bingo.draw import services as draw_services
 from bingo.games import services
 from bingo.models import DrawMode, Game, Sale
+from bingo.players import services as player_services
 from cards.models import PrintJob
 from halls.models import StaffMembership
 from tests.actas.world import AuditedHall
@@ -72,6 +73,11 @@ class Populated(AuditedHall):
         services.game_close_sales(game=self.suspended, user=self.manager)
         draw_services.game_suspend(game=self.suspended, user=self.caller, reason="monitor failure")
         self.print_job = PrintJob.objects.create(series=self.series_of(self.won), first=1, last=10)
+        self.player = player_services.player_register(
+            username="jogadora", email="jogadora@example.cv", first_name="Rosa", last_name="Silva",
+            password="correct-horse-battery-staple", birth_date=date(1990, 1, 1), adult_confirmed=True,
+            hall=self.hall,
+        )  # fmt: skip
 
     def ids(self) -> dict[str, list[Any]]:
         """The values each path parameter takes: every object of its kind."""
@@ -91,6 +97,7 @@ class Populated(AuditedHall):
             "request_key": [Sale.objects.filter(game=self.won).values_list("request_key", flat=True).first()],
             "token": [draw_selectors.display_token(room=self.room)],
             "number": [1],
+            "player": [self.player.pk],
         }
 
     def body(self) -> dict[str, Any]:
@@ -183,6 +190,7 @@ PARAMETER_KINDS = {
     "request_key": "request_key",
     "token": "token",
     "number": "number",
+    "player_id": "player",
 }
 #: The admin's parameters (the inspector is not staff: every admin page sends them to log in).
 ADMIN_VALUES = {"app_label": "bingo", "object_id": "1", "content_type_id": "1", "url": "x/"}

@@ -6,7 +6,8 @@ so the trail reads them there rather than copying them: a sale (``Sale.cashier``
 request may be several rows, one per series, so they are grouped by ``request_key``), a ball
 (``drawn_by``), a claim (``claimed_by``, with its outcome), a prize (``awarded_by``), a prize
 payment (``cashier``), an annulment's refunds (``created_by``, one row per game), a session
-opened (``opened_by``), a ball-set check or replacement, a jackpot movement, and the logins,
+opened (``opened_by``), a ball-set check or replacement, a jackpot movement, a deposit or
+withdrawal of an online player's wallet at the desk (``recorded_by``), and the logins,
 logouts and failed logins django-axes writes (``AccessLog``, ``AccessFailureLog``). What no row
 says — who opened or closed a game's sales, started its draw, suspended, resumed or annulled it,
 switched it to manual extraction, closed a session — is in ``AuditEvent`` (actas/audit/models.py).
@@ -44,7 +45,7 @@ from django.utils.translation import gettext_lazy
 
 from actas.audit.models import AuditEvent
 from bingo.common.money import money_display
-from bingo.models import Ball, Claim, Game, Prize, PrizePayment, Refund, Sale, Session
+from bingo.models import Ball, Claim, Game, Prize, PrizePayment, Refund, Sale, Session, WalletEntry
 from halls.models import BallReplacement, BallSetCheck, Hall, JackpotMovement
 
 #: What each source's rows are called on the trail (the ``AuditEvent`` rows use their action's).
@@ -59,6 +60,7 @@ SOURCE_LABELS = {
     "ballcheck": gettext_lazy("Checked the ball set"),
     "replacement": gettext_lazy("Replaced balls"),
     "jackpot": gettext_lazy("Jackpot movement"),
+    "wallet": gettext_lazy("Player's wallet"),
     "login": gettext_lazy("Logged in"),
     "logout": gettext_lazy("Logged out"),
     "loginfail": gettext_lazy("Failed login"),
@@ -473,6 +475,35 @@ def _jackpot(query: _Query) -> list[AuditRow]:
     return rows
 
 
+def _wallet(query: _Query) -> list[AuditRow]:
+    # Deposits and withdrawals at the desk: the entry itself says who recorded it, for whom and
+    # against which identity document (bingo/players/services.py wallet_deposit, wallet_withdraw).
+    qs = WalletEntry.objects.filter(kind__in=[WalletEntry.Kind.DEPOSIT, WalletEntry.Kind.WITHDRAWAL])
+    qs = _mine(qs, query, "player__hall_id", "recorded_by_id")
+    qs = qs.select_related("recorded_by", "player__hall", "player__user")
+    rows = []
+    for entry in _window(qs, query, "wallet", "created_at"):
+        hall = entry.player.hall
+        rows.append(
+            _row(
+                "wallet",
+                entry.pk,
+                entry.created_at,
+                entry.recorded_by,
+                hall,
+                what=_("%(kind)s, player %(player)s, document %(reference)s; balance %(balance)s")
+                % {
+                    "kind": entry.get_kind_display(),
+                    "player": entry.player.user.get_username(),
+                    "reference": entry.reference,
+                    "balance": money_display(entry.balance_after, hall.currency),
+                },
+                amount=money_display(entry.amount, hall.currency),
+            )
+        )
+    return rows
+
+
 def _events(query: _Query) -> list[AuditRow]:
     qs = _mine(AuditEvent.objects.all(), query, "hall_id", "user_id")
     qs = qs.select_related("user", "hall", "game")
@@ -555,6 +586,7 @@ SOURCES: dict[str, Callable[[_Query], list[AuditRow]]] = {
     "ballcheck": _ball_checks,
     "replacement": _replacements,
     "jackpot": _jackpot,
+    "wallet": _wallet,
     "event": _events,
     "login": _logins,
     "logout": _logouts,

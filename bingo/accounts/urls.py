@@ -7,6 +7,7 @@ from django.urls import path
 from bingo.accounts import views
 from bingo.accounts.forms import LoginForm
 from bingo.common.roles import Role
+from bingo.players.views import PlayerDashboardView
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -28,5 +29,6 @@ urlpatterns = [
         views.DashboardView.as_view(role=Role.INSPECTOR),
         name=Role.INSPECTOR.dashboard_url_name,
     ),
-    path("jogador/", views.DashboardView.as_view(role=Role.PLAYER), name=Role.PLAYER.dashboard_url_name),
+    # The player's dashboard shows the wallet's balance first (bingo/players/views.py).
+    path("jogador/", PlayerDashboardView.as_view(role=Role.PLAYER), name=Role.PLAYER.dashboard_url_name),
 ]

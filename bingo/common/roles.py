@@ -220,6 +220,15 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             "R51, R52",
             url_name="acta_cards:home",
         ),
+        Duty(
+            _("Players' wallets"),
+            _(
+                "Find an online player, check their identity document and record a deposit or a "
+                "withdrawal; see their last movements."
+            ),
+            "R85, R100",
+            url_name="players:staff_search",
+        ),
     ),
     Role.CASHIER: (
         Duty(
@@ -233,6 +242,15 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             _("Pay prizes in cash against the winning card."),
             "R8, R50",
             url_name="draw:prize_pay",
+        ),
+        Duty(
+            _("Players' wallets"),
+            _(
+                "Find an online player, check their identity document and record a deposit or a "
+                "withdrawal; see their last movements."
+            ),
+            "R85, R100",
+            url_name="players:staff_search",
         ),
     ),
     Role.CALLER: (
@@ -276,6 +294,12 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
         ),
     ),
     Role.PLAYER: (
+        Duty(
+            _("My wallet"),
+            _("Your balance and every movement: deposits, withdrawals, cards bought, prizes, refunds."),
+            "R100",
+            url_name="players:wallet",
+        ),
         Duty(_("Buy cards"), _("Buy cards for a session or a continuous room from your wallet."), "R89-R93"),
         Duty(_("Play"), _("Follow the draw with your cards marked for you."), "R94-R97"),
         Duty(_("History"), _("See every game you played: stakes, results and totals."), "R100, R103"),

@@ -9,14 +9,27 @@ its balance is the previous plus its amount, and never below zero.
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
-from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.conf import settings
+from django.contrib.auth.models import Group, User
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bingo.common.money import money_display, quantum_for
+from bingo.common.roles import Role
 from bingo.models import Player, PrizePayment, Refund, Sale, WalletEntry
+from bingo.players.selectors import player_age, player_email_taken, wallet_balance
+from halls.models import Hall
+from halls.selectors import staff_has_role
+
+#: The longest amount a cashier may key in (the ledger's columns hold 14 digits, 2 decimals).
+MAX_MOVEMENT = Decimal("9999999999.99")
 
 
 def wallet_post(
@@ -74,3 +87,168 @@ def wallet_post(
             reference=reference,
             key=key,
         )
+
+
+# --- registration -------------------------------------------------------------------------------
+
+
+def _lock_email(email: str) -> None:
+    """Queue the registrations of one e-mail address one after another until this transaction
+    ends, so that two at once cannot both find it free (see ``player_register``)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"player-email:{email.lower()}"])
+    # SQLite (development) writes one transaction at a time already.
+
+
+def player_register(
+    *,
+    username: str,
+    email: str,
+    first_name: str,
+    last_name: str,
+    password: str,
+    birth_date: date,
+    adult_confirmed: bool,
+    hall: Hall,
+    now: datetime | None = None,
+) -> Player:
+    """Register an online player with ``hall`` (the operator): their user, the player role and
+    their ``Player`` row, in one transaction. Refused, creating nothing, with a ValidationError
+    naming the fields: a username or e-mail already registered (e-mails compared without regard
+    to case), a password Django's validators refuse, a player under ``settings.PLAYER_MIN_AGE``
+    on the hall's date, or no explicit confirmation of being of age.
+
+    The e-mail is unique among players. The database cannot index it for players alone (the
+    address is on Django's ``auth_user``, which staff share, and a hall may give several staff
+    accounts one address), so the check runs under a lock on the address that a concurrent
+    registration of the same address waits for (PostgreSQL's transaction advisory lock), and
+    the username's uniqueness is the database's own constraint.
+    """
+    now = now or timezone.now()
+    username = username.strip()
+    email = email.strip()
+    errors: dict[str, list[str]] = {}
+    if not username:
+        errors.setdefault("username", []).append(_("Choose a username."))
+    if not email:
+        errors.setdefault("email", []).append(_("Give your e-mail address."))
+    if not first_name.strip() or not last_name.strip():
+        errors.setdefault("first_name", []).append(_("Give your name and surname."))
+    if not adult_confirmed:
+        errors.setdefault("adult_confirmed", []).append(
+            _("Confirm that you are %(age)d or older.") % {"age": settings.PLAYER_MIN_AGE}
+        )
+    today = timezone.localtime(now, timezone=ZoneInfo(hall.time_zone)).date()
+    if birth_date > today:
+        errors.setdefault("birth_date", []).append(_("The date of birth is in the future."))
+    elif player_age(birth_date=birth_date, today=today) < settings.PLAYER_MIN_AGE:
+        errors.setdefault("birth_date", []).append(
+            _("Only people aged %(age)d or older may play.") % {"age": settings.PLAYER_MIN_AGE}
+        )
+    candidate = User(
+        username=username, email=email, first_name=first_name.strip(), last_name=last_name.strip()
+    )
+    try:
+        validate_password(password, user=candidate)
+    except ValidationError as exc:
+        errors.setdefault("password", []).extend(exc.messages)
+    if errors:
+        raise ValidationError(errors)
+    taken_name = ValidationError({"username": [_("This username is taken; choose another.")]})
+    with transaction.atomic():
+        _lock_email(email)
+        if player_email_taken(email=email):
+            raise ValidationError({"email": [_("A player is already registered with this e-mail address.")]})
+        if User.objects.filter(username__iexact=username).exists():
+            raise taken_name
+        candidate.set_password(password)
+        try:
+            with transaction.atomic():
+                candidate.save()
+        except IntegrityError:  # the same username registered at the same moment
+            raise taken_name from None
+        group, _created = Group.objects.get_or_create(name=Role.PLAYER.value)
+        candidate.groups.add(group)
+        return Player.objects.create(user=candidate, hall=hall, birth_date=birth_date, adult_confirmed_at=now)
+
+
+# --- deposits and withdrawals at the desk ------------------------------------------------------
+
+
+def _cash_movement(
+    *, kind: str, player: Player, amount: Decimal, staff: User, reference: str, key: str
+) -> WalletEntry:
+    hall = player.hall
+    if not any(
+        staff_has_role(user=staff, hall_id=player.hall_id, role=r) for r in (Role.CASHIER, Role.MANAGER)
+    ):
+        raise PermissionDenied(_("Only a cashier or a manager of the player's hall records this."))
+    reference = reference.strip()
+    key = key.strip()
+    errors: dict[str, list[str]] = {}
+    if not reference:
+        errors["reference"] = [_("Write down the identity document you checked.")]
+    if not key:
+        errors["key"] = [_("The request has no idempotency key.")]
+    if not isinstance(amount, Decimal) or not amount.is_finite() or amount <= 0:
+        errors["amount"] = [_("The amount must be more than zero.")]
+    elif amount > MAX_MOVEMENT:
+        errors["amount"] = [_("The amount is too large.")]
+    elif amount % quantum_for(hall.currency):
+        errors["amount"] = [
+            _("Amounts in %(currency)s are in steps of %(step)s.")
+            % {"currency": hall.currency, "step": quantum_for(hall.currency)}
+        ]
+    if errors:
+        raise ValidationError(errors)
+    with transaction.atomic():
+        try:
+            entry = wallet_post(
+                player=player, kind=kind, amount=amount, key=key, recorded_by=staff, reference=reference
+            )
+        except ValidationError as exc:
+            if kind == WalletEntry.Kind.WITHDRAWAL:
+                balance = wallet_balance(player=player)
+                raise ValidationError(
+                    {
+                        "amount": [
+                            _(
+                                "The wallet holds %(balance)s: %(amount)s cannot be withdrawn. "
+                                "Nothing was changed."
+                            )
+                            % {
+                                "balance": money_display(balance, hall.currency),
+                                "amount": money_display(amount, hall.currency),
+                            }
+                        ]
+                    }
+                ) from exc
+            raise
+    # A retried request gets the entry its key wrote; the same key for another movement is refused.
+    if entry.kind != kind or abs(entry.amount) != amount or entry.reference != reference:
+        raise ValidationError({"key": [_("This idempotency key was used for another movement.")]})
+    return entry
+
+
+def wallet_deposit(*, player: Player, amount: Decimal, staff: User, reference: str, key: str) -> WalletEntry:
+    """Money handed in at the desk put into ``player``'s wallet by ``staff``, a cashier or manager
+    of the player's hall (PermissionDenied for anyone else), after checking the identity
+    document ``reference`` (required). ``key`` makes a repeated request (a form sent twice)
+    count once: it returns the entry written the first time."""
+    return _cash_movement(
+        kind=WalletEntry.Kind.DEPOSIT, player=player, amount=amount, staff=staff, reference=reference, key=key
+    )
+
+
+def wallet_withdraw(*, player: Player, amount: Decimal, staff: User, reference: str, key: str) -> WalletEntry:
+    """Money taken out of ``player``'s wallet and paid at the desk, as ``wallet_deposit``. More
+    than the balance is refused with a ValidationError on ``amount`` and changes nothing."""
+    return _cash_movement(
+        kind=WalletEntry.Kind.WITHDRAWAL,
+        player=player,
+        amount=amount,
+        staff=staff,
+        reference=reference,
+        key=key,
+    )

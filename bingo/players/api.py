@@ -1,0 +1,315 @@
+"""The players' API: registration (public, throttled, CSRF-checked), the player's own wallet and
+statement, and the desk's player lookup, deposits and withdrawals (cashier or manager of the
+player's hall). Money is a decimal string, in and out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import login
+from django.http import HttpRequest
+from django.middleware.csrf import get_token
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.views import APIView
+
+from bingo.common.api import ErrorSerializer, MoneyField, Pagination, has_role
+from bingo.common.roles import Role
+from bingo.models import Player, WalletEntry
+from bingo.players import selectors, services
+
+# --- registration ---------------------------------------------------------------------------------
+
+
+class RegistrationThrottle(SimpleRateThrottle):
+    """Registrations tried per address ("player_register" in REST_FRAMEWORK's rates), one count
+    shared by this API and the page at /jogador/registo/, like the card check's."""
+
+    scope = "player_register"
+
+    def get_cache_key(self, request: Request | HttpRequest, view: APIView | None) -> str:
+        # REMOTE_ADDR, set by uvicorn's --proxy-headers from the trusted proxy (see CardCheckThrottle).
+        return self.cache_format % {"scope": self.scope, "ident": request.META.get("REMOTE_ADDR", "")}
+
+    def allow(self, request: HttpRequest) -> bool:
+        """Count one registration tried from ``request``'s address; False once over the limit."""
+        return self.allow_request(request, None)  # type: ignore[arg-type]
+
+
+class NotLoggedIn(BasePermission):
+    """Only someone not logged in registers a new player; anyone logged in gets 403."""
+
+    message = _("You are logged in already: log out to register another player.")
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        return not request.user.is_authenticated
+
+
+#: Open to anyone not logged in (the schema's "no authentication").
+_OPEN: list[dict[str, list[str]]] = [{}]
+
+
+class HallChoiceSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class RegistrationInfoSerializer(serializers.Serializer[Any]):
+    halls = HallChoiceSerializer(many=True)
+    min_age = serializers.IntegerField()
+
+
+class RegistrationSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField(max_length=150)
+    email = serializers.EmailField(max_length=254)
+    first_name = serializers.CharField(max_length=150)
+    last_name = serializers.CharField(max_length=150)
+    password = serializers.CharField(write_only=True, trim_whitespace=False)
+    birth_date = serializers.DateField()
+    adult_confirmed = serializers.BooleanField(help_text="Must be true: the player confirms being of age.")
+    hall = serializers.IntegerField(
+        required=False, help_text="The operator's hall id; may be left out when there is only one hall."
+    )
+
+
+class PlayerSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField(source="pk")
+    username = serializers.CharField(source="user.username")
+    email = serializers.CharField(source="user.email")
+    first_name = serializers.CharField(source="user.first_name")
+    last_name = serializers.CharField(source="user.last_name")
+    birth_date = serializers.DateField()
+    hall = serializers.IntegerField(source="hall_id")
+    hall_name = serializers.CharField(source="hall.name")
+    registered_at = serializers.DateTimeField(source="created_at")
+
+
+class RegisterView(APIView):
+    """Public: register a new player (issue point 1). GET gives the halls to choose from and sets
+    the CSRF cookie; POST registers, logs the player in and answers the player (201)."""
+
+    permission_classes = [NotLoggedIn]
+
+    def get_throttles(self) -> list[Any]:
+        return [RegistrationThrottle()] if self.request.method == "POST" else []
+
+    @extend_schema(
+        operation_id="players_register_info",
+        auth=_OPEN,  # type: ignore[arg-type]
+        responses={200: RegistrationInfoSerializer, 403: ErrorSerializer},
+        tags=["players"],
+    )
+    def get(self, request: Request) -> Response:
+        get_token(request._request)  # sets the csrftoken cookie the POST must send back
+        halls = [{"id": h.pk, "name": h.name} for h in selectors.player_register_hall_list()]
+        return Response(RegistrationInfoSerializer({"halls": halls, "min_age": settings.PLAYER_MIN_AGE}).data)
+
+    @extend_schema(
+        operation_id="players_register",
+        auth=_OPEN,  # type: ignore[arg-type]
+        request=RegistrationSerializer,
+        responses={
+            201: PlayerSerializer,
+            400: OpenApiResponse(description="A field is refused: taken, under age, weak password..."),
+            403: OpenApiResponse(ErrorSerializer, description="Logged in already, or no CSRF token."),
+            429: OpenApiResponse(ErrorSerializer, description="Too many registrations from this address."),
+        },
+        tags=["players"],
+    )
+    def post(self, request: Request) -> Response:
+        # DRF skips CSRF for anonymous requests; a registration logs in, so it is checked here.
+        SessionAuthentication().enforce_csrf(request)
+        body = RegistrationSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        halls = selectors.player_register_hall_list()
+        if "hall" in data:
+            hall = halls.filter(pk=data["hall"]).first()
+            if hall is None:
+                raise serializers.ValidationError({"hall": [_("No such hall.")]})
+        else:
+            choices = list(halls[:2])
+            if len(choices) != 1:
+                raise serializers.ValidationError(
+                    {"hall": [_("Choose the operator (hall) to register with.")]}
+                )
+            hall = choices[0]
+        player = services.player_register(
+            username=data["username"],
+            email=data["email"],
+            first_name=data["first_name"],
+            last_name=data["last_name"],
+            password=data["password"],
+            birth_date=data["birth_date"],
+            adult_confirmed=data["adult_confirmed"],
+            hall=hall,
+        )
+        login(request._request, player.user, backend="django.contrib.auth.backends.ModelBackend")
+        return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+# --- the wallet -----------------------------------------------------------------------------------
+
+
+class WalletEntrySerializer(serializers.Serializer[Any]):
+    seq = serializers.IntegerField(source="entry.seq")
+    at = serializers.DateTimeField(source="entry.created_at")
+    kind = serializers.ChoiceField(source="entry.kind", choices=WalletEntry.Kind.choices)
+    amount = MoneyField(source="entry.amount", max_digits=14)
+    balance_after = MoneyField(source="entry.balance_after", max_digits=14)
+    what = serializers.CharField(help_text="What the movement was for, in words.")
+    sale = serializers.IntegerField(source="entry.sale_id", allow_null=True)
+    prize_payment = serializers.IntegerField(source="entry.prize_payment_id", allow_null=True)
+    refund = serializers.IntegerField(source="entry.refund_id", allow_null=True)
+
+
+class WalletSerializer(serializers.Serializer[Any]):
+    balance = MoneyField(max_digits=14)
+    currency = serializers.CharField()
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = WalletEntrySerializer(many=True)
+
+
+IsPlayer = has_role(Role.PLAYER)
+IsWalletStaff = has_role(Role.CASHIER, Role.MANAGER)
+
+
+class MyWalletView(APIView):
+    """The logged-in player's balance and statement, newest movement first, 50 a page."""
+
+    permission_classes = [IsPlayer]
+
+    @extend_schema(
+        operation_id="players_me_wallet",
+        parameters=[
+            OpenApiParameter("page", int, description="Page number"),
+            OpenApiParameter("page_size", int, description="Movements per page, up to 500"),
+        ],
+        responses={200: WalletSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+        tags=["players"],
+    )
+    def get(self, request: Request) -> Response:
+        player = selectors.player_get(user=request.user)
+        paginator = Pagination()
+        page = paginator.paginate_queryset(selectors.wallet_entry_list(player=player), request, view=self)
+        lines = selectors.wallet_statement(entries=list(page or []))
+        body = {
+            "balance": selectors.wallet_balance(player=player),
+            "currency": player.hall.currency,
+            "count": paginator.page.paginator.count,  # type: ignore[union-attr]
+            "next": paginator.get_next_link(),
+            "previous": paginator.get_previous_link(),
+            "results": [{"entry": line.entry, "what": line.what} for line in lines],
+        }
+        return Response(WalletSerializer(body).data)
+
+
+class PlayerLookupQuerySerializer(serializers.Serializer[Any]):
+    q = serializers.CharField(max_length=100, help_text="Part of the username, e-mail or name.")
+
+
+class PlayerWithBalanceSerializer(PlayerSerializer):
+    balance = MoneyField(max_digits=14)
+    currency = serializers.CharField(source="hall.currency")
+
+
+class PlayerLookupView(APIView):
+    """The desk: the players of the caller's halls (cashier or manager) matching ``q``."""
+
+    permission_classes = [IsWalletStaff]
+
+    @extend_schema(
+        operation_id="players_lookup",
+        parameters=[PlayerLookupQuerySerializer],
+        responses={200: PlayerWithBalanceSerializer(many=True), 400: OpenApiResponse(), 403: ErrorSerializer},
+        tags=["players"],
+    )
+    def get(self, request: Request) -> Response:
+        query = PlayerLookupQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        players = selectors.player_list_for_staff(user=request.user, query=query.validated_data["q"])
+        for player in players:
+            player.balance = selectors.wallet_balance(player=player)  # type: ignore[attr-defined]
+        return Response(PlayerWithBalanceSerializer(players, many=True).data)
+
+
+class MovementSerializer(serializers.Serializer[Any]):
+    amount = MoneyField(max_digits=14, help_text='A decimal string, e.g. "500.00".')
+    reference = serializers.CharField(max_length=120, help_text="The identity document checked.")
+    key = serializers.CharField(max_length=80, help_text="Idempotency key: a retry with it counts once.")
+
+
+class MovementResultSerializer(serializers.Serializer[Any]):
+    seq = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=WalletEntry.Kind.choices)
+    amount = MoneyField(max_digits=14)
+    balance_after = MoneyField(max_digits=14)
+    reference = serializers.CharField()
+    at = serializers.DateTimeField(source="created_at")
+
+
+class _MovementView(APIView):
+    """A role that may not act gets 403 before the body is read (tests/test_api_write_permissions.py)."""
+
+    permission_classes = [IsWalletStaff]
+    kind = ""
+
+    def post(self, request: Request, player_id: int) -> Response:
+        try:
+            player = selectors.player_get_for_staff(user=request.user, player_id=player_id)
+        except Player.DoesNotExist:
+            raise NotFound from None
+        body = MovementSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        move = services.wallet_deposit if self.kind == WalletEntry.Kind.DEPOSIT else services.wallet_withdraw
+        # The role was checked first (IsWalletStaff); the service checks the player's hall again.
+        entry = move(player=player, staff=request.user, **body.validated_data)  # type: ignore[arg-type]
+        return Response(MovementResultSerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+_MOVEMENT_RESPONSES = {
+    201: MovementResultSerializer,
+    400: OpenApiResponse(description="A field is refused, e.g. more than the balance (nothing changed)."),
+    403: ErrorSerializer,
+    404: ErrorSerializer,
+}
+
+
+class DepositView(_MovementView):
+    """The desk: money handed in put into the player's wallet, against the identity checked."""
+
+    kind = WalletEntry.Kind.DEPOSIT
+
+    @extend_schema(
+        operation_id="players_deposits_create",
+        request=MovementSerializer,
+        responses=_MOVEMENT_RESPONSES,
+        tags=["players"],
+    )
+    def post(self, request: Request, player_id: int) -> Response:
+        return super().post(request, player_id)
+
+
+class WithdrawalView(_MovementView):
+    """The desk: money taken from the player's wallet and paid out; never more than the balance."""
+
+    kind = WalletEntry.Kind.WITHDRAWAL
+
+    @extend_schema(
+        operation_id="players_withdrawals_create",
+        request=MovementSerializer,
+        responses=_MOVEMENT_RESPONSES,
+        tags=["players"],
+    )
+    def post(self, request: Request, player_id: int) -> Response:
+        return super().post(request, player_id)

@@ -1,0 +1,14 @@
+"""The players' pages and the desk's wallet pages, at Portuguese paths (R54); names in English."""
+
+from django.urls import path
+
+from bingo.players import views
+
+app_name = "players"
+
+urlpatterns = [
+    path("jogador/registo/", views.register, name="register"),
+    path("jogador/carteira/", views.my_wallet, name="wallet"),
+    path("carteiras/", views.wallet_staff_search, name="staff_search"),
+    path("carteiras/<int:player_id>/", views.wallet_staff_player, name="staff_player"),
+]

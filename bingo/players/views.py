@@ -1,0 +1,187 @@
+"""The player's pages (registration, dashboard, «A minha carteira») and the desk's «Carteiras dos
+jogadores» (deposits and withdrawals against the identity document checked)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from bingo.accounts.views import DashboardView
+from bingo.common.forms import add_service_errors
+from bingo.common.money import money_display
+from bingo.common.roles import Role, role_required
+from bingo.models import Player, WalletEntry
+from bingo.players import selectors, services
+from bingo.players.api import RegistrationThrottle
+from bingo.players.forms import PlayerSearchForm, RegistrationForm, WalletMovementForm
+
+#: Movements per page of the player's statement.
+STATEMENT_PAGE = 25
+#: Movements the desk sees of a player.
+DESK_LAST = 20
+
+
+# --- registration ---------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def register(request: HttpRequest) -> HttpResponse:
+    """Anyone not logged in may register as a player; registrations are limited per address
+    together with the API's (RegistrationThrottle), and the form needs the CSRF token."""
+    if request.user.is_authenticated:
+        messages.info(request, _("You are logged in already: log out to register another player."))
+        return redirect("home")
+    halls_exist = selectors.player_register_hall_list().exists()
+    if request.method == "POST" and halls_exist:
+        throttle = RegistrationThrottle()
+        if not throttle.allow(request):
+            form = RegistrationForm(request.POST)
+            response = render(
+                request, "players/register.html", {"form": form, "throttled": True, "open": True}, status=429
+            )
+            response["Retry-After"] = str(math.ceil(throttle.wait() or 1))
+            return response
+        form = RegistrationForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                player = services.player_register(
+                    username=data["username"],
+                    email=data["email"],
+                    first_name=data["first_name"],
+                    last_name=data["last_name"],
+                    password=data["password1"],
+                    birth_date=data["birth_date"],
+                    adult_confirmed=data["adult_confirmed"],
+                    hall=data["hall"],
+                )
+            except ValidationError as exc:
+                add_service_errors(form, exc, aliases={"password": "password1"})
+            else:
+                login(request, player.user, backend="django.contrib.auth.backends.ModelBackend")
+                messages.success(request, _("Welcome! Your player account is ready."))
+                return redirect(Role.PLAYER.dashboard_url_name)
+    else:
+        form = RegistrationForm()
+    return render(request, "players/register.html", {"form": form, "open": halls_exist})
+
+
+# --- the player's pages ---------------------------------------------------------------------------
+
+
+class PlayerDashboardView(DashboardView):
+    """The player's dashboard: their wallet's balance first, then what they do here."""
+
+    template_name = "players/dashboard.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        try:
+            player = selectors.player_get(user=self.request.user)
+        except Player.DoesNotExist:
+            player = None  # a user given the player role by hand, never registered
+        context["player"] = player
+        context["balance"] = selectors.wallet_balance(player=player) if player is not None else None
+        return context
+
+
+def _player_or_404(request: HttpRequest) -> Player:
+    try:
+        return selectors.player_get(user=request.user)
+    except Player.DoesNotExist:
+        raise Http404 from None
+
+
+@role_required(Role.PLAYER)
+def my_wallet(request: HttpRequest) -> HttpResponse:
+    """«A minha carteira»: the balance and every movement, newest first, a page at a time."""
+    player = _player_or_404(request)
+    page = Paginator(selectors.wallet_entry_list(player=player), STATEMENT_PAGE).get_page(
+        request.GET.get("pagina")
+    )
+    context = {
+        "player": player,
+        "balance": selectors.wallet_balance(player=player),
+        "page": page,
+        "lines": selectors.wallet_statement(entries=list(page.object_list)),
+    }
+    return render(request, "players/wallet.html", context)
+
+
+# --- the desk's pages -----------------------------------------------------------------------------
+
+
+@role_required(Role.CASHIER, Role.MANAGER)
+def wallet_staff_search(request: HttpRequest) -> HttpResponse:
+    """«Carteiras dos jogadores»: find a player of one's halls by username, e-mail or name."""
+    form = PlayerSearchForm(request.GET)
+    query = form.cleaned_data["q"] if form.is_valid() else ""
+    context = {
+        "form": form,
+        "query": query,
+        "players": selectors.player_list_for_staff(user=request.user, query=query),
+    }
+    return render(request, "players/staff_search.html", context)
+
+
+@role_required(Role.CASHIER, Role.MANAGER)
+@require_http_methods(["GET", "POST"])
+def wallet_staff_player(request: HttpRequest, player_id: int) -> HttpResponse:
+    """One player's identity, balance and last movements; a deposit or withdrawal recorded
+    against the identity document checked (the form's key makes a double submit count once)."""
+    try:
+        player = selectors.player_get_for_staff(user=request.user, player_id=player_id)
+    except Player.DoesNotExist:
+        raise Http404 from None
+    status = 200
+    if request.method == "POST":
+        form = WalletMovementForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            move = (
+                services.wallet_deposit
+                if data["kind"] == WalletEntry.Kind.DEPOSIT
+                else services.wallet_withdraw
+            )
+            try:
+                entry = move(
+                    player=player,
+                    amount=data["amount"],
+                    staff=request.user,  # type: ignore[arg-type]
+                    reference=data["reference"],
+                    key=data["key"],
+                )
+            except ValidationError as exc:
+                add_service_errors(form, exc)
+            else:
+                currency = player.hall.currency
+                messages.success(
+                    request,
+                    _("%(kind)s of %(amount)s recorded. Balance: %(balance)s.")
+                    % {
+                        "kind": entry.get_kind_display(),
+                        "amount": money_display(abs(entry.amount), currency),
+                        "balance": money_display(entry.balance_after, currency),
+                    },
+                )
+                return redirect("players:staff_player", player_id=player.pk)
+        status = 400
+    else:
+        form = WalletMovementForm()
+    entries = list(selectors.wallet_entry_list(player=player)[:DESK_LAST])
+    context = {
+        "player": player,
+        "balance": selectors.wallet_balance(player=player),
+        "form": form,
+        "lines": selectors.wallet_statement(entries=entries),
+    }
+    return render(request, "players/staff_player.html", context, status=status)

@@ -1,0 +1,76 @@
+"""A hall with a cashier and a manager, another hall's cashier, and players made on demand."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import cache
+
+from bingo.common.roles import Role
+from bingo.models import Player
+from bingo.players import services
+from bingo.players.api import RegistrationThrottle
+from halls.models import Hall, StaffMembership
+from tests.factories import DEFAULT_PASSWORD, UserFactory
+
+
+@pytest.fixture(autouse=True)
+def _fresh_registration_count() -> None:
+    """Each test starts with no registration counted against the test client's address."""
+    throttle = RegistrationThrottle()
+    cache.delete(throttle.cache_format % {"scope": throttle.scope, "ident": "127.0.0.1"})
+
+
+def staff(hall: Hall, role: Role, username: str) -> User:
+    user = UserFactory(username=username, roles=[role])
+    StaffMembership.objects.create(hall=hall, user=user, role=role.value)
+    return user
+
+
+@dataclass
+class Halls:
+    praia: Hall
+    mindelo: Hall
+    cashier: User
+    manager: User
+    other_cashier: User
+
+    def player(self, username: str = "maria", hall: Hall | None = None, **fields: object) -> Player:
+        data: dict[str, object] = {
+            "username": username,
+            "email": f"{username}@example.cv",
+            "first_name": "Maria",
+            "last_name": "Tavares",
+            "password": DEFAULT_PASSWORD,
+            "birth_date": date(1990, 5, 17),
+            "adult_confirmed": True,
+            "hall": hall or self.praia,
+        }
+        data.update(fields)
+        return services.player_register(**data)  # type: ignore[arg-type]
+
+    def deposit(self, player: Player, amount: str, key: str, by: User | None = None) -> object:
+        return services.wallet_deposit(
+            player=player, amount=Decimal(amount), staff=by or self.cashier, reference="CNI 123", key=key
+        )
+
+
+@pytest.fixture
+def halls(db: None) -> Halls:
+    praia = Hall.objects.create(name="Sala Praia")
+    mindelo = Hall.objects.create(name="Sala Mindelo")
+    return Halls(
+        praia=praia,
+        mindelo=mindelo,
+        cashier=staff(praia, Role.CASHIER, "caixa"),
+        manager=staff(praia, Role.MANAGER, "gerente"),
+        other_cashier=staff(mindelo, Role.CASHIER, "caixa-mindelo"),
+    )
+
+
+Make = Callable[..., Player]
