@@ -8,6 +8,7 @@ from bingo.ballsets import api as ballset_api
 from bingo.draw import api as draw_api
 from bingo.games import api as game_api
 from bingo.jackpot import api as jackpot_api
+from bingo.online import api as online_api
 from cards import api as cards_api
 from cards.printing import api as printing_api
 from halls import api as halls_api
@@ -92,4 +93,24 @@ urlpatterns: list[URLPattern] = [
     path("games/<int:game_id>/resume/", draw_api.ResumeView.as_view(), name="game-resume"),
     path("games/<int:game_id>/annul/", draw_api.AnnulView.as_view(), name="game-annul"),
     path("prize-payments/", draw_api.PrizePaymentCreateView.as_view(), name="prize-payments"),
+    # Online play (R85-R97): bingo/online/api.py.
+    path("online/rooms/", online_api.OnlineRoomListView.as_view(), name="online-room-list"),
+    path("online/rooms/<int:room_id>/", online_api.OnlineRoomDetailView.as_view(), name="online-room-detail"),
+    path(
+        "online/rooms/<int:room_id>/sessions/",
+        online_api.OnlineSessionListView.as_view(),
+        name="online-room-sessions",
+    ),
+    path("online/lobby/", online_api.LobbyView.as_view(), name="online-lobby"),
+    path(
+        "online/games/<int:game_id>/state/",
+        online_api.PlayerGameStateView.as_view(),
+        name="online-game-state",
+    ),
+    path(
+        "online/games/<int:game_id>/purchases/",
+        online_api.PurchaseView.as_view(),
+        name="online-game-purchases",
+    ),
+    path("online/marking/", online_api.MarkingView.as_view(), name="online-marking"),
 ]

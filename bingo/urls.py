@@ -41,6 +41,7 @@ urlpatterns = [
     path("", include("bingo.draw.urls")),
     path("", include("actas.urls")),
     path("", include("actas.cards.urls")),
+    path("online/", include("bingo.online.urls")),
     path("jackpot/calculadora/", jackpot_views.jackpot_calculator, name="jackpot_calculator"),
     path("api/", include("bingo.api_urls")),
     path("i18n/", include("django.conf.urls.i18n")),

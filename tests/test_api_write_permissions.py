@@ -53,6 +53,11 @@ ALLOWED: dict[str, set[Role]] = {
     "halls_jackpot_configure": {M},
     "halls_jackpot_movements_create": {M},
     "sessions_acta_notes_create": {M, CALL},
+    "online_rooms_create": {M},
+    "online_rooms_partial_update": {M},
+    "online_rooms_sessions_create": {M},
+    "online_games_purchases_create": {PLAYER},
+    "online_marking_update": {PLAYER},
 }
 
 #: Bodies no endpoint accepts: wrong types everywhere, unknown fields, nothing at all.
@@ -110,6 +115,7 @@ class World(HallSetup):
             "series_id": self.series_on_sale.pk,
             "card_set_id": self.card_set.pk,
             "ball_set_id": self.ball_set.pk,
+            "room_id": self.room.pk,
         }
 
 

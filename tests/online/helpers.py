@@ -9,13 +9,15 @@ from decimal import Decimal
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from bingo.ballsets import services as ballset_services
 from bingo.common.roles import Role
+from bingo.draw import services as draw_services
 from bingo.games import services as game_services
-from bingo.models import Game, OnlineRoom, Player, RoomMode, Session
+from bingo.models import DrawMode, Game, OnlineRoom, Player, RoomMode, Session
 from bingo.online import services
 from bingo.players.services import wallet_post
 from cards.models import Series
-from halls.models import Room, StaffMembership
+from halls.models import BallSet, Room, StaffMembership
 from tests.cards.factories import HallFactory, card_set_make, series_make
 from tests.factories import UserFactory
 
@@ -38,8 +40,11 @@ class OnlineSetup:
             hall=self.hall, name="Online 1", mode=mode, ball_interval="2"
         )
         self.room: Room = self.online.room
+        self.caller = UserFactory(username=f"locutor-{name}", roles=[Role.CALLER])
+        StaffMembership.objects.create(hall=self.hall, user=self.caller, role=Role.CALLER.value)
         self.card_set = card_set_make(variant="90", size=90)
         self._session: Session | None = None
+        self._ball_set: BallSet | None = None
 
     def series(self, order_number: int, price: str = "10.00", *, online: bool = True) -> Series:
         return series_make(
@@ -59,6 +64,23 @@ class OnlineSetup:
         if series:
             game = game_services.game_open_sales(game=game, series=list(series))
         return game
+
+    def drawing(self, game: Game) -> Game:
+        """Close ``game``'s sales and start its draw with the hall's blower (balls keyed in)."""
+        if self._ball_set is None:
+            self._ball_set = ballset_services.ball_set_create(hall=self.hall, serial_number="JB-1", size=90)
+            ballset_services.ball_set_check_record(
+                ball_set=self._ball_set, session=self.session(), phase="start"
+            )
+        game_services.game_close_sales(game=game)
+        return draw_services.game_start_draw(
+            game=game, user=self.caller, mode=DrawMode.PHYSICAL, ball_set=self._ball_set
+        )
+
+    def key(self, game: Game, *numbers: int) -> None:
+        start = game.balls.count()
+        for i, n in enumerate(numbers, start=1):
+            draw_services.game_draw_ball(game=game, user=self.caller, position=start + i, number=n)
 
     def player(self, credit: str = "100.00", *, username: str | None = None, hall: object = None) -> Player:
         user: User = UserFactory(username=username or f"jogador-{next(_names)}", roles=[Role.PLAYER])
