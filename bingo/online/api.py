@@ -22,9 +22,9 @@ from rest_framework.views import APIView
 
 from bingo.common.api import ErrorSerializer, MoneyField, has_role
 from bingo.common.roles import Role
+from bingo.games.api import VariantField
 from bingo.models import Game, Marking, OnlineRoom, Player, RoomMode
 from bingo.online import selectors, services
-from cards.models import VARIANT_CHOICES
 from halls.api import request_user
 from halls.models import Hall
 from halls.selectors import hall_list_for
@@ -59,6 +59,8 @@ class OnlineRoomSerializer(serializers.ModelSerializer[OnlineRoom]):
     id = serializers.IntegerField(source="pk", read_only=True)
     hall = serializers.IntegerField(source="room.hall_id", read_only=True)
     name = serializers.CharField(source="room.name", read_only=True)
+    mode = serializers.CharField(read_only=True, help_text="continuous (R90) or session (R91).")
+    variant = serializers.CharField(read_only=True)
     ball_interval = _interval_field(read_only=True)
 
     class Meta:
@@ -93,7 +95,7 @@ class OnlineRoomWriteSerializer(serializers.Serializer[Any]):
     pause_seconds = serializers.IntegerField(
         required=False, help_text="Continuous mode: pause between games."
     )
-    variant = serializers.ChoiceField(choices=VARIANT_CHOICES, required=False)
+    variant = VariantField(required=False)
     prize_plan = _plan_field()
     active = serializers.BooleanField(required=False, help_text="Open to players.")
 
@@ -104,7 +106,7 @@ class OnlineRoomWriteSerializer(serializers.Serializer[Any]):
 
 
 class SessionGameSerializer(serializers.Serializer[Any]):
-    variant = serializers.ChoiceField(choices=VARIANT_CHOICES)
+    variant = VariantField()
     price = MoneyField(help_text='Face value of the cards it sells, as a decimal string ("10.00") (R92).')
     prize_plan = _plan_field()
 
@@ -120,6 +122,8 @@ class SessionScheduleSerializer(serializers.Serializer[Any]):
 
 
 class ScheduledGameSerializer(serializers.ModelSerializer[Game]):
+    variant = serializers.CharField(read_only=True)
+    state = serializers.CharField(read_only=True)
     price = MoneyField(read_only=True)
     ball_interval = _interval_field(read_only=True)
 
