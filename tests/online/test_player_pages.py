@@ -37,7 +37,8 @@ def test_the_lobby_lists_rooms_games_prices_jackpot_and_wallet_in_portuguese(sit
     page = login(player.user).get(reverse("online:lobby"))
     html = page.content.decode()
     assert page.status_code == 200
-    assert "Bingo online" in html and "Carteira" in html
+    assert "Bingo online" in html
+    assert "Carteira" in html
     assert "Online 1" in html
     assert f"/online/jogo/{game.pk}/" in html
     assert "55 CVE" in html
@@ -51,7 +52,8 @@ def test_the_game_page_buys_and_shows_the_cards(site):
     page = client.get(reverse("online:game", args=[game.pk]))
     html = page.content.decode()
     assert page.status_code == 200
-    assert "Quantos cartões?" in html and "O que pode fazer agora" in html
+    assert "Quantos cartões?" in html
+    assert "O que pode fazer agora" in html
     assert 'src="/static/js/online_game.js"' in html or "online_game" in html
     assert "<script>" not in html  # CSP: no inline script
     key = "page-key-1"
@@ -60,7 +62,8 @@ def test_the_game_page_buys_and_shows_the_cards(site):
         assert done.status_code == 302
     assert wallet_balance(player=player) == Decimal("80.00")
     html = client.get(reverse("online:game", args=[game.pk])).content.decode()
-    assert "A-1 n.º 1" in html and "A-1 n.º 2" in html
+    assert "A-1 n.º 1" in html
+    assert "A-1 n.º 2" in html
     refused = client.post(reverse("online:buy", args=[game.pk]), {"quantity": "50", "key": "k2"}, follow=True)
     assert "nada foi comprado" in refused.content.decode()
 
@@ -74,7 +77,8 @@ def test_r95_the_state_says_which_card_is_one_number_from_a_prize(site):
     game = site.drawing(game)
     site.key(game, *row[:4])  # four of the first row's five numbers
     state = selectors.player_game_state(player=player, game=game)
-    assert state["balls"] == row[:4] and state["last"] == row[3]
+    assert state["balls"] == row[:4]
+    assert state["last"] == row[3]
     first = state["cards"][0]
     assert first["label"] == "A-1 n.º 1"
     assert "line" in first["one_to_go"]  # R95
@@ -138,7 +142,9 @@ def test_r96_marking_is_chosen_on_the_page_and_the_api(site):
     client = login(player.user)
     client.post(reverse("online:marking"), {"marking": "manual", "next": "/online/"})
     assert Player.objects.get(pk=player.pk).marking == "manual"
-    answer = client.put("/api/online/marking/", json.dumps({"marking": "auto"}), content_type="application/json")
+    answer = client.put(
+        "/api/online/marking/", json.dumps({"marking": "auto"}), content_type="application/json"
+    )
     assert answer.json() == {"marking": "auto"}
     assert Player.objects.get(pk=player.pk).marking == "auto"
 
@@ -147,4 +153,5 @@ def test_the_english_page_is_english(site):
     game = site.game(site.series(1))
     player = site.player()
     html = login(player.user, "en").get(reverse("online:game", args=[game.pk])).content.decode()
-    assert "How many cards?" in html and "Your cards" in html
+    assert "How many cards?" in html
+    assert "Your cards" in html
