@@ -9,6 +9,7 @@ from bingo.draw import api as draw_api
 from bingo.games import api as game_api
 from bingo.jackpot import api as jackpot_api
 from bingo.players import api as players_api
+from bingo.online import api as online_api
 from cards import api as cards_api
 from cards.printing import api as printing_api
 from halls import api as halls_api
@@ -103,4 +104,24 @@ urlpatterns: list[URLPattern] = [
         players_api.WithdrawalView.as_view(),
         name="player-withdrawals",
     ),
+    # Online play (R85-R97): bingo/online/api.py.
+    path("online/rooms/", online_api.OnlineRoomListView.as_view(), name="online-room-list"),
+    path("online/rooms/<int:room_id>/", online_api.OnlineRoomDetailView.as_view(), name="online-room-detail"),
+    path(
+        "online/rooms/<int:room_id>/sessions/",
+        online_api.OnlineSessionListView.as_view(),
+        name="online-room-sessions",
+    ),
+    path("online/lobby/", online_api.LobbyView.as_view(), name="online-lobby"),
+    path(
+        "online/games/<int:game_id>/state/",
+        online_api.PlayerGameStateView.as_view(),
+        name="online-game-state",
+    ),
+    path(
+        "online/games/<int:game_id>/purchases/",
+        online_api.PurchaseView.as_view(),
+        name="online-game-purchases",
+    ),
+    path("online/marking/", online_api.MarkingView.as_view(), name="online-marking"),
 ]

@@ -193,6 +193,7 @@ class SeriesSerializer(serializers.ModelSerializer[Series]):
             "status",
             "last_sold",
             "double",
+            "online",
             "created_at",
             "created_by",
             "retired_at",
@@ -220,6 +221,10 @@ class SeriesCreateSerializer(serializers.Serializer[Any]):
         help_text="Reference of the regulator's authorization, required for a size outside A-K (R19).",
     )
     double = serializers.BooleanField(default=False, help_text="Double cards, valid for two games (R15).")
+    online = serializers.BooleanField(
+        default=False,
+        help_text="Set aside for the hall's online rooms (R85): sold from wallets, never at a desk.",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

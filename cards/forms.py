@@ -166,6 +166,13 @@ class SeriesForm(forms.Form):
         required=False,
         help_text=_("Valid for two consecutive games; prizes paid after the second (R15, R45)."),
     )
+    online = forms.BooleanField(
+        label=_("Online play"),
+        required=False,
+        help_text=_(
+            "Set aside for the hall's online rooms, sold from players' wallets, never at a desk (R85)."
+        ),
+    )
 
     def __init__(self, *args: Any, halls: QuerySet[Hall], **kwargs: Any) -> None:
         """``halls``: the halls offered, those the user manages."""
@@ -204,6 +211,7 @@ class SeriesForm(forms.Form):
             "face_colour": data["face_colour"],
             "authorization": data["authorization"],
             "double": data["double"],
+            "online": data["online"],
             "user": user,
         }
         try:

@@ -181,9 +181,11 @@ def series_create(
     face_colour: str,
     authorization: str = "",
     double: bool = False,
+    online: bool = False,
     user: User | None,
 ) -> Series:
-    """Create a series of ``card_set`` in ``hall`` (R3, R16-R19); ValidationError says what is wrong."""
+    """Create a series of ``card_set`` in ``hall`` (R3, R16-R19); ValidationError says what is wrong.
+    ``online``: set aside for the hall's online rooms (R85), never sold at its desks."""
     errors: dict[str, str] = {}
     if card_set.status != CardSet.Status.READY:
         errors["card_set"] = _("The card set is not ready yet.")
@@ -226,6 +228,7 @@ def series_create(
                 size=card_set.size,
                 price=amount,
                 double=double,
+                online=online,
                 created_by=user,
                 **colours,
             )
@@ -249,6 +252,7 @@ def series_create_with_new_card_set(
     face_colour: str,
     authorization: str = "",
     double: bool = False,
+    online: bool = False,
     user: User | None,
 ) -> Series:
     """Generate a new card set (drawn seed) and a series from it in one transaction: both or neither."""
@@ -263,6 +267,7 @@ def series_create_with_new_card_set(
             face_colour=face_colour,
             authorization=authorization,
             double=double,
+            online=online,
             user=user,
         )
 

@@ -57,6 +57,13 @@ ENDPOINTS = {
     "/api/games/{game_id}/resume/": {"post"},
     "/api/games/{game_id}/annul/": {"post"},
     "/api/prize-payments/": {"post"},
+    "/api/online/rooms/": {"get", "post"},
+    "/api/online/rooms/{room_id}/": {"get", "patch"},
+    "/api/online/rooms/{room_id}/sessions/": {"post"},
+    "/api/online/lobby/": {"get"},
+    "/api/online/games/{game_id}/state/": {"get"},
+    "/api/online/games/{game_id}/purchases/": {"post"},
+    "/api/online/marking/": {"put"},
 }
 
 

@@ -59,6 +59,11 @@ ALLOWED: dict[str, set[Role]] = {
     "players_register": set(),
     "players_deposits_create": {M, CASH},
     "players_withdrawals_create": {M, CASH},
+    "online_rooms_create": {M},
+    "online_rooms_partial_update": {M},
+    "online_rooms_sessions_create": {M},
+    "online_games_purchases_create": {PLAYER},
+    "online_marking_update": {PLAYER},
 }
 
 #: Bodies no endpoint accepts: wrong types everywhere, unknown fields, nothing at all.
@@ -123,6 +128,7 @@ class World(HallSetup):
             "card_set_id": self.card_set.pk,
             "ball_set_id": self.ball_set.pk,
             "player_id": self.player.pk,
+            "room_id": self.room.pk,
         }
 
 

@@ -22,7 +22,7 @@ from bingo.common.engine_messages import validation_error
 from bingo.common.money import money_display, quantum_for
 from bingo.draw import detection
 from bingo.engine import Variant
-from bingo.engine.detection import PrizeRulesError
+from bingo.engine.detection import PrizeRules, PrizeRulesError
 from bingo.engine.gamestate import GameState, IllegalTransition, transition
 from bingo.engine.prizes import (
     PrizeKind,
@@ -41,7 +41,7 @@ from bingo.engine.sales import (
 from bingo.games import doubles
 from bingo.jackpot import services as jackpot_services
 from bingo.live import events
-from bingo.models import Game, GameSeries, Session
+from bingo.models import Game, GameSeries, OnlineRoom, Session
 from cards.models import CardSet, Series
 from cards.selectors import series_stock
 from halls.models import Hall, Room
@@ -140,23 +140,13 @@ def game_create(
     ``prize_plan`` (shares of sales in percent), refused unless it meets R7; ``line_kinds`` and
     ``pattern`` say what wins the line (R67, R75) and a 75-ball pattern bingo (R73 b))."""
     hall = session.room.hall
-    try:
-        chosen = Variant(variant)
-    except ValueError:
-        raise ValidationError(_("Unknown variant: %(v)s.") % {"v": variant}) from None
-    plan = default_plan(chosen) if prize_plan is None else _plan_from(prize_plan)
-    try:
-        plan_validate(plan, jackpot_active=hall.jackpot_active)
-    except PrizePlanError as exc:
-        raise validation_error(exc) from None
-    try:
-        rules = detection.rules_from(
-            chosen.value, [k.value for k, _share in plan.shares], line_kinds, pattern
-        )
-    except (PrizeRulesError, ValueError) as exc:
-        if isinstance(exc, PrizeRulesError):
-            raise validation_error(exc) from None
-        raise ValidationError(_("Unknown kind of line.")) from None
+    chosen, plan, rules = game_plan_check(
+        variant=variant,
+        prize_plan=prize_plan,
+        jackpot_active=hall.jackpot_active,
+        line_kinds=line_kinds,
+        pattern=pattern,
+    )
     with transaction.atomic():
         Session.objects.select_for_update().get(pk=session.pk)
         number = (session.games.aggregate(n=Max("number"))["n"] or 0) + 1
@@ -174,6 +164,37 @@ def game_create(
             jackpot_active=hall.jackpot_active,
             win_rules=detection.rules_json(rules),
         )
+
+
+def game_plan_check(
+    *,
+    variant: str,
+    prize_plan: dict[str, str] | None,
+    jackpot_active: bool,
+    line_kinds: list[str] | None = None,
+    pattern: str | None = None,
+) -> tuple[Variant, PrizePlan, PrizeRules]:
+    """The variant, prize plan (the variant's default when None; refused unless it meets R7)
+    and winning rules of a game, as ``game_create`` takes them; ValidationError says what is
+    wrong. Online rooms check their continuous games' plan with it too (R85)."""
+    try:
+        chosen = Variant(variant)
+    except ValueError:
+        raise ValidationError(_("Unknown variant: %(v)s.") % {"v": variant}) from None
+    plan = default_plan(chosen) if prize_plan is None else _plan_from(prize_plan)
+    try:
+        plan_validate(plan, jackpot_active=jackpot_active)
+    except PrizePlanError as exc:
+        raise validation_error(exc) from None
+    try:
+        rules = detection.rules_from(
+            chosen.value, [k.value for k, _share in plan.shares], line_kinds, pattern
+        )
+    except (PrizeRulesError, ValueError) as exc:
+        if isinstance(exc, PrizeRulesError):
+            raise validation_error(exc) from None
+        raise ValidationError(_("Unknown kind of line.")) from None
+    return chosen, plan, rules
 
 
 def _plan_from(shares: dict[str, str]) -> PrizePlan:
@@ -230,6 +251,18 @@ def game_open_sales(*, game: Game, series: list[Series], user: User | None = Non
 def _check_can_sell(game: Game, hall: Hall, series: Series, position: int, first: Series) -> None:
     if series.hall_id != hall.pk:
         raise ValidationError(_("Series %(s)s belongs to another hall.") % {"s": series.label})
+    # R85: an online room sells the series set aside for online play, and a hall only the others.
+    online_room = OnlineRoom.objects.filter(room_id=game.session.room_id).exists()
+    if online_room and not series.online:
+        raise ValidationError(
+            _("Series %(s)s is a hall series: an online room sells only online series (R85).")
+            % {"s": series.label}
+        )
+    if series.online and not online_room:
+        raise ValidationError(
+            _("Series %(s)s is set aside for online play: it is sold only in an online room (R85).")
+            % {"s": series.label}
+        )
     if series.card_set.variant != game.variant:
         raise ValidationError(_("Series %(s)s holds cards of another variant.") % {"s": series.label})
     if series.card_set.status != CardSet.Status.READY or series.status in (

@@ -3,6 +3,7 @@
 from django.urls import URLPattern, path
 
 from bingo.live.consumers import ConsoleConsumer, DisplayConsumer, PriceBoardConsumer
+from bingo.live.players import PlayerGameConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
     # The price board of a game (R29): public, like the page that opens it.
@@ -11,4 +12,6 @@ websocket_urlpatterns: list[URLPattern] = [
     path("ws/ecra/<str:token>/", DisplayConsumer.as_asgi()),
     # A caller's console of one game: callers of the game's hall only.
     path("ws/locutor/<int:game_id>/", ConsoleConsumer.as_asgi()),
+    # An online player's game screen (R94-R97): players of the game's operator only.
+    path("ws/online/game/<int:game_id>/", PlayerGameConsumer.as_asgi()),
 ]

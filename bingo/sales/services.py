@@ -28,7 +28,7 @@ from bingo.engine.sales import (
     allocate,
 )
 from bingo.live import events
-from bingo.models import Game, GameSeries, Sale
+from bingo.models import Game, GameSeries, Player, Sale
 from cards.models import Series
 from cards.selectors import series_stock
 from halls.models import CashDesk
@@ -176,7 +176,7 @@ _TAKE_NUMBERS = """
     UPDATE cards_series
        SET last_sold = last_sold + %(quantity)s,
            status = CASE WHEN last_sold + %(quantity)s = size THEN 'exhausted' ELSE status END
-     WHERE id = %(series)s AND on_sale_in_id = %(game)s AND status = 'on_sale'
+     WHERE id = %(series)s AND on_sale_in_id = %(game)s AND status = 'on_sale' AND NOT online
        AND last_sold + %(quantity)s <= size
        AND NOT EXISTS (SELECT 1 FROM halls_hall
                         WHERE id = %(hall)s AND card_limit_per_player IS NOT NULL)
@@ -287,9 +287,35 @@ def _sale_done(request_key: str) -> SaleResult | None:
     return SaleResult(rows, amount, rows[0].cash_received - amount)
 
 
+def sale_make_online(*, game: Game, quantity: int, buyer: Player, request_key: str) -> SaleResult:
+    """Sell ``quantity`` cards of ``game``'s online series to ``buyer`` in number order
+    (R36-R38, R85), by the same locked path as a desk's sale; the caller pays for them from the
+    wallet in the same transaction (``bingo.online.services.online_buy``), so this must run
+    inside one. ``cash_received`` records the amount taken from the wallet."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("sale_make_online runs inside the transaction that pays for the sale")
+    if isinstance(quantity, bool) or not isinstance(quantity, int) or quantity < 1:
+        raise ValidationError(_("Buy at least one card."))
+    if not request_key or len(request_key) > 64:
+        raise ValidationError(_("Each sale needs a request key of 1 to 64 characters."))
+    with transaction.atomic():
+        result = _sell(game, quantity, None, None, None, request_key, "", buyer)
+    transaction.on_commit(lambda: events.price_board_changed(game.pk))
+    return result
+
+
 def _sell(
-    game: Game, quantity: int, desk: CashDesk, cashier: User, received: Decimal, key: str, player: str
+    game: Game,
+    quantity: int,
+    desk: CashDesk | None,
+    cashier: User | None,
+    received: Decimal | None,
+    key: str,
+    player: str,
+    buyer: Player | None = None,
 ) -> SaleResult:
+    """The locked sale, at a desk (``desk``, ``cashier``, cash ``received``) or online to
+    ``buyer`` (paid from the wallet by the caller: ``received`` None)."""
     # Sales queue on the rows of the series on sale (R36: one number after another). Closing the
     # game takes the same locks, so the state read below, in a statement of its own after the
     # lock is granted, is the committed one: no sale slips into a closed game.
@@ -303,15 +329,28 @@ def _sell(
     hall = game.session.room.hall
     if game.state != GameState.SELLING.value or not on_sale or game.doubles_of_id is not None:
         raise ValidationError(_("Game %(n)d is not selling cards.") % {"n": game.number})
+    # R85: online series are sold only online, from wallets; the hall's only at its desks (the
+    # fast path's UPDATE says the same, and on PostgreSQL the sale trigger too).
+    if (wrong := next((s for s in on_sale if s.online != (buyer is not None)), None)) is not None:
+        if buyer is None:
+            raise ValidationError(
+                _("Series %(s)s is set aside for online play: it is never sold at a desk (R85).")
+                % {"s": wrong.label}
+            )
+        raise ValidationError(
+            _("Series %(s)s is a hall series: it is sold only at the hall's desks (R85).")
+            % {"s": wrong.label}
+        )
     if hall.card_limit_per_player:
         # R35: the cap needs to know who buys.
-        if not player:
+        if not player and buyer is None:
             raise ValidationError(_("This hall limits cards per player (R35): say who is buying."))
-        bought = game.sales.filter(player=player).aggregate(n=Sum("quantity"))["n"] or 0
+        mine = game.sales.filter(buyer=buyer) if buyer is not None else game.sales.filter(player=player)
+        bought = mine.aggregate(n=Sum("quantity"))["n"] or 0
         if bought + quantity > hall.card_limit_per_player:
             raise ValidationError(
                 _("A player may buy at most %(limit)d cards in a game (R35); %(player)s has %(bought)d.")
-                % {"limit": hall.card_limit_per_player, "player": player, "bought": bought}
+                % {"limit": hall.card_limit_per_player, "player": player or str(buyer), "bought": bought}
             )
     on_sale.sort(key=lambda s: s.position)
     first = on_sale[0]
@@ -330,6 +369,8 @@ def _sell(
         raise validation_error(exc) from None
     price = first.price
     amount = price * quantity
+    if received is None:  # online: the wallet pays exactly, in the caller's transaction
+        received = amount
     if received < amount:
         raise ValidationError(
             _("The cards cost %(amount)s; only %(received)s was received (cash only, no credit, R39).")
@@ -355,6 +396,7 @@ def _sell(
                 amount=s.price * count,
                 cash_desk=desk,
                 cashier=cashier,
+                buyer=buyer,
                 cash_received=received,
                 player=player,
                 request_key=key,

@@ -51,6 +51,7 @@ def series_make(
     back_colour: str = "#1E88E5",
     face_colour: str = "#FDD835",
     double: bool = False,
+    online: bool = False,
 ) -> Series:
     """A series made by ``series_create``: of ``card_set``, or of a new one of ``variant`` and
     ``size``; a size outside A-K gets an authorization reference (R19)."""
@@ -67,5 +68,6 @@ def series_make(
         face_colour=face_colour,
         authorization="" if card_set.size in SERIES_SIZES.values() else "Test authorization 1/2026",
         double=double,
+        online=online,
         user=None,
     )

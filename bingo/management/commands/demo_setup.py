@@ -11,17 +11,26 @@ Refuses to run with DEBUG off unless ``--force``: known passwords must never rea
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
+from django.db.models import Max
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from bingo.common.roles import STAFF_ROLES, Role, user_roles_set
+from bingo.engine import ALGORITHM_CARDS
+from bingo.models import OnlineRoom, Player, RoomMode
+from bingo.online import services as online_services
+from bingo.players.services import wallet_post
+from cards import services as card_services
+from cards.models import Series
 from halls import services as hall_services
 from halls.models import Hall, StaffMembership
 
@@ -83,6 +92,47 @@ def demo_hall_ensure() -> Hall:
     return hall
 
 
+DEMO_ONLINE_ROOM = "Sala online"
+#: What the demo player's wallet holds after the demo's deposit.
+DEMO_CREDIT = Decimal("1000.00")
+
+
+@transaction.atomic
+def demo_online_ensure(hall: Hall) -> Player:
+    """The demo hall's online room (continuous, R90) with two online series of 90-ball cards
+    ready (R85), and the demo player registered there with credit in the wallet, deposited by
+    the demo cashier (identity document "demo")."""
+    if not OnlineRoom.objects.filter(room__hall=hall).exists():
+        online_services.online_room_create(
+            hall=hall, name=DEMO_ONLINE_ROOM, mode=RoomMode.CONTINUOUS, ball_interval=Decimal("4")
+        )
+    online_series = Series.objects.filter(hall=hall, online=True)
+    if not online_series.exists():
+        card_set = card_services.card_set_request(
+            variant="90", size=840, algorithm=ALGORITHM_CARDS, user=None
+        )
+        first = (Series.objects.filter(hall=hall).aggregate(n=Max("order_number"))["n"] or 0) + 1
+        for order in (first, first + 1):
+            card_services.series_create(
+                hall=hall, order_number=order, card_set=card_set, price=Decimal("50"),
+                back_colour="#2E7D32", face_colour="#FDD835", online=True, user=None,
+            )  # fmt: skip
+    user = get_user_model().objects.get(username="jogador")
+    player = Player.objects.filter(user=user).first() or Player.objects.create(
+        user=user, hall=hall, birth_date=date(1990, 1, 1), adult_confirmed_at=timezone.now()
+    )
+    cashier = get_user_model().objects.get(username="caixa")
+    wallet_post(
+        player=player,
+        kind="deposit",
+        amount=DEMO_CREDIT,
+        key="demo-credit",
+        recorded_by=cashier,
+        reference="demo",
+    )
+    return player
+
+
 class Command(BaseCommand):
     help = "Create the demo accounts (one per role, plus admin) and print their logins."
 
@@ -109,10 +159,19 @@ class Command(BaseCommand):
                 )
             demo_accounts_ensure()
             hall = demo_hall_ensure()
+            demo_online_ensure(hall)
             self.stdout.write(self.style.SUCCESS(_("Demo accounts ready.")))
             self.stdout.write(
                 _("Demo hall: %(hall)s. The manager, cashier, caller and inspector work there.")
                 % {"hall": hall.name}
+            )
+            self.stdout.write(
+                _("Online room: %(room)s (continuous). Player «jogador» plays at %(url)s with %(credit)s.")
+                % {
+                    "room": DEMO_ONLINE_ROOM,
+                    "url": options["base_url"].rstrip("/") + reverse("online:lobby"),
+                    "credit": DEMO_CREDIT,
+                }
             )
             self.stdout.write(self.logins_table(options["base_url"].rstrip("/")))
 

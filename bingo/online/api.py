@@ -1,0 +1,375 @@
+"""Online play over the JSON API (R85-R97).
+
+Managers: the online rooms of the halls they manage (create, read, change: mode, ball interval
+never under 1 s (R88), sales window, pause, variant, prize plan, open or closed) and the
+sessions of a session-mode room (several games, variants and prices at once, R92; one close of
+sales for all, R93). Players: the lobby, buying cards (paid from the wallet, idempotent on the
+client's key), their own view of a game (cards, marks, one to go, prizes), their marking (R96).
+Every view checks the role first (IsAuthenticated, then the role), then the hall.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from bingo.common.api import ErrorSerializer, MoneyField, has_role
+from bingo.common.roles import Role
+from bingo.games.api import VariantField
+from bingo.models import Game, Marking, OnlineRoom, Player, RoomMode
+from bingo.online import selectors, services
+from halls.api import request_user
+from halls.models import Hall
+from halls.selectors import hall_list_for
+
+IsManager = has_role(Role.MANAGER)
+IsPlayer = has_role(Role.PLAYER)
+
+
+def _plan_field() -> serializers.DictField:
+    return serializers.DictField(
+        child=serializers.CharField(),
+        required=False,
+        allow_null=True,
+        help_text='Shares of sales in percent by prize, e.g. {"line": "20", "bingo": "60"} (R7); '
+        "null: the variant's default.",
+    )
+
+
+def _interval_field(**kwargs: Any) -> serializers.DecimalField:
+    return serializers.DecimalField(
+        max_digits=6,
+        decimal_places=2,
+        coerce_to_string=True,
+        help_text="Seconds between balls, never under 1 (R88).",
+        **kwargs,
+    )
+
+
+class OnlineRoomSerializer(serializers.ModelSerializer[OnlineRoom]):
+    """An online room as the API shows it."""
+
+    id = serializers.IntegerField(source="pk", read_only=True)
+    hall = serializers.IntegerField(source="room.hall_id", read_only=True)
+    name = serializers.CharField(source="room.name", read_only=True)
+    mode = serializers.CharField(read_only=True, help_text="continuous (R90) or session (R91).")
+    variant = serializers.CharField(read_only=True)
+    ball_interval = _interval_field(read_only=True)
+
+    class Meta:
+        model = OnlineRoom
+        fields = [
+            "id",
+            "hall",
+            "name",
+            "mode",
+            "ball_interval",
+            "sales_seconds",
+            "pause_seconds",
+            "variant",
+            "prize_plan",
+            "active",
+        ]
+        read_only_fields = fields
+
+
+class OnlineRoomWriteSerializer(serializers.Serializer[Any]):
+    """A new online room, or the fields of one to change (PATCH)."""
+
+    hall = serializers.PrimaryKeyRelatedField(
+        queryset=Hall.objects.all(), help_text="A hall the caller manages."
+    )
+    name = serializers.CharField(max_length=80)
+    mode = serializers.ChoiceField(choices=RoomMode.choices)
+    ball_interval = _interval_field()
+    sales_seconds = serializers.IntegerField(
+        required=False, help_text="Continuous mode: the sales window (R90)."
+    )
+    pause_seconds = serializers.IntegerField(
+        required=False, help_text="Continuous mode: pause between games."
+    )
+    variant = VariantField(required=False)
+    prize_plan = _plan_field()
+    active = serializers.BooleanField(required=False, help_text="Open to players.")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if (user := self.context.get("user")) is not None:
+            self.fields["hall"].queryset = hall_list_for(user, Role.MANAGER)  # type: ignore[attr-defined]
+
+
+class SessionGameSerializer(serializers.Serializer[Any]):
+    variant = VariantField()
+    price = MoneyField(help_text='Face value of the cards it sells, as a decimal string ("10.00") (R92).')
+    prize_plan = _plan_field()
+
+
+class SessionScheduleSerializer(serializers.Serializer[Any]):
+    """A session of a session-mode room (R91-R93)."""
+
+    starts_at = serializers.DateTimeField(help_text="Sales open for every game (R93).")
+    sales_close_at = serializers.DateTimeField(help_text="Sales close for every game together (R93).")
+    scheduled_end = serializers.DateTimeField()
+    ball_interval = _interval_field(required=False, allow_null=True, default=None)
+    games = SessionGameSerializer(many=True, help_text="Several variants and prices at once (R92).")
+
+
+class ScheduledGameSerializer(serializers.ModelSerializer[Game]):
+    variant = serializers.CharField(read_only=True)
+    state = serializers.CharField(read_only=True)
+    price = MoneyField(read_only=True)
+    ball_interval = _interval_field(read_only=True)
+
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "number",
+            "variant",
+            "state",
+            "price",
+            "prize_plan",
+            "sales_close_at",
+            "ball_interval",
+        ]
+        read_only_fields = fields
+
+
+class ScheduledSessionSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField(read_only=True)
+    starts_at = serializers.DateTimeField(read_only=True)
+    scheduled_end = serializers.DateTimeField(read_only=True)
+    games = ScheduledGameSerializer(many=True, read_only=True)
+
+
+def _managed_room(request: Request, room_id: int) -> OnlineRoom:
+    try:
+        return selectors.online_room_get(
+            halls=hall_list_for(request_user(request), Role.MANAGER), room_id=room_id
+        )
+    except OnlineRoom.DoesNotExist:
+        raise Http404 from None
+
+
+class OnlineRoomListView(APIView):
+    permission_classes = [IsAuthenticated, IsManager]
+
+    @extend_schema(
+        operation_id="online_rooms_list", responses=OnlineRoomSerializer(many=True), tags=["online"]
+    )
+    def get(self, request: Request) -> Response:
+        rooms = selectors.online_room_list(halls=hall_list_for(request_user(request), Role.MANAGER))
+        return Response(OnlineRoomSerializer(rooms, many=True).data)
+
+    @extend_schema(
+        operation_id="online_rooms_create",
+        request=OnlineRoomWriteSerializer,
+        responses={
+            201: OnlineRoomSerializer,
+            400: OpenApiResponse(ErrorSerializer, description="R88, R7..."),
+        },
+        tags=["online"],
+    )
+    def post(self, request: Request) -> Response:
+        form = OnlineRoomWriteSerializer(data=request.data, context={"user": request_user(request)})
+        form.is_valid(raise_exception=True)
+        room = services.online_room_create(**form.validated_data)
+        return Response(OnlineRoomSerializer(room).data, status=status.HTTP_201_CREATED)
+
+
+class OnlineRoomDetailView(APIView):
+    permission_classes = [IsAuthenticated, IsManager]
+
+    @extend_schema(operation_id="online_rooms_retrieve", responses=OnlineRoomSerializer, tags=["online"])
+    def get(self, request: Request, room_id: int) -> Response:
+        return Response(OnlineRoomSerializer(_managed_room(request, room_id)).data)
+
+    @extend_schema(
+        operation_id="online_rooms_partial_update",
+        request=OnlineRoomWriteSerializer,
+        responses={200: OnlineRoomSerializer, 400: ErrorSerializer},
+        tags=["online"],
+    )
+    def patch(self, request: Request, room_id: int) -> Response:
+        room = _managed_room(request, room_id)
+        form = OnlineRoomWriteSerializer(
+            data=request.data, partial=True, context={"user": request_user(request)}
+        )
+        form.is_valid(raise_exception=True)
+        fields = dict(form.validated_data)
+        fields.pop("hall", None)  # a room stays in its hall
+        room = services.online_room_update(online_room=room, **fields)
+        return Response(OnlineRoomSerializer(room).data)
+
+
+class OnlineSessionListView(APIView):
+    permission_classes = [IsAuthenticated, IsManager]
+
+    @extend_schema(
+        operation_id="online_rooms_sessions_create",
+        request=SessionScheduleSerializer,
+        responses={201: ScheduledSessionSerializer, 400: ErrorSerializer},
+        tags=["online"],
+    )
+    def post(self, request: Request, room_id: int) -> Response:
+        room = _managed_room(request, room_id)
+        form = SessionScheduleSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        session = services.online_session_schedule(
+            online_room=room,
+            starts_at=data["starts_at"],
+            sales_close_at=data["sales_close_at"],
+            scheduled_end=data["scheduled_end"],
+            ball_interval=data["ball_interval"],
+            games=[
+                services.SessionGame(g["variant"], g["price"], g.get("prize_plan") or None)
+                for g in data["games"]
+            ],
+            user=request_user(request),
+        )
+        body = {
+            "id": session.pk,
+            "starts_at": session.starts_at,
+            "scheduled_end": session.scheduled_end,
+            "games": session.games.order_by("number"),
+        }
+        return Response(ScheduledSessionSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+# --- players -----------------------------------------------------------------------------------
+
+
+def _player(request: Request) -> Player:
+    player = Player.objects.select_related("hall").filter(user_id=request_user(request).pk).first()
+    if player is None:
+        raise Http404
+    return player
+
+
+def _player_game(player: Player, game_id: int) -> Game:
+    try:
+        return selectors.online_game_get(player=player, game_id=game_id)
+    except Game.DoesNotExist:
+        raise Http404 from None
+
+
+class LobbyGameSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField(source="game.pk")
+    number = serializers.IntegerField(source="game.number")
+    variant = serializers.CharField(source="game.variant")
+    state = serializers.CharField(source="game.state")
+    state_name = serializers.CharField()
+    price = MoneyField(source="game.price", allow_null=True)
+    sales_close_at = serializers.DateTimeField(source="game.sales_close_at", allow_null=True)
+    prizes = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    cards_mine = serializers.IntegerField()
+
+
+class LobbyRoomSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField(source="online_room.pk")
+    name = serializers.CharField(source="online_room.room.name")
+    mode = serializers.CharField(source="online_room.mode")
+    ball_interval = serializers.DecimalField(
+        source="online_room.ball_interval", max_digits=6, decimal_places=2
+    )
+    games = LobbyGameSerializer(many=True)
+
+
+class LobbySerializer(serializers.Serializer[Any]):
+    rooms = LobbyRoomSerializer(many=True)
+    jackpot_active = serializers.BooleanField(source="jackpot.active")
+    jackpot = MoneyField(source="jackpot.balance", max_digits=14)
+    balance = MoneyField(max_digits=14)
+
+
+class LobbyView(APIView):
+    permission_classes = [IsAuthenticated, IsPlayer]
+
+    @extend_schema(operation_id="online_lobby_retrieve", responses=LobbySerializer, tags=["online"])
+    def get(self, request: Request) -> Response:
+        return Response(LobbySerializer(selectors.online_lobby(player=_player(request))).data)
+
+
+class PlayerGameStateView(APIView):
+    permission_classes = [IsAuthenticated, IsPlayer]
+
+    @extend_schema(
+        operation_id="online_games_state_retrieve",
+        responses={200: OpenApiResponse(description="The player's game: see docs/online.md (player.state).")},
+        tags=["online"],
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        player = _player(request)
+        return Response(selectors.player_game_state(player=player, game=_player_game(player, game_id)))
+
+
+class PurchaseSerializer(serializers.Serializer[Any]):
+    quantity = serializers.IntegerField(min_value=1, max_value=1000)
+    key = serializers.CharField(
+        max_length=services.KEY_MAX, help_text="Chosen by the client; the same key again counts once."
+    )
+
+
+class PurchaseResultSerializer(serializers.Serializer[Any]):
+    cards = serializers.IntegerField()
+    amount = MoneyField(max_digits=14)
+    balance = MoneyField(max_digits=14)
+    blocks = serializers.ListField(child=serializers.DictField(), help_text="series, first, last")
+
+
+class PurchaseView(APIView):
+    permission_classes = [IsAuthenticated, IsPlayer]
+
+    @extend_schema(
+        operation_id="online_games_purchases_create",
+        request=PurchaseSerializer,
+        responses={201: PurchaseResultSerializer, 400: ErrorSerializer},
+        tags=["online"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        player = _player(request)
+        game = _player_game(player, game_id)
+        form = PurchaseSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        purchase = services.online_buy(
+            player=player, game=game, quantity=form.validated_data["quantity"], key=form.validated_data["key"]
+        )
+        body = {
+            "cards": purchase.cards,
+            "amount": purchase.amount,
+            "balance": purchase.balance,
+            "blocks": [
+                {"series": s.series.label, "first": s.first_number, "last": s.last_number}
+                for s in purchase.sales
+            ],
+        }
+        return Response(PurchaseResultSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+class MarkingSerializer(serializers.Serializer[Any]):
+    marking = serializers.ChoiceField(choices=Marking.choices, help_text="auto or manual (R96).")
+
+
+class MarkingView(APIView):
+    permission_classes = [IsAuthenticated, IsPlayer]
+
+    @extend_schema(
+        operation_id="online_marking_update",
+        request=MarkingSerializer,
+        responses=MarkingSerializer,
+        tags=["online"],
+    )
+    def put(self, request: Request) -> Response:
+        player = _player(request)
+        form = MarkingSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        services.player_marking_set(player=player, marking=form.validated_data["marking"])
+        return Response({"marking": player.marking})

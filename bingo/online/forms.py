@@ -1,0 +1,225 @@
+"""Forms of online play: an online room's setup and a session's schedule (managers), buying
+cards and the marking (players). Each ``save`` calls one service and shows its refusals on
+the fields."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django import forms
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy as _
+
+from bingo.common.forms import add_service_errors
+from bingo.engine.prizes import PrizeKind
+from bingo.models import Marking, OnlineRoom, RoomMode, Session
+from bingo.online import services
+from cards.models import VARIANT_CHOICES
+from halls.models import Hall
+
+_PLAN_PART = re.compile(r"^\s*([a-z_]+)\s*[=:]\s*([0-9]+(?:[.,][0-9]+)?)\s*%?\s*$")
+
+
+def plan_parse(text: str) -> dict[str, str] | None:
+    """``"line=20, bingo=60"`` as a prize plan (shares of sales in percent); None when blank
+    (the variant's default). ValidationError when it does not read."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    plan: dict[str, str] = {}
+    for part in re.split(r"[;,]\s*(?=[a-z_])", text):
+        match = _PLAN_PART.match(part.lower())
+        if not match or match.group(1) not in PrizeKind._value2member_map_:
+            raise ValidationError(
+                _("Write the plan as prize=percent, e.g. line=20, bingo=60 (prizes: %(kinds)s).")
+                % {"kinds": ", ".join(k.value for k in PrizeKind)}
+            )
+        plan[match.group(1)] = match.group(2).replace(",", ".")
+    return plan
+
+
+def plan_text(plan: dict[str, str] | None) -> str:
+    return ", ".join(f"{kind}={share}" for kind, share in (plan or {}).items())
+
+
+def _interval_check(value: Decimal | None) -> Decimal | None:
+    if value is not None and value < 1:
+        raise ValidationError(
+            _("Balls are drawn at least one second apart (R88): %(s)s s is too fast.") % {"s": value}
+        )
+    return value
+
+
+class OnlineRoomForm(forms.Form):
+    """An online room's setup (R88-R93). ``hall`` only when the room is new."""
+
+    hall = forms.ModelChoiceField(label=_("Hall"), queryset=Hall.objects.none(), empty_label=None)
+    name = forms.CharField(label=_("Name"), max_length=80)
+    mode = forms.ChoiceField(label=_("Mode"), choices=RoomMode.choices, widget=forms.RadioSelect)
+    ball_interval = forms.DecimalField(
+        label=_("Seconds between balls (R88)"),
+        max_digits=5,
+        decimal_places=2,
+        initial=Decimal("4"),
+        help_text=_("Never under one second (R88)."),
+        widget=forms.NumberInput(attrs={"step": "0.5", "inputmode": "decimal"}),
+    )
+    sales_seconds = forms.IntegerField(
+        label=_("Sales window (seconds)"),
+        min_value=5,
+        initial=60,
+        help_text=_("Continuous mode: how long each game sells cards, whatever the number of players (R90)."),
+    )
+    pause_seconds = forms.IntegerField(
+        label=_("Pause between games (seconds)"), min_value=0, initial=10, help_text=_("Continuous mode.")
+    )
+    variant = forms.ChoiceField(label=_("Variant"), choices=VARIANT_CHOICES, initial="90")
+    prize_plan = forms.CharField(
+        label=_("Prize plan"),
+        required=False,
+        help_text=_(
+            "Continuous mode: shares of sales in percent, e.g. line=20, bingo=60 (R7); "
+            "blank: the variant's default."
+        ),
+    )
+    active = forms.BooleanField(label=_("Open to players"), required=False, initial=True)
+
+    def __init__(
+        self, *args: Any, halls: QuerySet[Hall] | None = None, room: OnlineRoom | None = None, **kwargs: Any
+    ) -> None:
+        if room is not None:
+            kwargs.setdefault(
+                "initial",
+                {
+                    "name": room.room.name,
+                    "mode": room.mode,
+                    "ball_interval": room.ball_interval,
+                    "sales_seconds": room.sales_seconds,
+                    "pause_seconds": room.pause_seconds,
+                    "variant": room.variant,
+                    "prize_plan": plan_text(room.prize_plan),
+                    "active": room.active,
+                },
+            )
+        super().__init__(*args, **kwargs)
+        self.room = room
+        if room is not None or halls is None:
+            del self.fields["hall"]
+        else:
+            field = self.fields["hall"]
+            assert isinstance(field, forms.ModelChoiceField)
+            field.queryset = halls.order_by("name")
+
+    def clean_ball_interval(self) -> Decimal | None:
+        return _interval_check(self.cleaned_data.get("ball_interval"))
+
+    def clean_prize_plan(self) -> dict[str, str] | None:
+        return plan_parse(self.cleaned_data.get("prize_plan", ""))
+
+    def save(self) -> OnlineRoom:
+        data = dict(self.cleaned_data)
+        try:
+            if self.room is None:
+                return services.online_room_create(**data)
+            return services.online_room_update(online_room=self.room, **data)
+        except ValidationError as exc:
+            add_service_errors(self, exc)
+            raise
+
+
+class SessionScheduleForm(forms.Form):
+    """A session of a session-mode room (R91-R93): when it starts (sales open for every game),
+    when sales close for every game together, when it ends, and its games, one a line."""
+
+    starts_at = forms.DateTimeField(
+        label=_("Starts (sales open) at"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+    sales_close_at = forms.DateTimeField(
+        label=_("Sales close for every game at (R93)"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+    scheduled_end = forms.DateTimeField(
+        label=_("Ends at"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+    ball_interval = forms.DecimalField(
+        label=_("Seconds between balls (R88)"),
+        max_digits=5,
+        decimal_places=2,
+        required=False,
+        help_text=_("Blank: the room's. Never under one second (R88)."),
+    )
+    games = forms.CharField(
+        label=_("Games"),
+        widget=forms.Textarea(attrs={"rows": 5}),
+        help_text=_(
+            "One game a line: variant; card price; prize plan (optional), e.g. "
+            "«90; 10.00; line=20, bingo=60». Several variants and prices at once (R92)."
+        ),
+    )
+
+    def __init__(self, *args: Any, room: OnlineRoom, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.room = room
+
+    def clean_ball_interval(self) -> Decimal | None:
+        return _interval_check(self.cleaned_data.get("ball_interval"))
+
+    def clean_games(self) -> list[services.SessionGame]:
+        games = []
+        variants = {value for value, _label in VARIANT_CHOICES}
+        for n, line in enumerate(self.cleaned_data.get("games", "").splitlines(), start=1):
+            if not line.strip():
+                continue
+            parts = [p.strip() for p in line.split(";")]
+            if len(parts) < 2 or parts[0] not in variants:
+                raise ValidationError(
+                    _("Line %(n)d: write the variant (%(variants)s) and the card price, separated by «;».")
+                    % {"n": n, "variants": ", ".join(sorted(variants))}
+                )
+            try:
+                price = Decimal(parts[1].replace(",", "."))
+            except InvalidOperation:
+                raise ValidationError(_("Line %(n)d: the card price must be an amount.") % {"n": n}) from None
+            games.append(services.SessionGame(parts[0], price, plan_parse(";".join(parts[2:]))))
+        if not games:
+            raise ValidationError(_("A session has at least one game."))
+        return games
+
+    def save(self, *, user: User) -> Session:
+        data = self.cleaned_data
+        try:
+            return services.online_session_schedule(
+                online_room=self.room,
+                starts_at=data["starts_at"],
+                sales_close_at=data["sales_close_at"],
+                scheduled_end=data["scheduled_end"],
+                games=data["games"],
+                ball_interval=data["ball_interval"],
+                user=user,
+            )
+        except ValidationError as exc:
+            add_service_errors(self, exc)
+            raise
+
+
+class BuyForm(forms.Form):
+    """Cards to buy, and the purchase's key: a page renders a new one, so the same form sent
+    twice buys once."""
+
+    quantity = forms.IntegerField(label=_("Cards"), min_value=1, max_value=1000, initial=1)
+    key = forms.CharField(widget=forms.HiddenInput, max_length=services.KEY_MAX)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {"quantity": 1, "key": secrets.token_urlsafe(18)})
+        super().__init__(*args, **kwargs)
+
+
+class MarkingForm(forms.Form):
+    """Automatic marking or by hand (R96)."""
+
+    marking = forms.ChoiceField(label=_("Marking"), choices=Marking.choices)

@@ -1,0 +1,270 @@
+"""Reads of online play (R85-R97): the online rooms, the series an online game sells, the
+player's lobby and the player's view of one game (cards, marks, one to go, prizes)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet, Sum
+
+from bingo.common.money import money_display
+from bingo.draw import detection
+from bingo.engine import Variant
+from bingo.engine.detection import card_check
+from bingo.jackpot import selectors as jackpot_selectors
+from bingo.jackpot.selectors import JackpotState
+from bingo.models import Ball, Game, GameState, OnlineRoom, Player, Prize, PrizeKind, PrizeWinner, Sale
+from bingo.players import selectors as player_selectors
+from bingo.sales import selectors as sales_selectors
+from cards.models import CardSet, Series
+from cards.selectors import card_get
+from halls.models import Hall
+
+#: The games a lobby and a room's page list: those not over yet.
+COMING_STATES = (
+    GameState.PLANNED.value,
+    GameState.SELLING.value,
+    GameState.SALES_CLOSED.value,
+    GameState.DRAWING.value,
+    GameState.SUSPENDED.value,
+)
+#: How many coming games the lobby shows per room.
+LOBBY_GAMES = 6
+
+
+def online_room_list(*, halls: QuerySet[Hall]) -> QuerySet[OnlineRoom]:
+    """The online rooms of ``halls``, with their room and hall, by hall and name."""
+    return (
+        OnlineRoom.objects.filter(room__hall__in=halls)
+        .select_related("room__hall")
+        .order_by("room__hall__name", "room__name")
+    )
+
+
+def online_room_get(*, halls: QuerySet[Hall], room_id: int) -> OnlineRoom:
+    """One online room of ``halls``; OnlineRoom.DoesNotExist otherwise (another hall's too)."""
+    return online_room_list(halls=halls).get(pk=room_id)
+
+
+def online_series_pick(*, hall: Hall, variant: str, price: Decimal | None = None) -> Series | None:
+    """The series an online game of ``variant`` (and cards of face value ``price``) puts on
+    sale: the hall's online, ready series in stock, not on sale in another game, lowest order
+    number first (R36-R37, R85)."""
+    found = Series.objects.filter(
+        hall=hall,
+        online=True,
+        status=Series.Status.IN_STOCK,
+        on_sale_in__isnull=True,
+        card_set__status=CardSet.Status.READY,
+        card_set__variant=variant,
+    ).exclude(games__game__state=GameState.SELLING.value)
+    if price is not None:
+        found = found.filter(price=price)
+    return found.select_related("card_set").order_by("order_number").first()
+
+
+def room_game_list(*, online_room: OnlineRoom, limit: int = LOBBY_GAMES) -> list[Game]:
+    """The room's games not over yet, soonest first (its sessions not ended)."""
+    return list(
+        Game.objects.filter(
+            session__room_id=online_room.pk, session__ended_at__isnull=True, state__in=COMING_STATES
+        )
+        .select_related("session__room__hall")
+        .order_by("session__starts_at", "number")[:limit]
+    )
+
+
+@dataclass(frozen=True)
+class LobbyGame:
+    """One coming game as the lobby lists it."""
+
+    game: Game
+    state_name: str
+    price_display: str | None
+    prizes: tuple[tuple[str, str], ...]
+    cards_mine: int
+
+    @property
+    def selling(self) -> bool:
+        return self.game.state == GameState.SELLING.value
+
+
+@dataclass(frozen=True)
+class LobbyRoom:
+    online_room: OnlineRoom
+    games: tuple[LobbyGame, ...]
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """The player's lobby: the operator's open online rooms and their next games, the jackpot,
+    the wallet's balance."""
+
+    player: Player
+    rooms: tuple[LobbyRoom, ...]
+    jackpot: JackpotState
+    balance: Decimal
+    balance_display: str
+
+
+def _prize_names() -> dict[str, str]:
+    return {kind.value: str(kind.label) for kind in PrizeKind}
+
+
+def online_lobby(*, player: Player) -> Lobby:
+    """What the player's lobby shows (R94: the rooms open to them and the games to buy)."""
+    hall = Hall.objects.get(pk=player.hall_id)
+    names = _prize_names()
+    mine = {
+        row["game_id"]: row["n"]
+        for row in Sale.objects.filter(buyer=player, game__state__in=COMING_STATES)
+        .values("game_id")
+        .annotate(n=Sum("quantity"))
+        .order_by()
+    }
+    rooms = []
+    for online_room in OnlineRoom.objects.filter(room__hall=hall, active=True).select_related("room__hall"):
+        games = []
+        for game in room_game_list(online_room=online_room):
+            figures = sales_selectors.game_board_figures(game=game)
+            games.append(
+                LobbyGame(
+                    game=game,
+                    state_name=str(GameState(game.state).label),
+                    price_display=money_display(game.price, hall.currency)
+                    if game.price is not None
+                    else None,
+                    prizes=tuple((names.get(p.kind.value, p.kind.value), p.display) for p in figures.prizes),
+                    cards_mine=mine.get(game.pk, 0),
+                )
+            )
+        rooms.append(LobbyRoom(online_room, tuple(games)))
+    balance = player_selectors.wallet_balance(player=player)
+    return Lobby(
+        player=player,
+        rooms=tuple(rooms),
+        jackpot=jackpot_selectors.jackpot_state(hall=hall),
+        balance=balance,
+        balance_display=money_display(balance, hall.currency),
+    )
+
+
+def online_game_get(*, player: Player, game_id: int) -> Game:
+    """A game of one of the player's operator's online rooms; Game.DoesNotExist otherwise."""
+    return Game.objects.select_related("session__room__hall", "session__room__online").get(
+        pk=game_id, session__room__hall_id=player.hall_id, session__room__online__isnull=False
+    )
+
+
+def _card_label(series_label: str, number: int) -> str:
+    return f"{series_label} n.º {number}"
+
+
+def player_game_state(*, player: Player, game: Game) -> dict[str, Any]:
+    """Everything the player's game screen shows, as JSON: the game's stage, the balls (the last
+    large), the player's cards with their marks and, per card, the prizes one number away
+    (R95, worked out by the engine's detection), the prizes with their winners and whether the
+    player won one (R97), the wallet's balance, the marking chosen (R96) and the choices open
+    now (R94). ``targets`` lets the page find "one to go" itself as each ball arrives."""
+    game = Game.objects.select_related("session__room__hall", "session__room__online").get(pk=game.pk)
+    hall = game.session.room.hall
+    online_room = game.session.room.online
+    balls = list(Ball.objects.filter(game=game).order_by("position").values_list("number", flat=True))
+    rules = detection.game_rules(game)
+    names = _prize_names()
+    with_cards = Prefetch("cards", queryset=PrizeWinner.objects.select_related("series"))
+    awarded = {p.kind: p for p in Prize.objects.filter(game=game).prefetch_related(with_cards)}
+
+    sales = list(
+        Sale.objects.filter(game=game, buyer=player).select_related("series__card_set").order_by("pk")
+    )
+    cards = []
+    mine: set[tuple[int, int]] = set()
+    for sale in sales:
+        for number in range(sale.first_number, sale.last_number + 1):
+            mine.add((sale.series_id, number))
+            checked = card_check(rules, card_get(card_set=sale.series.card_set, number=number), balls)
+            one_to_go = [
+                p.prize.value for p in checked.prizes if p.missing == 1 and p.prize.value not in awarded
+            ]
+            cards.append(
+                {
+                    "series": sale.series.label,
+                    "series_id": sale.series_id,
+                    "number": number,
+                    "label": _card_label(sale.series.label, number),
+                    "grid": [list(row) for row in checked.grid],
+                    "marks": [list(row) for row in checked.marks],
+                    "one_to_go": one_to_go,
+                    "held": [p.value for p in checked.held],
+                }
+            )
+    figures = sales_selectors.game_board_figures(game=game)
+    prizes = []
+    won = []
+    for prize in figures.prizes:
+        record = awarded.get(prize.kind.value)
+        winners = list(record.cards.all()) if record else []
+        mine_won = [w for w in winners if (w.series_id, w.card_number) in mine]
+        if mine_won:
+            won.append(prize.kind.value)
+        prizes.append(
+            {
+                "kind": prize.kind.value,
+                "name": names.get(prize.kind.value, prize.kind.value),
+                "amount": f"{prize.amount:.2f}",
+                "display": prize.display,
+                "won": record is not None,
+                "winners": [_card_label(w.series.label, w.card_number) for w in winners],
+                "each": money_display(record.amount_each, hall.currency) if record else None,
+                "mine": bool(mine_won),
+            }
+        )
+    jackpot_prize = awarded.get(PrizeKind.JACKPOT.value)
+    if jackpot_prize is not None and any(
+        (w.series_id, w.card_number) in mine for w in jackpot_prize.cards.all()
+    ):
+        won.append(PrizeKind.JACKPOT.value)
+    balance = player_selectors.wallet_balance(player=player)
+    selling = game.state == GameState.SELLING.value and online_room is not None and online_room.active
+    bought = sum(s.quantity for s in sales)
+    limit = hall.card_limit_per_player
+    targets = [{"prize": t.prize.value, "cells": [list(c) for c in t.cells]} for t in rules.targets]
+    return {
+        "type": "player.state",
+        "game": {
+            "id": game.pk,
+            "number": game.number,
+            "room": game.session.room.name,
+            "variant": game.variant,
+            "size": int(Variant(game.variant).value),
+            "state": game.state,
+            "state_name": str(GameState(game.state).label),
+            "price": f"{game.price:.2f}" if game.price is not None else None,
+            "price_display": money_display(game.price, hall.currency) if game.price is not None else None,
+            "sales_close_at": game.sales_close_at.isoformat() if game.sales_close_at else None,
+            "ball_interval": f"{game.ball_interval}" if game.ball_interval is not None else None,
+        },
+        "balls": balls,
+        "count": len(balls),
+        "last": balls[-1] if balls else None,
+        "cards": cards,
+        "targets": targets,
+        "prizes": prizes,
+        "awarded": sorted(awarded),
+        "won": won,
+        "marking": player.marking,
+        "balance": f"{balance:.2f}",
+        "balance_display": money_display(balance, hall.currency),
+        "cards_bought": bought,
+        "card_limit": limit,
+        # R94: what the player may do now.
+        "choices": {
+            "buy": selling and (limit is None or bought < limit),
+            "marking": True,
+            "mark_by_hand": player.marking == "manual" and bool(cards),
+            "lobby": True,
+        },
+    }

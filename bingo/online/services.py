@@ -1,0 +1,375 @@
+"""Writes of online play (R85-R96): setting up online rooms, scheduling their sessions, and a
+player buying cards from the wallet.
+
+* ``online_room_create`` / ``online_room_update``: a hall's room played online, its mode
+  (continuous R90, or sessions R91), the seconds between balls (never under 1, R88), the sales
+  window and pause of a continuous room, its variant and prize plan (R7, checked as a hall's
+  game's plan is, ``bingo.games.services.game_plan_check``).
+* ``online_session_schedule``: a session of a session-mode room with several games at once,
+  different variants and prices (R92), whose sales open at the session's start and close at one
+  moment for all of them (R93). The autodraw reconciler opens, closes and draws at those times.
+* ``online_buy``: the next cards of the game's online series in number order (R36-R38), sold by
+  the same locked path as a desk's sale (``bingo.sales.services.sale_make_online``) and paid
+  from the wallet in the same transaction; a retried request (same key) counts once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from bingo.engine.gamestate import GameState
+from bingo.games import services as game_services
+from bingo.models import Game, Marking, OnlineRoom, Player, RoomMode, Sale, Session, WalletEntry
+from bingo.players import selectors as player_selectors
+from bingo.players import services as player_services
+from bingo.sales import services as sales_services
+from cards.models import Series
+from halls.models import Hall, Room
+
+#: R88: never under one second between balls.
+MIN_BALL_INTERVAL = Decimal("1")
+#: The longest idempotency key a client may send (namespaced per player before it is stored).
+KEY_MAX = 40
+
+
+# --- rooms (R88-R93) ---------------------------------------------------------------------------
+
+
+def _ball_interval(value: Decimal | str | int | float) -> Decimal:
+    try:
+        seconds = Decimal(str(value))
+        if not seconds.is_finite():
+            raise InvalidOperation
+    except (InvalidOperation, ValueError):
+        raise ValidationError({"ball_interval": _("Give the seconds between balls as a number.")}) from None
+    if seconds < MIN_BALL_INTERVAL:
+        raise ValidationError(
+            {
+                "ball_interval": _("Balls are drawn at least one second apart (R88): %(s)s s is too fast.")
+                % {"s": seconds}
+            }
+        )
+    if seconds != seconds.quantize(Decimal("0.01")) or seconds >= 1000:
+        raise ValidationError(
+            {"ball_interval": _("Give the seconds between balls with at most two decimals, under 1000.")}
+        )
+    return seconds
+
+
+def _room_fields(fields: dict[str, Any], *, jackpot_active: bool) -> dict[str, Any]:
+    """The checked fields of an online room (those given)."""
+    checked: dict[str, Any] = {}
+    if "mode" in fields:
+        if fields["mode"] not in RoomMode.values:
+            raise ValidationError({"mode": _("Choose continuous or session mode (R89).")})
+        checked["mode"] = fields["mode"]
+    if "ball_interval" in fields:
+        checked["ball_interval"] = _ball_interval(fields["ball_interval"])
+    for name, least in (("sales_seconds", 5), ("pause_seconds", 0)):
+        if name in fields:
+            value = fields[name]
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise ValidationError(
+                    {name: _("Give a whole number of seconds, %(n)d or more.") % {"n": least}}
+                )
+            checked[name] = value
+    if "variant" in fields or "prize_plan" in fields:
+        plan = fields.get("prize_plan") or None
+        if plan is not None and not isinstance(plan, dict):
+            raise ValidationError(
+                {"prize_plan": _("A prize plan names prizes and their share of sales in percent.")}
+            )
+        try:
+            variant, shares, _rules = game_services.game_plan_check(
+                variant=fields.get("variant", "90"), prize_plan=plan, jackpot_active=jackpot_active
+            )
+        except ValidationError as exc:
+            raise ValidationError({"prize_plan": exc.messages}) from None
+        checked["variant"] = variant.value
+        checked["prize_plan"] = {kind.value: str(share) for kind, share in shares.shares}
+    if "active" in fields:
+        checked["active"] = bool(fields["active"])
+    return checked
+
+
+def online_room_create(
+    *,
+    hall: Hall,
+    name: str,
+    mode: str,
+    ball_interval: Decimal | str,
+    sales_seconds: int = 60,
+    pause_seconds: int = 10,
+    variant: str = "90",
+    prize_plan: dict[str, str] | None = None,
+    active: bool = True,
+) -> OnlineRoom:
+    """A new room of ``hall`` played online (R85-R93); ValidationError, per field, says what is
+    wrong (R88: a ball interval under one second is refused)."""
+    checked = _room_fields(
+        {
+            "mode": mode,
+            "ball_interval": ball_interval,
+            "sales_seconds": sales_seconds,
+            "pause_seconds": pause_seconds,
+            "variant": variant,
+            "prize_plan": prize_plan,
+            "active": active,
+        },
+        jackpot_active=hall.jackpot_active,
+    )
+    name = name.strip()
+    if not name:
+        raise ValidationError({"name": _("Give the room a name.")})
+    with transaction.atomic():
+        if Room.objects.filter(hall=hall, name=name).exists():
+            raise ValidationError({"name": _("This hall already has a room of that name.")})
+        room = Room.objects.create(hall=hall, name=name)
+        return OnlineRoom.objects.create(room=room, **checked)
+
+
+def online_room_update(*, online_room: OnlineRoom, **fields: Any) -> OnlineRoom:
+    """Change an online room's setup: any of ``name``, ``mode``, ``ball_interval`` (R88),
+    ``sales_seconds``, ``pause_seconds``, ``variant``, ``prize_plan``, ``active``. A game
+    already created keeps the setup it was created with."""
+    unknown = set(fields) - {
+        "name", "mode", "ball_interval", "sales_seconds", "pause_seconds", "variant", "prize_plan", "active"
+    }  # fmt: skip
+    if unknown:
+        raise ValueError(f"unknown fields: {sorted(unknown)}")
+    with transaction.atomic():
+        locked = OnlineRoom.objects.select_for_update().select_related("room__hall").get(pk=online_room.pk)
+        if ("variant" in fields) != ("prize_plan" in fields):
+            # The plan is checked against the variant: both are checked together.
+            fields.setdefault("variant", locked.variant)
+            fields.setdefault("prize_plan", locked.prize_plan or None)
+        checked = _room_fields(fields, jackpot_active=locked.room.hall.jackpot_active)
+        if "name" in fields:
+            name = str(fields["name"]).strip()
+            if not name:
+                raise ValidationError({"name": _("Give the room a name.")})
+            if Room.objects.filter(hall=locked.room.hall, name=name).exclude(pk=locked.pk).exists():
+                raise ValidationError({"name": _("This hall already has a room of that name.")})
+            locked.room.name = name
+            locked.room.save(update_fields=["name"])
+        for field, value in checked.items():
+            setattr(locked, field, value)
+        if checked:
+            locked.save(update_fields=list(checked))
+    return locked
+
+
+@dataclass(frozen=True)
+class SessionGame:
+    """One game of a scheduled online session: its variant, the face value of the cards it
+    sells (R92) and its prize plan (None: the variant's default)."""
+
+    variant: str
+    price: Decimal | str
+    prize_plan: dict[str, str] | None = None
+
+
+def online_session_schedule(
+    *,
+    online_room: OnlineRoom,
+    starts_at: datetime,
+    sales_close_at: datetime,
+    scheduled_end: datetime,
+    games: list[SessionGame],
+    user: User | None,
+    ball_interval: Decimal | str | None = None,
+) -> Session:
+    """Schedule a session in a session-mode online room (R91): its games, of several variants
+    and card prices at once (R92), each with its prize plan; sales open for all at
+    ``starts_at`` and close for all at ``sales_close_at`` (R93). Balls of every game come
+    ``ball_interval`` seconds apart (the room's when None; never under 1, R88). The autodraw
+    reconciler opens and closes the sales and draws at those times."""
+    room = OnlineRoom.objects.select_related("room__hall").get(pk=online_room.pk)
+    hall = room.room.hall
+    if room.mode != RoomMode.SESSION:
+        raise ValidationError(
+            _("Only a session-mode room has scheduled sessions (R91); a continuous one runs itself (R90).")
+        )
+    interval = room.ball_interval if ball_interval is None else _ball_interval(ball_interval)
+    if not games:
+        raise ValidationError({"games": _("A session has at least one game.")})
+    if not starts_at < sales_close_at < scheduled_end:
+        raise ValidationError(
+            {"sales_close_at": _("Sales close after the session starts and before it ends (R93).")}
+        )
+    prices: list[Decimal] = []
+    for index, spec in enumerate(games, start=1):
+        try:
+            price = Decimal(str(spec.price))
+            if not price.is_finite() or price <= 0:
+                raise InvalidOperation
+        except (InvalidOperation, ValueError):
+            raise ValidationError(
+                {"games": _("Game %(n)d: the card price must be an amount above zero.") % {"n": index}}
+            ) from None
+        prices.append(price.quantize(Decimal("0.01")))
+        if not Series.objects.filter(
+            hall=hall,
+            online=True,
+            card_set__variant=spec.variant,
+            price=prices[-1],
+            status__in=[Series.Status.IN_STOCK, Series.Status.ON_SALE],
+        ).exists():
+            raise ValidationError(
+                {
+                    "games": _(
+                        "Game %(n)d: the hall has no online series of %(v)s-ball cards at %(p)s (R85)."
+                    )
+                    % {"n": index, "v": spec.variant, "p": prices[-1]}
+                }
+            )
+    with transaction.atomic():
+        session = game_services.session_open(
+            room=room.room, starts_at=starts_at, scheduled_end=scheduled_end, user=user
+        )
+        for index, (spec, price) in enumerate(zip(games, prices, strict=True), start=1):
+            try:
+                game = game_services.game_create(
+                    session=session, variant=spec.variant, prize_plan=spec.prize_plan
+                )
+            except ValidationError as exc:
+                raise ValidationError(
+                    {"games": [_("Game %(n)d: %(error)s") % {"n": index, "error": m} for m in exc.messages]}
+                ) from None
+            # R92: the price it will sell at (an online series of that face value is picked as
+            # its sales open); R93: one close for all the session's games; R88: the pace.
+            game.price = price
+            game.sales_close_at = sales_close_at
+            game.ball_interval = interval
+            game.save(update_fields=["price", "sales_close_at", "ball_interval"])
+    return session
+
+
+# --- buying (R35-R38, R85) ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OnlinePurchase:
+    """What a purchase bought: its sale rows (one per series, R38), the amount taken from the
+    wallet, and the wallet's entry."""
+
+    sales: tuple[Sale, ...]
+    amount: Decimal
+    entry: WalletEntry
+
+    @property
+    def cards(self) -> int:
+        return sum(s.quantity for s in self.sales)
+
+    @property
+    def balance(self) -> Decimal:
+        """The wallet's balance right after this purchase."""
+        return self.entry.balance_after
+
+
+def _purchase_done(player: Player, request_key: str) -> OnlinePurchase | None:
+    rows = tuple(
+        Sale.objects.filter(request_key=request_key, buyer=player).select_related("series").order_by("part")
+    )
+    if not rows:
+        return None
+    entry = WalletEntry.objects.get(sale=rows[0])
+    return OnlinePurchase(rows, sum((s.amount for s in rows), Decimal("0")), entry)
+
+
+def online_buy(*, player: Player, game: Game, quantity: int, key: str) -> OnlinePurchase:
+    """Buy ``quantity`` cards of ``game`` for ``player``: the next cards of its online series in
+    number order (R36-R38), paid from the wallet in the same transaction as the sale, never one
+    without the other. ``key`` (1 to 40 characters, chosen by the client) makes a retried
+    purchase count once: the retry returns the first one's result, even after sales closed.
+
+    Refused, selling and taking nothing, when the game is not selling, the wallet holds less
+    than the cards cost, the player would pass the hall's limit of cards (R35), or the game is
+    another operator's.
+    """
+    key = (key or "").strip()
+    if not key or len(key) > KEY_MAX:
+        raise ValidationError(
+            {"key": _("Each purchase needs a key of 1 to %(n)d characters.") % {"n": KEY_MAX}}
+        )
+    request_key = f"online:{player.pk}:{key}"
+    if (done := _purchase_done(player, request_key)) is not None:
+        return done
+    if isinstance(quantity, bool) or not isinstance(quantity, int) or quantity < 1:
+        raise ValidationError({"quantity": _("Buy at least one card.")})
+    game = Game.objects.select_related("session__room__hall", "session__room__online").get(pk=game.pk)
+    room = game.session.room
+    online = getattr(room, "online", None)
+    if online is None:
+        raise ValidationError(
+            _("Game %(n)d is played in the hall: its cards are sold at the desks.") % {"n": game.number}
+        )
+    if room.hall_id != player.hall_id:
+        raise ValidationError(
+            _("This game is another operator's: play in the rooms of %(hall)s.") % {"hall": player.hall}
+        )
+    if not online.active:
+        raise ValidationError(_("This room is closed to players."))
+    if game.state != GameState.SELLING.value:
+        raise ValidationError(_("Game %(n)d is not selling cards.") % {"n": game.number})
+    if game.price is not None:
+        # Told before any lock; the wallet's own lock checks it again (wallet_post).
+        balance = player_selectors.wallet_balance(player=player)
+        if balance < game.price * quantity:
+            raise ValidationError(
+                _("%(n)d cards cost %(cost)s and the wallet holds %(balance)s: nothing was bought.")
+                % {"n": quantity, "cost": game.price * quantity, "balance": balance}
+            )
+    try:
+        with transaction.atomic():
+            result = sales_services.sale_make_online(
+                game=game, quantity=quantity, buyer=player, request_key=request_key
+            )
+            entry = player_services.wallet_post(
+                player=player,
+                kind=WalletEntry.Kind.PURCHASE,
+                amount=result.amount,
+                key=request_key,
+                sale=result.sales[0],
+            )
+    except IntegrityError:
+        # The same key at the same time from another request: its purchase stands, this one none.
+        if (done := _purchase_done(player, request_key)) is not None:
+            return done
+        raise
+    except ValidationError:
+        if (done := _purchase_done(player, request_key)) is not None:
+            return done
+        raise
+    return OnlinePurchase(result.sales, result.amount, entry)
+
+
+# --- the player's choices (R96) ----------------------------------------------------------------
+
+
+def player_marking_set(*, player: Player, marking: str) -> Player:
+    """Mark the balls on the player's cards automatically or by hand (R96)."""
+    if marking not in Marking.values:
+        raise ValidationError({"marking": _("Choose automatic marking or marking by hand (R96).")})
+    Player.objects.filter(pk=player.pk).update(marking=marking)
+    player.marking = marking
+    return player
+
+
+__all__ = [
+    "OnlinePurchase",
+    "SessionGame",
+    "online_buy",
+    "online_room_create",
+    "online_room_update",
+    "online_session_schedule",
+    "player_marking_set",
+]

@@ -1,0 +1,21 @@
+"""Pages of online play. Paths are Portuguese (R54), names English; bingo/urls.py mounts them
+under online/ in the "online" namespace."""
+
+from django.urls import URLPattern, path
+
+from bingo.online import views
+
+app_name = "online"
+
+urlpatterns: list[URLPattern] = [
+    # Players: the lobby and the game screen (R94-R97).
+    path("", views.lobby, name="lobby"),
+    path("jogo/<int:game_id>/", views.game_page, name="game"),
+    path("jogo/<int:game_id>/comprar/", views.buy, name="buy"),
+    path("marcacao/", views.marking, name="marking"),
+    # Managers: online rooms and their sessions (R88-R93).
+    path("salas/", views.room_list, name="room_list"),
+    path("salas/nova/", views.room_create, name="room_create"),
+    path("salas/<int:room_id>/", views.room_detail, name="room_detail"),
+    path("salas/<int:room_id>/sessoes/", views.session_schedule, name="session_schedule"),
+]

@@ -1,0 +1,195 @@
+"""Screens of online play (thin adapters, STYLE rule 3).
+
+Managers: the online rooms of the halls they manage, each room's setup (R88-R93) and its
+sessions' schedule (R91-R93). Players: the lobby (rooms, next games, jackpot, wallet) and the
+game screen (buy, the cards marked live, the balls, prizes and winners; R94-R97). The game
+screen's live part is ``static/js/online_game.js`` over ``ws/online/game/<id>/``
+(``bingo.live.players``) and the state at ``/api/online/games/<id>/state/``.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from bingo.common.roles import Role, role_required
+from bingo.models import Game, OnlineRoom, Player
+from bingo.online import selectors, services
+from bingo.online.forms import BuyForm, MarkingForm, OnlineRoomForm, SessionScheduleForm
+from halls.selectors import hall_list_for
+
+# --- managers ----------------------------------------------------------------------------------
+
+
+def _room_or_404(request: HttpRequest, room_id: int) -> OnlineRoom:
+    try:
+        return selectors.online_room_get(halls=hall_list_for(request.user, Role.MANAGER), room_id=room_id)
+    except OnlineRoom.DoesNotExist:
+        raise Http404 from None
+
+
+@require_GET
+@role_required(Role.MANAGER)
+def room_list(request: HttpRequest) -> HttpResponse:
+    rooms = selectors.online_room_list(halls=hall_list_for(request.user, Role.MANAGER))
+    return render(request, "online/room_list.html", {"nav": "online", "rooms": rooms})
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(Role.MANAGER)
+def room_create(request: HttpRequest) -> HttpResponse:
+    halls = hall_list_for(request.user, Role.MANAGER)
+    form = OnlineRoomForm(request.POST or None, halls=halls)
+    if request.method == "POST" and form.is_valid():
+        try:
+            room = form.save()
+        except ValidationError:
+            pass
+        else:
+            messages.success(request, _("Online room %(name)s created.") % {"name": room.room.name})
+            return redirect("online:room_detail", room.pk)
+    return render(request, "online/room_form.html", {"nav": "online", "form": form, "room": None})
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(Role.MANAGER)
+def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
+    room = _room_or_404(request, room_id)
+    form = OnlineRoomForm(request.POST or None, room=room)
+    if request.method == "POST" and form.is_valid():
+        try:
+            form.save()
+        except ValidationError:
+            pass
+        else:
+            messages.success(request, _("Online room saved."))
+            return redirect("online:room_detail", room.pk)
+    context = {
+        "nav": "online",
+        "room": room,
+        "form": form,
+        "games": selectors.room_game_list(online_room=room, limit=50),
+        "schedule_form": SessionScheduleForm(room=room) if room.mode == "session" else None,
+    }
+    return render(request, "online/room_detail.html", context)
+
+
+@require_POST
+@role_required(Role.MANAGER)
+def session_schedule(request: HttpRequest, room_id: int) -> HttpResponse:
+    room = _room_or_404(request, room_id)
+    form = SessionScheduleForm(request.POST, room=room)
+    if form.is_valid():
+        user = request.user
+        assert isinstance(user, User)
+        try:
+            session = form.save(user=user)
+        except ValidationError:
+            pass
+        else:
+            messages.success(
+                request,
+                _("Session scheduled with %(n)d games: sales open at its start and close together (R93).")
+                % {"n": session.games.count()},
+            )
+            return redirect("online:room_detail", room.pk)
+    context = {
+        "nav": "online",
+        "room": room,
+        "form": OnlineRoomForm(room=room),
+        "games": selectors.room_game_list(online_room=room, limit=50),
+        "schedule_form": form,
+    }
+    return render(request, "online/room_detail.html", context, status=400)
+
+
+# --- players -----------------------------------------------------------------------------------
+
+
+def player_of(request: HttpRequest) -> Player:
+    """The logged-in player; 403 for a user who is not one (role_required checked the role)."""
+    if request.user.pk is None:
+        raise PermissionDenied
+    player = Player.objects.select_related("hall").filter(user_id=request.user.pk).first()
+    if player is None:
+        raise PermissionDenied
+    return player
+
+
+def _game_or_404(player: Player, game_id: int) -> Game:
+    try:
+        return selectors.online_game_get(player=player, game_id=game_id)
+    except Game.DoesNotExist:
+        raise Http404 from None
+
+
+@require_GET
+@role_required(Role.PLAYER)
+def lobby(request: HttpRequest) -> HttpResponse:
+    player = player_of(request)
+    context = {
+        "lobby": selectors.online_lobby(player=player),
+        "marking_form": MarkingForm(initial={"marking": player.marking}),
+    }
+    return render(request, "online/lobby.html", context)
+
+
+@require_GET
+@role_required(Role.PLAYER)
+def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    player = player_of(request)
+    game = _game_or_404(player, game_id)
+    state = selectors.player_game_state(player=player, game=game)
+    context = {
+        "game": game,
+        "state": state,
+        "buy_form": BuyForm(),
+        "marking_form": MarkingForm(initial={"marking": player.marking}),
+        "ws_path": f"/ws/online/game/{game.pk}/",
+        "state_url": reverse("api:online-game-state", args=[game.pk]),
+    }
+    return render(request, "online/game.html", context)
+
+
+@require_POST
+@role_required(Role.PLAYER)
+def buy(request: HttpRequest, game_id: int) -> HttpResponse:
+    player = player_of(request)
+    game = _game_or_404(player, game_id)
+    form = BuyForm(request.POST)
+    if form.is_valid():
+        try:
+            purchase = services.online_buy(
+                player=player, game=game, quantity=form.cleaned_data["quantity"], key=form.cleaned_data["key"]
+            )
+        except ValidationError as exc:
+            for message in exc.messages:
+                messages.error(request, message)
+        else:
+            messages.success(
+                request,
+                _("%(n)d cards bought for %(amount)s.") % {"n": purchase.cards, "amount": purchase.amount},
+            )
+    else:
+        messages.error(request, _("Say how many cards to buy."))
+    return redirect("online:game", game.pk)
+
+
+@require_POST
+@role_required(Role.PLAYER)
+def marking(request: HttpRequest) -> HttpResponse:
+    player = player_of(request)
+    form = MarkingForm(request.POST)
+    if form.is_valid():
+        services.player_marking_set(player=player, marking=form.cleaned_data["marking"])
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        back = reverse("online:lobby")
+    return redirect(back)

@@ -1,0 +1,328 @@
+/* The player's game screen (R94-R97): the cards marked live, the balls (the last one large),
+ * the prizes and winners, the "one number to go" alert (R95), marking by hand (R96).
+ *
+ * The server's state (/api/online/games/<id>/state/, also embedded in the page) holds the
+ * player's cards, the winning targets and the balls. The websocket ws/online/game/<id>/ relays
+ * the game's state after each ball ("game.state": the balls, stage and prizes), from which
+ * the page marks the cards and finds "one to go" itself at once, and a bare "game.changed"
+ * when the page must read the whole state again. On every (re)connect and on any gap (a ball
+ * missing, a prize or stage change) the page reads the state again, so it never shows a wrong
+ * board. No framework, no build step, no inline script (CSP).
+ */
+(function () {
+  "use strict";
+
+  var root = document.getElementById("online-game");
+  if (!root) {
+    return;
+  }
+  var gameId = Number(root.getAttribute("data-game"));
+  var stateUrl = root.getAttribute("data-state-url");
+  var state = JSON.parse(document.getElementById("player-state").textContent);
+  var live = root.querySelector("[data-live]");
+  var delay = 1000;
+  var fetching = false;
+  var again = false;
+
+  function label(name) {
+    return root.getAttribute("data-label-" + name) || name;
+  }
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) {
+      node.className = className;
+    }
+    if (text !== undefined && text !== null) {
+      node.textContent = text;
+    }
+    return node;
+  }
+
+  function setText(selector, text) {
+    var node = root.querySelector(selector);
+    if (node && node.textContent !== String(text)) {
+      node.textContent = text;
+    }
+  }
+
+  // --- marking by hand (R96): kept in this browser, per game and card --------------------------
+
+  function marksKey(card) {
+    return "bingo-marks-" + gameId + "-" + card.series_id + "-" + card.number;
+  }
+
+  function handMarks(card) {
+    try {
+      return JSON.parse(window.localStorage.getItem(marksKey(card)) || "[]");
+    } catch (err) {
+      return [];
+    }
+  }
+
+  function toggleHandMark(card, n) {
+    var marks = handMarks(card);
+    var at = marks.indexOf(n);
+    if (at >= 0) {
+      marks.splice(at, 1);
+    } else {
+      marks.push(n);
+    }
+    try {
+      window.localStorage.setItem(marksKey(card), JSON.stringify(marks));
+    } catch (err) {
+      /* private mode: marks last as long as the page */
+    }
+  }
+
+  // --- one number to go (R95), from the rules' targets ------------------------------------------
+
+  function missing(card, target, drawn) {
+    var count = 0;
+    target.cells.forEach(function (cell) {
+      var n = card.grid[cell[0]][cell[1]];
+      if (n !== null && !drawn[n]) {
+        count += 1;
+      }
+    });
+    return count;
+  }
+
+  function oneToGo(drawn) {
+    var awarded = {};
+    (state.awarded || []).forEach(function (k) {
+      awarded[k] = true;
+    });
+    var found = [];
+    state.cards.forEach(function (card) {
+      var prizes = {};
+      state.targets.forEach(function (target) {
+        if (!awarded[target.prize] && !prizes[target.prize] && missing(card, target, drawn) === 1) {
+          prizes[target.prize] = true;
+          found.push(card.label + " · " + label("prize-" + target.prize));
+        }
+      });
+    });
+    return found;
+  }
+
+  // --- drawing the page ---------------------------------------------------------------------
+
+  function renderCards(drawn) {
+    var box = root.querySelector("[data-cards]");
+    box.textContent = "";
+    setText("[data-cards-count]", state.cards.length);
+    if (!state.cards.length) {
+      box.appendChild(el("p", "empty", label("no-cards")));
+      return;
+    }
+    var manual = state.marking === "manual";
+    state.cards.forEach(function (card) {
+      var figure = el("figure", "online-card");
+      figure.appendChild(el("figcaption", null, card.label));
+      var table = el("table", "online-grid");
+      var body = el("tbody");
+      var byHand = manual ? handMarks(card) : [];
+      card.grid.forEach(function (row, r) {
+        var tr = el("tr");
+        row.forEach(function (n, c) {
+          var td = el("td", null, n === null ? "" : String(n));
+          if (n === null) {
+            td.classList.add(card.marks[r][c] ? "is-free" : "is-blank");
+          } else {
+            var marked = manual ? byHand.indexOf(n) >= 0 : !!drawn[n];
+            td.classList.toggle("is-marked", marked);
+            td.classList.toggle("is-drawn", !!drawn[n]);
+            if (manual) {
+              td.setAttribute("role", "button");
+              td.setAttribute("tabindex", "0");
+              td.addEventListener("click", function () {
+                toggleHandMark(card, n);
+                render();
+              });
+            }
+          }
+          tr.appendChild(td);
+        });
+        body.appendChild(tr);
+      });
+      table.appendChild(body);
+      figure.appendChild(table);
+      box.appendChild(figure);
+    });
+  }
+
+  function renderPrizes() {
+    var list = root.querySelector("[data-prizes]");
+    list.textContent = "";
+    state.prizes.forEach(function (prize) {
+      var text = prize.name + ": " + prize.display;
+      if (prize.won) {
+        text += " · " + label("won-by") + " " + prize.winners.join(", ");
+      }
+      var item = el("li", prize.mine ? "is-mine" : null, text);
+      list.appendChild(item);
+    });
+  }
+
+  function render() {
+    var drawn = {};
+    state.balls.forEach(function (n) {
+      drawn[n] = true;
+    });
+    setText("[data-stage]", state.game.state_name);
+    setText("[data-balance]", state.balance_display);
+    setText("[data-count]", state.balls.length);
+    setText("[data-last]", state.last === null ? "—" : state.last);
+    var list = root.querySelector("[data-drawn]");
+    list.textContent = "";
+    state.balls.forEach(function (n) {
+      list.appendChild(el("li", null, String(n)));
+    });
+    var buy = root.querySelector('[data-choice="buy"]');
+    if (buy) {
+      buy.hidden = !state.choices.buy;
+    }
+    var mark = root.querySelector('[data-choice="mark"]');
+    if (mark) {
+      mark.hidden = !state.choices.mark_by_hand;
+    }
+    renderPrizes();
+    renderCards(drawn);
+    var alerts = [];
+    if (state.won && state.won.length) {
+      alerts.push(label("won") + ": " + state.won.map(function (k) {
+        return label("prize-" + k);
+      }).join(", "));
+    }
+    var near = oneToGo(drawn);
+    if (near.length) {
+      alerts.push(label("one-to-go") + ": " + near.join("; "));
+    }
+    var alert = root.querySelector("[data-alert]");
+    alert.hidden = !alerts.length;
+    alert.textContent = alerts.join(" — ");
+  }
+
+  // --- the server ------------------------------------------------------------------------------
+
+  function refetch() {
+    if (fetching) {
+      again = true;
+      return;
+    }
+    fetching = true;
+    window.fetch(stateUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) {
+        return response.ok ? response.json() : null;
+      })
+      .then(function (fresh) {
+        if (fresh) {
+          state = fresh;
+          render();
+        }
+      })
+      .catch(function () { /* the next event or reconnect reads again */ })
+      .then(function () {
+        fetching = false;
+        if (again) {
+          again = false;
+          refetch();
+        }
+      });
+  }
+
+  function relay(game) {
+    if (!game || game.id !== gameId) {
+      refetch();
+      return;
+    }
+    var known = state.balls.length;
+    var gap = game.balls.length < known || game.balls.slice(0, known).join() !== state.balls.join();
+    var stageChanged = game.state !== state.game.state;
+    var prizesChanged = game.prizes.some(function (p, i) {
+      return !state.prizes[i] || p.won !== state.prizes[i].won;
+    });
+    state.balls = game.balls;
+    state.count = game.balls.length;
+    state.last = game.last;
+    state.game.state = game.state;
+    state.game.state_name = game.state_name;
+    render();
+    if (gap || stageChanged || prizesChanged) {
+      refetch(); // winners, the wallet, what may be bought: read the whole state again
+    }
+  }
+
+  function setLive(isLive) {
+    live.textContent = label(isLive ? "live" : "offline");
+    live.classList.toggle("is-live", isLive);
+  }
+
+  function connect() {
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    var socket = new WebSocket(scheme + window.location.host + root.getAttribute("data-ws-path"));
+    socket.onopen = function () {
+      delay = 1000;
+      setLive(true);
+      refetch(); // whatever happened while away
+    };
+    socket.onmessage = function (event) {
+      var message;
+      try {
+        message = JSON.parse(event.data);
+      } catch (err) {
+        return;
+      }
+      if (message.type === "game.state") {
+        relay(message.game);
+      } else {
+        refetch();
+      }
+    };
+    socket.onclose = function () {
+      setLive(false);
+      window.setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 30000);
+    };
+  }
+
+  // --- the buy form: what it costs -----------------------------------------------------------
+
+  var form = root.querySelector(".online-buy");
+  if (form) {
+    var price = Number(form.getAttribute("data-price"));
+    var quantity = form.querySelector("input[name=quantity]");
+    var cost = form.querySelector("[data-cost]");
+    var showCost = function () {
+      if (price && quantity && cost) {
+        cost.textContent = (price * (Number(quantity.value) || 0)).toFixed(2);
+      }
+    };
+    if (quantity) {
+      quantity.addEventListener("input", showCost);
+    }
+    showCost();
+  }
+
+  var countdowns = root.querySelectorAll("[data-countdown]");
+  function tick() {
+    Array.prototype.forEach.call(countdowns, function (node) {
+      var left = Math.round((Date.parse(node.getAttribute("datetime")) - Date.now()) / 1000);
+      if (!isNaN(left)) {
+        node.textContent = left <= 0 ? node.getAttribute("data-label-closed")
+          : Math.floor(left / 60) + ":" + (left % 60 < 10 ? "0" : "") + (left % 60);
+      }
+    });
+  }
+  if (countdowns.length) {
+    tick();
+    window.setInterval(tick, 1000);
+  }
+
+  render();
+  setLive(false);
+  if (window.WebSocket) {
+    connect();
+  }
+})();

@@ -1,0 +1,105 @@
+"""An operator with an online room, online series and players with money in their wallets."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import date, timedelta
+from decimal import Decimal
+
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from bingo.ballsets import services as ballset_services
+from bingo.common.roles import Role
+from bingo.draw import services as draw_services
+from bingo.games import services as game_services
+from bingo.models import DrawMode, Game, OnlineRoom, Player, RoomMode, Session
+from bingo.online import services
+from bingo.players.services import wallet_post
+from cards.models import Series
+from halls.models import BallSet, Room, StaffMembership
+from tests.cards.factories import HallFactory, card_set_make, series_make
+from tests.factories import UserFactory
+
+_names = itertools.count(1)
+
+
+class OnlineSetup:
+    """A hall with an online room (continuous unless told), a card set of 90 cards, a manager
+    and a cashier; ``series``, ``game`` and ``player`` make the rest on demand."""
+
+    def __init__(
+        self, name: str = "Sala Online", mode: str = RoomMode.CONTINUOUS, **hall_fields: object
+    ) -> None:
+        self.hall = HallFactory(name=name, **hall_fields)
+        self.manager = UserFactory(username=f"gerente-{name}", roles=[Role.MANAGER])
+        StaffMembership.objects.create(hall=self.hall, user=self.manager, role=Role.MANAGER.value)
+        self.cashier = UserFactory(username=f"caixa-{name}", roles=[Role.CASHIER])
+        StaffMembership.objects.create(hall=self.hall, user=self.cashier, role=Role.CASHIER.value)
+        self.online = services.online_room_create(
+            hall=self.hall, name="Online 1", mode=mode, ball_interval="2"
+        )
+        self.room: Room = self.online.room
+        self.caller = UserFactory(username=f"locutor-{name}", roles=[Role.CALLER])
+        StaffMembership.objects.create(hall=self.hall, user=self.caller, role=Role.CALLER.value)
+        self.card_set = card_set_make(variant="90", size=90)
+        self._session: Session | None = None
+        self._ball_set: BallSet | None = None
+
+    def series(self, order_number: int, price: str = "10.00", *, online: bool = True) -> Series:
+        return series_make(
+            hall=self.hall, card_set=self.card_set, order_number=order_number, price=price, online=online
+        )
+
+    def session(self) -> Session:
+        if self._session is None:
+            start = timezone.now()
+            self._session = game_services.session_open(
+                room=self.room, starts_at=start, scheduled_end=start + timedelta(hours=4), user=None
+            )
+        return self._session
+
+    def game(self, *series: Series) -> Game:
+        game = game_services.game_create(session=self.session(), variant="90")
+        if series:
+            game = game_services.game_open_sales(game=game, series=list(series))
+        return game
+
+    def drawing(self, game: Game) -> Game:
+        """Close ``game``'s sales and start its draw with the hall's blower (balls keyed in)."""
+        if self._ball_set is None:
+            self._ball_set = ballset_services.ball_set_create(hall=self.hall, serial_number="JB-1", size=90)
+            ballset_services.ball_set_check_record(
+                ball_set=self._ball_set, session=self.session(), phase="start"
+            )
+        game_services.game_close_sales(game=game)
+        return draw_services.game_start_draw(
+            game=game, user=self.caller, mode=DrawMode.PHYSICAL, ball_set=self._ball_set
+        )
+
+    def key(self, game: Game, *numbers: int) -> None:
+        start = game.balls.count()
+        for i, n in enumerate(numbers, start=1):
+            draw_services.game_draw_ball(game=game, user=self.caller, position=start + i, number=n)
+
+    def player(self, credit: str = "100.00", *, username: str | None = None, hall: object = None) -> Player:
+        user: User = UserFactory(username=username or f"jogador-{next(_names)}", roles=[Role.PLAYER])
+        player = Player.objects.create(
+            user=user,
+            hall=hall or self.hall,
+            birth_date=date(1990, 1, 1),
+            adult_confirmed_at=timezone.now(),
+        )
+        if Decimal(credit) > 0:
+            wallet_post(
+                player=player,
+                kind="deposit",
+                amount=Decimal(credit),
+                recorded_by=self.cashier,
+                reference="CC 1",
+            )
+        return player
+
+
+def online_room_of(setup: OnlineSetup) -> OnlineRoom:
+    return OnlineRoom.objects.get(pk=setup.online.pk)

@@ -1,0 +1,54 @@
+"""The player's websocket (bingo.live.players, ws/online/game/<id>/): a player of the game's
+operator hears each ball with the game's state; anyone else is refused; a wrong origin too."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from tests.live.test_consumers import Socket, _session_cookie, run
+from tests.online.helpers import OnlineSetup
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_player_hears_each_ball_of_the_game():
+    site = OnlineSetup()
+    game = site.game(site.series(1))
+    player = site.player()
+    game = site.drawing(game)
+    cookie = _session_cookie(player.user)
+
+    async def scenario() -> None:
+        socket = Socket(f"/ws/online/game/{game.pk}/", cookie=cookie)
+        assert (await socket.connect())["type"] == "websocket.accept"
+        await sync_to_async(site.key)(game, 7)
+        message = await socket.message()
+        assert message["type"] == "game.state"
+        assert message["game"]["id"] == game.pk
+        assert message["game"]["balls"] == [7]
+        assert message["game"]["last"] == 7
+        assert await socket.nothing()  # the console's notice of the same ball is covered
+        await sync_to_async(site.key)(game, 12)
+        assert (await socket.message())["game"]["balls"] == [7, 12]
+        await socket.close()
+
+    run(scenario)
+
+
+def test_others_are_refused():
+    site = OnlineSetup()
+    game = site.game(site.series(1))
+    stranger = OnlineSetup(name="Outro").player()
+    cookies = [_session_cookie(stranger.user), _session_cookie(site.cashier), None]
+
+    async def scenario() -> None:
+        for cookie in cookies:
+            socket = Socket(f"/ws/online/game/{game.pk}/", cookie=cookie)
+            assert (await socket.connect())["type"] == "websocket.close"
+        player = await sync_to_async(site.player)()
+        cookie = await sync_to_async(_session_cookie)(player.user)
+        socket = Socket(f"/ws/online/game/{game.pk}/", cookie=cookie, origin="http://evil.example")
+        assert (await socket.connect())["type"] == "websocket.close"
+
+    run(scenario)

@@ -1,0 +1,214 @@
+"""Online rooms and sessions (R88-R93): set up from the service, the manager's screens and the
+API; a ball interval under one second refused everywhere (R88); a session with several
+variants and prices (R92) whose sales close together (R93)."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from bingo.models import Game, OnlineRoom, RoomMode
+from bingo.online import services
+from tests.cards.factories import series_make
+from tests.online.helpers import OnlineSetup
+
+
+@pytest.fixture
+def site(db):
+    return OnlineSetup(mode=RoomMode.SESSION)
+
+
+def manager_client(site, language="en"):
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    client.force_login(site.manager)
+    return client
+
+
+def test_r88_the_service_refuses_a_ball_interval_under_one_second(site):
+    with translation.override("en"), pytest.raises(ValidationError, match="R88") as refused:
+        services.online_room_create(hall=site.hall, name="Rápida", mode="continuous", ball_interval="0.5")
+    assert "ball_interval" in refused.value.message_dict
+    with pytest.raises(ValidationError, match="R88"):
+        services.online_room_update(online_room=site.online, ball_interval=Decimal("0.99"))
+    services.online_room_update(online_room=site.online, ball_interval=Decimal("1"))
+    assert OnlineRoom.objects.get(pk=site.online.pk).ball_interval == Decimal("1.00")
+
+
+def test_a_room_is_created_with_its_plan_checked_against_r7(site):
+    room = services.online_room_create(
+        hall=site.hall, name="Contínua", mode="continuous", ball_interval="3", sales_seconds=30,
+        pause_seconds=5, variant="75", prize_plan={"line": "10", "four_corners": "10", "bingo": "60"},
+    )  # fmt: skip
+    assert room.variant == "75"
+    assert room.prize_plan == {"line": "10", "four_corners": "10", "bingo": "60"}
+    with pytest.raises(ValidationError) as refused:
+        services.online_room_create(
+            hall=site.hall, name="Má", mode="continuous", ball_interval="3", prize_plan={"bingo": "99"}
+        )
+    assert "prize_plan" in refused.value.message_dict
+
+
+def test_the_manager_screens_create_edit_and_refuse_r88(site):
+    client = manager_client(site)
+    page = client.get(reverse("online:room_create"))
+    assert page.status_code == 200
+    data = {
+        "hall": site.hall.pk, "name": "Noite", "mode": "continuous", "ball_interval": "0.5",
+        "sales_seconds": "60", "pause_seconds": "10", "variant": "90", "prize_plan": "line=20, bingo=60",
+        "active": "on",
+    }  # fmt: skip
+    refused = client.post(reverse("online:room_create"), data)
+    assert refused.status_code == 200
+    assert "R88" in refused.content.decode()
+    assert not OnlineRoom.objects.filter(room__name="Noite").exists()
+    created = client.post(reverse("online:room_create"), {**data, "ball_interval": "2.5"})
+    room = OnlineRoom.objects.get(room__name="Noite")
+    assert created.status_code == 302
+    assert room.ball_interval == Decimal("2.50")
+    assert room.prize_plan == {"line": "20", "bingo": "60"}
+    edit = {k: v for k, v in data.items() if k != "hall"}
+    client.post(reverse("online:room_detail", args=[room.pk]), {**edit, "ball_interval": "5", "active": ""})
+    room.refresh_from_db()
+    assert room.ball_interval == Decimal("5.00")
+    assert not room.active
+    # In Portuguese, the default.
+    page = manager_client(site, "pt").get(reverse("online:room_detail", args=[room.pk]))
+    assert "Segundos entre bolas" in page.content.decode()
+
+
+def test_another_halls_manager_cannot_see_the_room(site):
+    other = OnlineSetup(name="Outra")
+    client = manager_client(other)
+    assert client.get(reverse("online:room_detail", args=[site.online.pk])).status_code == 404
+    assert client.get(f"/api/online/rooms/{site.online.pk}/").status_code == 404
+
+
+def test_r92_r93_a_session_with_several_variants_and_prices_closing_together(site):
+    site.series(1, price="10.00")
+    site.series(2, price="20.00")
+    series_make(hall=site.hall, variant="75", size=75, order_number=3, price="5.00", online=True)
+    start = timezone.now() + timedelta(minutes=10)
+    close = start + timedelta(minutes=5)
+    session = services.online_session_schedule(
+        online_room=site.online,
+        starts_at=start,
+        sales_close_at=close,
+        scheduled_end=start + timedelta(hours=1),
+        games=[
+            services.SessionGame("90", "10.00", {"line": "20", "bingo": "60"}),
+            services.SessionGame("90", "20.00", {"line": "15", "bingo": "65"}),
+            services.SessionGame("75", "5.00"),
+        ],
+        ball_interval="1.5",
+        user=site.manager,
+    )
+    games = list(session.games.order_by("number"))
+    assert [(g.variant, g.price) for g in games] == [
+        ("90", Decimal("10.00")), ("90", Decimal("20.00")), ("75", Decimal("5.00"))
+    ]  # fmt: skip
+    assert games[1].prize_plan == {"line": "15", "bingo": "65"}
+    assert {g.sales_close_at for g in games} == {close}  # R93: one close for all
+    assert {g.ball_interval for g in games} == {Decimal("1.50")}
+    assert {g.state for g in games} == {"planned"}
+    assert session.starts_at == start
+
+
+def test_a_session_is_refused_without_series_at_that_price_r88_or_in_a_continuous_room(site):
+    site.series(1, price="10.00")
+    start = timezone.now()
+    kwargs = {
+        "online_room": site.online, "starts_at": start, "sales_close_at": start + timedelta(minutes=5),
+        "scheduled_end": start + timedelta(hours=1), "user": site.manager,
+    }  # fmt: skip
+    with translation.override("en"):
+        with pytest.raises(ValidationError, match="no online series"):
+            services.online_session_schedule(games=[services.SessionGame("90", "30.00")], **kwargs)
+        with pytest.raises(ValidationError, match="R88"):
+            services.online_session_schedule(
+                games=[services.SessionGame("90", "10.00")], ball_interval="0.2", **kwargs
+            )
+        with pytest.raises(ValidationError, match="R93"):
+            services.online_session_schedule(
+                games=[services.SessionGame("90", "10.00")], **{**kwargs, "sales_close_at": start}
+            )
+        continuous = OnlineSetup(name="Contínua")
+        with pytest.raises(ValidationError, match="R91"):
+            services.online_session_schedule(
+                games=[services.SessionGame("90", "10.00")], **{**kwargs, "online_room": continuous.online}
+            )
+    assert not Game.objects.exists()
+
+
+def test_the_schedule_screen_takes_one_game_a_line(site):
+    site.series(1, price="10.00")
+    site.series(2, price="20.00")
+    client = manager_client(site)
+    start = timezone.localtime() + timedelta(minutes=30)
+    fmt = "%Y-%m-%dT%H:%M"
+    response = client.post(
+        reverse("online:session_schedule", args=[site.online.pk]),
+        {
+            "starts_at": start.strftime(fmt),
+            "sales_close_at": (start + timedelta(minutes=5)).strftime(fmt),
+            "scheduled_end": (start + timedelta(hours=1)).strftime(fmt),
+            "ball_interval": "2",
+            "games": "90; 10.00; line=20, bingo=60\n90; 20,00",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert sorted(Game.objects.values_list("price", flat=True)) == [Decimal("10.00"), Decimal("20.00")]
+    refused = client.post(
+        reverse("online:session_schedule", args=[site.online.pk]),
+        {
+            "starts_at": start.strftime(fmt), "sales_close_at": start.strftime(fmt),
+            "scheduled_end": start.strftime(fmt), "ball_interval": "0.5", "games": "90; 10.00",
+        },
+    )  # fmt: skip
+    assert refused.status_code == 400
+    assert "R88" in refused.content.decode()
+
+
+def test_the_api_creates_edits_and_schedules_and_refuses_r88(site):
+    client = manager_client(site)
+    body = {"hall": site.hall.pk, "name": "API", "mode": "session", "ball_interval": "0.5"}
+    refused = client.post("/api/online/rooms/", json.dumps(body), content_type="application/json")
+    assert refused.status_code == 400
+    assert "R88" in refused.json()["ball_interval"][0]
+    created = client.post(
+        "/api/online/rooms/", json.dumps({**body, "ball_interval": "2.00"}), content_type="application/json"
+    )
+    assert created.status_code == 201, created.json()
+    room_id = created.json()["id"]
+    assert created.json()["ball_interval"] == "2.00"
+    changed = client.patch(
+        f"/api/online/rooms/{room_id}/", json.dumps({"ball_interval": "0.9"}), content_type="application/json"
+    )
+    assert changed.status_code == 400
+    changed = client.patch(
+        f"/api/online/rooms/{room_id}/", json.dumps({"active": False}), content_type="application/json"
+    )
+    assert changed.json()["active"] is False
+    site.series(1, price="10.00")
+    start = timezone.now() + timedelta(minutes=1)
+    scheduled = client.post(
+        f"/api/online/rooms/{room_id}/sessions/",
+        json.dumps({
+            "starts_at": start.isoformat(), "sales_close_at": (start + timedelta(minutes=3)).isoformat(),
+            "scheduled_end": (start + timedelta(hours=1)).isoformat(),
+            "games": [{"variant": "90", "price": "10.00"}, {"variant": "90", "price": "10.00",
+                       "prize_plan": {"line": "25", "bingo": "55"}}],
+        }),
+        content_type="application/json",
+    )  # fmt: skip
+    assert scheduled.status_code == 201, scheduled.json()
+    assert [g["price"] for g in scheduled.json()["games"]] == ["10.00", "10.00"]
+    assert client.get("/api/online/rooms/").json()[0]["id"] in {room_id, site.online.pk}
