@@ -159,6 +159,15 @@ CELERY_BEAT_SCHEDULE = {
         "task": "actas.winning_cards_destroy_due",
         "schedule": crontab(hour=1, minute=15),
     },
+    # The online rooms' loop (bingo/autodraw): every second, the work due (sessions, next games,
+    # sales closing together, R93) and any drawing game whose next ball is overdue (its task was
+    # lost with a killed worker: queued again, idempotent on the ball's position). A tick not
+    # run within 2 s is dropped: the next one does the same work.
+    "online-reconcile": {
+        "task": "autodraw.reconcile",
+        "schedule": 1.0,
+        "options": {"expires": 2.0},
+    },
 }
 
 # --- auth -------------------------------------------------------------------------------------
