@@ -85,6 +85,7 @@ class OnlineHall:
         mode: str = RoomMode.CONTINUOUS,
         interval: str = "1",
         tax_rate: str = "0",
+        variant: str = "90",
         **room: Any,
     ) -> None:
         self.hall = HallFactory(name=name, tax_rate=Decimal(tax_rate), tax_threshold=Decimal("0"))
@@ -95,10 +96,10 @@ class OnlineHall:
             ball_interval=Decimal(interval),
             sales_seconds=room.pop("sales_seconds", 60),
             pause_seconds=room.pop("pause_seconds", 10),
-            variant="90",
+            variant=variant,
             **room,
         )
-        self.card_set: CardSet = card_set_make(variant="90", size=90)
+        self.card_set: CardSet = card_set_make(variant=variant, size=90)
         self.cashier = UserFactory(username=f"caixa-{name}")
         StaffMembership.objects.create(hall=self.hall, user=self.cashier, role=Role.CASHIER.value)
         self.manager = UserFactory(username=f"gerente-{name}")
