@@ -13,7 +13,7 @@ from decimal import Decimal
 from django.db.models import F, QuerySet
 
 from bingo.engine.gamestate import GameState
-from bingo.models import Ball, Game, OnlineRoom, Session
+from bingo.models import Ball, DrawMode, Game, OnlineRoom, Session
 from cards.models import CardSet, Series
 from halls.models import Hall
 
@@ -74,6 +74,8 @@ def online_games_drawing_overdue(*, before: datetime) -> list[tuple[int, int]]:
     games = list(
         Game.objects.filter(
             state=GameState.DRAWING.value,
+            draw_mode=DrawMode.ELECTRONIC,
+            manual_from_ball__isnull=True,  # after R55's switch a person keys the balls in
             next_ball_at__lte=before,
             session__room__online__isnull=False,
         ).values_list("pk", flat=True)

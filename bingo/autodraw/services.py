@@ -308,7 +308,11 @@ def online_ball_draw(*, game_id: int, position: int) -> Ball | None:
             .select_related("session__room__hall", "session__room__online")
             .get(pk=game_id)
         )
-        if game.state != GameState.DRAWING.value or game.draw_mode != DrawMode.ELECTRONIC:
+        if (
+            game.state != GameState.DRAWING.value
+            or game.draw_mode != DrawMode.ELECTRONIC
+            or game.manual_from_ball is not None  # R55: the balls are keyed in from here on
+        ):
             return None
         last = Ball.objects.filter(game=game).order_by("-position").first()
         drawn = last.position if last is not None else 0
