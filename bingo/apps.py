@@ -13,6 +13,7 @@ class BingoConfig(AppConfig):
 
         from bingo import celery  # noqa: F401
         from bingo.accounts.views import log_lockout
+        from bingo.autodraw import tasks as autodraw_tasks  # noqa: F401  (the online loop's tasks)
         from bingo.live import events
         from halls.signals import hall_jackpot_switched
 

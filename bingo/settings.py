@@ -149,6 +149,9 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TIMEZONE = "UTC"
+# The queue tasks go to and workers read by default: one installation, one queue. The tests that
+# start a real worker on a shared Redis give theirs a queue of its own.
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 # Periodic work, sent by `celery -A bingo.celery beat` (one beat process per installation).
 # R52: once a day, the winning cards whose 8 days are over are recorded destroyed. They fall
 # due at midnight on each hall's clock (bingo/engine/cards_kept.py); 01:15 UTC is 00:15 in Cape
@@ -158,6 +161,15 @@ CELERY_BEAT_SCHEDULE = {
     "winning-cards-destroy-due": {
         "task": "actas.winning_cards_destroy_due",
         "schedule": crontab(hour=1, minute=15),
+    },
+    # The online rooms' loop (bingo/autodraw): every second, the work due (sessions, next games,
+    # sales closing together, R93) and any drawing game whose next ball is overdue (its task was
+    # lost with a killed worker: queued again, idempotent on the ball's position). A tick not
+    # run within 2 s is dropped: the next one does the same work.
+    "online-reconcile": {
+        "task": "autodraw.reconcile",
+        "schedule": 1.0,
+        "options": {"expires": 2.0},
     },
 }
 

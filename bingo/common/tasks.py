@@ -13,12 +13,18 @@ registered fails at once, inside the service's transaction, rather than after th
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from celery import current_app
 from django.db import transaction
 
 
-def task_enqueue_on_commit(name: str, *args: object) -> None:
+def task_enqueue_on_commit(name: str, *args: object, eta: datetime | None = None) -> None:
     """Queue the task registered as ``name`` with ``args`` once the current transaction commits
-    (STYLE rule 4); outside a transaction, at once."""
+    (STYLE rule 4); outside a transaction, at once. With ``eta`` (timezone-aware), a worker runs
+    it no earlier than that moment (the online draw's next ball, R88); eager mode runs it at once."""
     task = current_app.tasks[name]  # celery.exceptions.NotRegistered (a KeyError) if unknown
-    transaction.on_commit(lambda: task.delay(*args))
+    if eta is None:
+        transaction.on_commit(lambda: task.delay(*args))
+    else:
+        transaction.on_commit(lambda: task.apply_async(args, eta=eta))

@@ -54,6 +54,7 @@ from bingo.models import (
     Refund,
     Sale,
 )
+from bingo.players import services as player_services
 from cards import selectors as card_selectors
 from cards.models import Series
 from halls.models import BallSet, CashDesk, Hall
@@ -528,6 +529,16 @@ def game_annul(*, game: Game, user: User, reason: str) -> Game:
             Refund(sale=sale, game=game, amount=amount, reason=reason, created_by=user)
             for sale, amount in refunds
         )
+        # R98: an online card's stake goes back to its buyer's wallet, in this transaction and
+        # once (a refund per sale, a wallet entry per refund).
+        for refund in Refund.objects.filter(game=game, sale__buyer__isnull=False).select_related(
+            "sale__buyer"
+        ):
+            buyer = refund.sale.buyer
+            assert buyer is not None
+            player_services.wallet_post(
+                player=buyer, kind="refund", amount=refund.amount, refund=refund, key=f"refund-{refund.pk}"
+            )
         # R10: its prize money is refunded, so its contribution goes back (never blocking).
         jackpot_services.jackpot_reverse(hall=game.session.room.hall, game_id=game.pk)
         # R61 i): the annulment, its reason and the refunds are in the acta, in this transaction.

@@ -4,7 +4,8 @@ Two child processes, each in a process group of its own so that Ctrl-C reaches t
 only and the shutdown happens in one place:
 
 * a Celery worker (solo pool) on the broker configured in settings — the filesystem
-  transport under ``var/celery`` when ``REDIS_URL`` is unset;
+  transport under ``var/celery`` when ``REDIS_URL`` is unset — with beat embedded, so the
+  periodic tasks run too (the online rooms' loop, bingo/autodraw, every second);
 * uvicorn serving ``bingo.asgi:application`` (HTTP and websockets).
 
 SIGINT or SIGTERM stops both (SIGTERM, then SIGKILL after a grace period) and exits 0. If one
@@ -53,7 +54,13 @@ class Child:
 
 
 def celery_worker_command() -> list[str]:
-    return [sys.executable, "-m", "celery", "-A", "bingo.celery", "worker", "--pool=solo", "--loglevel=info"]
+    # --beat: the worker also sends the periodic tasks (settings.CELERY_BEAT_SCHEDULE), among
+    # them the online rooms' loop every second (bingo/autodraw), so `make run` plays online too.
+    schedule = settings.VAR_DIR / "celery" / "beat-schedule"
+    return [
+        *(sys.executable, "-m", "celery", "-A", "bingo.celery", "worker", "--pool=solo", "--loglevel=info"),
+        *("--beat", f"--schedule={schedule}"),
+    ]
 
 
 def asgi_server_command(host: str, port: int) -> list[str]:

@@ -1,0 +1,437 @@
+"""The system as caller of the online rooms (R85-R97): it opens the sessions and games, sells
+for everyone at once and closes (R90, R93), draws one ball per Celery task at the room's pace
+(R88), awards every prize the moment a card holds it (R44, R46) and pays it into the buyer's
+wallet with no action by the player (R97).
+
+Nothing here draws, awards or sells by itself: every step calls the hall's own services
+(``bingo.games.services``, ``bingo.draw.services``) as the system user, a caller of the hall,
+so the audit trail and the acta say the system drew and awarded, and the hall's rules apply
+unchanged (R85). Every step locks the row it moves (the room, the session, the game) and looks
+again at what is already done, so running it twice, or in two workers at once, does it once.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime, time, timedelta
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from bingo.autodraw import selectors
+from bingo.common.money import quantum_for
+from bingo.common.roles import Role
+from bingo.common.tasks import task_enqueue_on_commit
+from bingo.draw import detection
+from bingo.draw import services as draw_services
+from bingo.engine.gamestate import GameState
+from bingo.engine.payout import tax_withheld
+from bingo.engine.prizes import PrizeKind as EnginePrize
+from bingo.games import services as game_services
+from bingo.models import (
+    UNDER_WAY_STATES,
+    Ball,
+    DrawMode,
+    Game,
+    OnlineRoom,
+    PrizePayment,
+    PrizeWinner,
+    RoomMode,
+    Sale,
+    Session,
+    WalletEntry,
+)
+from bingo.players import services as player_services
+from halls.models import Hall, StaffMembership
+
+logger = logging.getLogger(__name__)
+
+#: The one user the system acts as in every hall with online rooms: inactive, no password.
+SYSTEM_USERNAME = "sistema-online"
+
+#: The Celery task that draws one ball of an online game (``bingo/autodraw/tasks.py``).
+DRAW_BALL_TASK = "autodraw.draw_ball"
+#: The Celery beat task that finds the work due (``settings.CELERY_BEAT_SCHEDULE``).
+RECONCILE_TASK = "autodraw.reconcile"
+
+#: R88: never less than this between two balls.
+MIN_BALL_INTERVAL = Decimal("1")
+#: A drawing game whose next ball is this late has lost its task (a worker killed): the
+#: reconciler queues it again.
+OVERDUE_GRACE = timedelta(seconds=2)
+
+
+def system_user(*, hall: Hall) -> User:
+    """The system as a person: one inactive user with no usable password (no one logs in as
+    it), a caller of ``hall`` so the hall's draw services accept it; created on demand. The
+    audit trail and the acta name it as who drew and awarded in the online rooms."""
+    with transaction.atomic():
+        user, created = User.objects.get_or_create(
+            username=SYSTEM_USERNAME,
+            defaults={"first_name": "Sistema", "last_name": "online", "is_active": False},
+        )
+        if created:
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+        StaffMembership.objects.get_or_create(hall=hall, user=user, role=Role.CALLER.value)
+    return user
+
+
+def ball_interval_check(seconds: Decimal | None) -> Decimal:
+    """``seconds`` between balls, refused under one second (R88)."""
+    if seconds is None or not isinstance(seconds, Decimal) or not seconds.is_finite():
+        raise ValidationError(_("Say how many seconds go between balls (at least 1, R88)."))
+    if seconds < MIN_BALL_INTERVAL:
+        raise ValidationError(_("Balls are drawn at least 1 second apart (R88)."))
+    return seconds
+
+
+def _seconds(value: Decimal) -> timedelta:
+    return timedelta(seconds=float(value))
+
+
+# --- the rooms: sessions and games ----------------------------------------------------------
+
+
+def online_room_advance(*, room_id: int) -> Game | None:
+    """Do what ``room_id``'s online room needs now; returns the game whose sales it opened, if
+    any. Continuous mode (R90): a session for the hall's day, and a game selling whenever none
+    is under way, ``pause_seconds`` after the last ended, whatever the number of players.
+    Session mode (R91-R93): at the session's start, every planned game's sales open at once."""
+    with transaction.atomic():
+        online = OnlineRoom.objects.select_for_update().select_related("room__hall").get(pk=room_id)
+        if not online.active:
+            return None
+        if online.mode == RoomMode.CONTINUOUS:
+            return _continuous_advance(online)
+        return _sessions_advance(online)
+
+
+def _day_end(hall: Hall, now: datetime) -> datetime:
+    """The next midnight on the hall's clock."""
+    zone = ZoneInfo(hall.time_zone)
+    today = timezone.localtime(now, zone).date()
+    return datetime.combine(today + timedelta(days=1), time.min, tzinfo=zone)
+
+
+def _continuous_advance(online: OnlineRoom) -> Game | None:
+    room, hall = online.room, online.room.hall
+    now = timezone.now()
+    session = selectors.room_session_open(room_id=room.pk)
+    games = selectors.session_games(session=session) if session is not None else []
+    if any(g.state in UNDER_WAY_STATES for g in games):
+        return None  # the game under way moves on by itself (sales close, balls)
+    system = system_user(hall=hall)
+    if session is not None and session.scheduled_end <= now:
+        # The hall's day is over and its games too: its acta closes (R61 h)), a new day opens.
+        game_services.session_close(session=session, user=system)
+        session, games = None, []
+    last_end = Game.objects.filter(session__room=room, finished_at__isnull=False).aggregate(
+        at=Max("finished_at")
+    )["at"]
+    if last_end is not None and now < last_end + timedelta(seconds=online.pause_seconds):
+        return None
+    interval = ball_interval_check(online.ball_interval)
+    if session is None:
+        session = game_services.session_open(
+            room=room, starts_at=now, scheduled_end=_day_end(hall, now), user=system
+        )
+    series = selectors.online_series_pick(hall=hall, variant=online.variant)
+    if series is None:
+        logger.warning("online room %s: no online series of variant %s to sell", room.pk, online.variant)
+        return None
+    game = next((g for g in games if g.state == GameState.PLANNED.value), None)
+    if game is None:
+        game = game_services.game_create(
+            session=session, variant=online.variant, prize_plan=online.prize_plan or None
+        )
+    game = game_services.game_open_sales(game=game, series=[series], user=system)
+    game.ball_interval = interval
+    game.sales_close_at = now + timedelta(seconds=online.sales_seconds)
+    game.save(update_fields=["ball_interval", "sales_close_at"])
+    return game
+
+
+def _sessions_advance(online: OnlineRoom) -> Game | None:
+    """R93: at a session's start, the sales of all its planned games open together, each with
+    the hall's next online series of its variant and price (R92), closing together."""
+    now = timezone.now()
+    hall = online.room.hall
+    opened = None
+    for session in Session.objects.filter(
+        room=online.room, ended_at__isnull=True, starts_at__lte=now
+    ).order_by("starts_at", "pk"):
+        games = selectors.session_games(session=session)
+        planned = [g for g in games if g.state == GameState.PLANNED.value]
+        if not games:
+            continue
+        if any(g.sales_opened_at is not None for g in games):
+            _session_close_when_over(session, games, hall)
+            continue  # opened already: what is planned now was added after (R93: no more sales)
+        if planned:
+            opened = _session_open_sales(online, session, planned) or opened
+    return opened
+
+
+def _session_open_sales(online: OnlineRoom, session: Session, planned: list[Game]) -> Game | None:
+    hall = online.room.hall
+    now = timezone.now()
+    chosen = []
+    with transaction.atomic():
+        # All or none (R93): a game with no series to sell keeps every game of the session closed.
+        system = system_user(hall=hall)
+        # The operator's moment, the same for every game (R93); if it has passed (the system
+        # was down at the start), the room's sales window from now.
+        close_at = min((g.sales_close_at for g in planned if g.sales_close_at is not None), default=None)
+        if close_at is None or close_at <= now:
+            close_at = now + timedelta(seconds=online.sales_seconds)
+        for game in planned:
+            interval = ball_interval_check(game.ball_interval or online.ball_interval)
+            series = selectors.online_series_pick(hall=hall, variant=game.variant, price=game.price)
+            if series is None:
+                logger.warning(
+                    "online session %s: game %s has no online series of variant %s at %s",
+                    session.pk,
+                    game.number,
+                    game.variant,
+                    game.price,
+                )
+                transaction.set_rollback(True)
+                return None
+            game = game_services.game_open_sales(game=game, series=[series], user=system)
+            game.ball_interval = interval
+            game.sales_close_at = close_at
+            game.save(update_fields=["ball_interval", "sales_close_at"])
+            chosen.append(game)
+    return chosen[0] if chosen else None
+
+
+def _session_close_when_over(session: Session, games: list[Game], hall: Hall) -> None:
+    """A session-mode session whose games sold and all ended closes (R61 h))."""
+    sold = [g for g in games if g.sales_opened_at is not None]
+    if any(g.state in UNDER_WAY_STATES for g in games) or not sold:
+        return
+    game_services.session_close(session=session, user=system_user(hall=hall))
+
+
+# --- the games: sales close, the draw starts -------------------------------------------------
+
+
+def online_game_sales_close(*, game_id: int) -> list[Game]:
+    """Close, at once, the sales of every game of ``game_id``'s session still selling whose
+    ``sales_close_at`` has passed (R93: for everyone together; no later sale), then start the
+    session's next draw. A game that sold no card has nothing to draw: it is annulled, with its
+    reason in the acta, and the room moves on (R90). Returns the games it closed."""
+    closed: list[Game] = []
+    with transaction.atomic():
+        game = Game.objects.select_related("session__room__hall").get(pk=game_id)
+        session = Session.objects.select_for_update().get(pk=game.session_id)
+        now = timezone.now()
+        due = Game.objects.filter(
+            session=session, state=GameState.SELLING.value, sales_close_at__lte=now
+        ).order_by("number")
+        if not due:
+            return closed
+        hall = game.session.room.hall
+        system = system_user(hall=hall)
+        for item in due:
+            item = game_services.game_close_sales(game=item, user=system)
+            if not Sale.objects.filter(game=item).exists():
+                item = draw_services.game_annul(
+                    game=item, user=system, reason=_("No card was sold: there is nothing to draw (R90).")
+                )
+            closed.append(item)
+        online_session_draw_next(session_id=session.pk)
+    return closed
+
+
+def online_session_draw_next(*, session_id: int) -> Game | None:
+    """Start the draw of the session's next game whose sales have closed, one game at a time
+    in their order (R60: the one before is in the acta, which ``game_start_draw`` checks), at
+    the room's pace (R88); its first ball is queued. Session mode waits ``pause_seconds``
+    after the previous game ended."""
+    with transaction.atomic():
+        session = (
+            Session.objects.select_for_update(of=("self",))
+            .select_related("room__online", "room__hall")
+            .get(pk=session_id)
+        )
+        games = selectors.session_games(session=session)
+        if any(g.state in (GameState.DRAWING.value, GameState.SUSPENDED.value) for g in games):
+            return None
+        game = next((g for g in games if g.state == GameState.SALES_CLOSED.value), None)
+        if game is None:
+            return None
+        if any(g.number < game.number and g.state == GameState.SELLING.value for g in games):
+            return None  # an earlier game still sells: the order of the draws is the games' (R60)
+        online = session.room.online
+        now = timezone.now()
+        last_end = max((g.finished_at for g in games if g.finished_at is not None), default=None)
+        if (
+            online.mode == RoomMode.SESSION
+            and last_end is not None
+            and now < last_end + timedelta(seconds=online.pause_seconds)
+        ):
+            return None
+        interval = ball_interval_check(game.ball_interval or online.ball_interval)
+        system = system_user(hall=session.room.hall)
+        game = draw_services.game_start_draw(game=game, user=system, mode=DrawMode.ELECTRONIC)
+        game.ball_interval = interval
+        game.next_ball_at = (game.drawing_started_at or timezone.now()) + _seconds(interval)
+        game.save(update_fields=["ball_interval", "next_ball_at"])
+        task_enqueue_on_commit(DRAW_BALL_TASK, game.pk, 1, eta=game.next_ball_at)
+    return game
+
+
+# --- the balls: one task per ball, idempotent on its position -------------------------------
+
+
+def online_ball_draw(*, game_id: int, position: int) -> Ball | None:
+    """Draw ball ``position`` of online game ``game_id`` if it is the next one and due, award
+    every prize it completes and pay the winners, then queue the next ball.
+
+    Idempotent on ``position``: a ball already drawn is never drawn again nor changed, a task
+    for a later ball does nothing (None), and so does one that comes early: R88, a ball never
+    follows the one before by less than the game's interval. A worker killed mid-way leaves
+    nothing (one transaction): the reconciler queues the ball again.
+    """
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("session__room__hall", "session__room__online")
+            .get(pk=game_id)
+        )
+        if (
+            game.state != GameState.DRAWING.value
+            or game.draw_mode != DrawMode.ELECTRONIC
+            or game.manual_from_ball is not None  # R55: the balls are keyed in from here on
+        ):
+            return None
+        last = Ball.objects.filter(game=game).order_by("-position").first()
+        drawn = last.position if last is not None else 0
+        if position != drawn + 1:
+            return None  # repeated (already out) or out of order
+        interval = ball_interval_check(game.ball_interval)
+        now = timezone.now()
+        due = game.next_ball_at or now
+        if last is not None:
+            due = max(due, last.drawn_at + _seconds(interval))  # R88, whatever next_ball_at says
+        if now < due:
+            return None  # early: the task queued for it, or the reconciler, comes at its time
+        hall = game.session.room.hall
+        system = system_user(hall=hall)
+        ball = draw_services.game_draw_ball(game=game, user=system, position=position)
+        _award_held(game, system)
+        game.refresh_from_db(fields=["state"])
+        if game.state == GameState.DRAWING.value:
+            game.next_ball_at = ball.drawn_at + _seconds(interval)
+            game.save(update_fields=["next_ball_at"])
+            task_enqueue_on_commit(DRAW_BALL_TASK, game.pk, position + 1, eta=game.next_ball_at)
+        else:
+            game.next_ball_at = None
+            game.save(update_fields=["next_ball_at"])
+    return ball
+
+
+def _award_held(game: Game, system: User) -> None:
+    """Award every prize a sold card holds now: the others first, the bingo last, which ends
+    the game (R44); each to all the cards holding it, shared (R46). Then pay (R97)."""
+    rules = detection.game_rules(game)
+    awarded = set(game.prizes.values_list("kind", flat=True))
+    open_prizes = [p for p in rules.prizes if p.value not in awarded]
+    held: list[EnginePrize] = detection.detector_use(game, lambda d: [p for p in open_prizes if d.winners(p)])
+    held.sort(key=lambda p: p is EnginePrize.BINGO)
+    for prize in held:
+        draw_services.prize_award(game=game, user=system, kind=prize.value)
+    if held:
+        prize_pay_to_wallets(game=game)
+
+
+def prize_pay_to_wallets(*, game: Game) -> list[PrizePayment]:
+    """R97: pay every share won in ``game`` and not yet paid into the wallet of the player who
+    bought the card, with no action by them: gross, the hall's tax withheld (as at the desk),
+    net credited. A card sold at a desk is left to be paid there (R50). Paid once: a payment
+    per winning card (``PrizePayment.winner`` is one-to-one) and its wallet entry's key."""
+    paid = []
+    with transaction.atomic():
+        hall_id = Game.objects.filter(pk=game.pk).values_list("session__room__hall_id", flat=True).get()
+        hall = Hall.objects.get(pk=hall_id)
+        quantum = quantum_for(hall.currency)
+        owed = list(
+            PrizeWinner.objects.select_for_update(of=("self",))
+            .filter(prize__game=game, payment__isnull=True)
+            .order_by("prize_id", "series_id", "card_number")
+        )
+        sale_game = game.doubles_of_id or game.pk
+        for winner in owed:
+            sale = (
+                Sale.objects.filter(
+                    game_id=sale_game,
+                    series_id=winner.series_id,
+                    first_number__lte=winner.card_number,
+                    last_number__gte=winner.card_number,
+                )
+                .select_related("buyer")
+                .first()
+            )
+            if sale is None or sale.buyer is None:
+                continue  # a hall's card: paid at a desk against its check code (R50)
+            tax = tax_withheld(
+                winner.amount, rate=hall.tax_rate, threshold=hall.tax_threshold, quantum=quantum
+            )
+            payment = PrizePayment.objects.create(
+                winner=winner, gross=winner.amount, tax_withheld=tax, net=winner.amount - tax
+            )
+            if payment.net > 0:
+                player_services.wallet_post(
+                    player=sale.buyer,
+                    kind=WalletEntry.Kind.PRIZE,
+                    amount=payment.net,
+                    prize_payment=payment,
+                    key=f"prize-payment-{payment.pk}",
+                )
+            paid.append(payment)
+    return paid
+
+
+# --- the reconciler ---------------------------------------------------------------------------
+
+
+def _each(what: str, ids: list[int], step: Callable[[int], object]) -> None:
+    for pk in ids:
+        try:
+            step(pk)
+        except Exception:  # one room's trouble must not stop the others
+            logger.exception("online reconcile: %s %s failed", what, pk)
+
+
+def _room(pk: int) -> object:
+    return online_room_advance(room_id=pk)
+
+
+def _sales(pk: int) -> object:
+    return online_game_sales_close(game_id=pk)
+
+
+def _session(pk: int) -> object:
+    return online_session_draw_next(session_id=pk)
+
+
+def online_reconcile() -> None:
+    """Find the online work due and do it (Celery beat, every second): rooms needing a session
+    or their next game, sessions opening, sales to close (R93), draws to start, and drawing
+    games whose next ball is overdue (a worker was killed), whose ball task is queued again.
+    Safe to run twice at once: every step is idempotent under its row lock."""
+    now = timezone.now()
+    _each("room", list(selectors.online_rooms_active().values_list("pk", flat=True)), _room)
+    _each("sales", selectors.online_games_sales_due(now=now), _sales)
+    _each("session", selectors.online_sessions_waiting_to_draw(), _session)
+    for game_id, position in selectors.online_games_drawing_overdue(before=now - OVERDUE_GRACE):
+        task_enqueue_on_commit(DRAW_BALL_TASK, game_id, position)

@@ -1,0 +1,25 @@
+"""Celery tasks of the online game loop: thin and idempotent (bingo/autodraw/services.py).
+
+Nothing imports this module but BingoConfig.ready, which registers it in every process; the
+services queue the ball task by name, the beat schedule names the reconciler
+(settings.CELERY_BEAT_SCHEDULE).
+"""
+
+from celery import shared_task
+
+from bingo.autodraw import services
+
+
+@shared_task(name=services.DRAW_BALL_TASK)  # type: ignore[untyped-decorator]
+def draw_ball_task(game_id: int, position: int) -> int | None:
+    """Draw ball ``position`` of online game ``game_id`` if it is the next and due (R88), award
+    and pay what it completes (R97), queue the next. Run twice, it draws once. Returns the
+    ball's number, or None when there was nothing to do."""
+    ball = services.online_ball_draw(game_id=game_id, position=position)
+    return ball.number if ball is not None else None
+
+
+@shared_task(name=services.RECONCILE_TASK)  # type: ignore[untyped-decorator]
+def reconcile_task() -> None:
+    """Every second (beat): the online work due, and the balls whose task was lost."""
+    services.online_reconcile()

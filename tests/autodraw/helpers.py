@@ -1,0 +1,171 @@
+"""An online hall for the loop's tests: a room, online series, players with wallets buying online
+(``Sale.buyer``), an injected clock and the ball tasks kept in a queue the test runs by hand."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from bingo.autodraw import services
+from bingo.autodraw.tasks import draw_ball_task
+from bingo.common.roles import Role
+from bingo.models import Game, GameSeries, OnlineRoom, Player, RoomMode, Sale
+from bingo.players import services as player_services
+from cards.models import CardSet, Series
+from halls.models import Room, StaffMembership
+from tests.cards.factories import HallFactory, card_set_make, series_make
+from tests.factories import UserFactory
+
+
+class Clock:
+    """``timezone.now`` for the tests: it moves only when told."""
+
+    def __init__(self) -> None:
+        self.now = datetime.now(tz=UTC).replace(microsecond=0)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> datetime:
+        self.now += timedelta(seconds=seconds)
+        return self.now
+
+    def to(self, moment: datetime) -> datetime:
+        self.now = max(self.now, moment)
+        return self.now
+
+
+@dataclass
+class Queued:
+    game_id: int
+    position: int
+    eta: datetime | None
+
+
+@dataclass
+class Tasks:
+    """The ball tasks the loop queued (after commit), run by the test when their time comes."""
+
+    clock: Clock
+    queued: list[Queued] = field(default_factory=list)
+
+    def take(self, args: tuple[Any, ...], eta: datetime | None = None) -> None:
+        self.queued.append(Queued(args[0], args[1], eta))
+
+    def run_next(self) -> int | None:
+        """Move the clock to the earliest task's time and run it; its ball's number or None."""
+        self.queued.sort(key=lambda q: q.eta or self.clock.now)
+        task = self.queued.pop(0)
+        if task.eta is not None:
+            self.clock.to(task.eta)
+        return committed(lambda: draw_ball_task(task.game_id, task.position))
+
+
+def committed(step: Callable[[], Any]) -> Any:
+    """Run ``step`` as the worker would: in its own transaction, the after-commit work run."""
+    from django.test import TestCase
+
+    with TestCase.captureOnCommitCallbacks(execute=True), transaction.atomic():
+        return step()
+
+
+class OnlineHall:
+    """A hall with an online room, a K card set of 90 cards and its online series."""
+
+    def __init__(
+        self,
+        name: str = "Sala Online",
+        mode: str = RoomMode.CONTINUOUS,
+        interval: str = "1",
+        tax_rate: str = "0",
+        variant: str = "90",
+        **room: Any,
+    ) -> None:
+        self.hall = HallFactory(name=name, tax_rate=Decimal(tax_rate), tax_threshold=Decimal("0"))
+        self.room = Room.objects.create(hall=self.hall, name="Sala online")
+        self.online = OnlineRoom.objects.create(
+            room=self.room,
+            mode=mode,
+            ball_interval=Decimal(interval),
+            sales_seconds=room.pop("sales_seconds", 60),
+            pause_seconds=room.pop("pause_seconds", 10),
+            variant=variant,
+            **room,
+        )
+        self.card_set: CardSet = card_set_make(variant=variant, size=90)
+        self.cashier = UserFactory(username=f"caixa-{name}")
+        StaffMembership.objects.create(hall=self.hall, user=self.cashier, role=Role.CASHIER.value)
+        self.manager = UserFactory(username=f"gerente-{name}")
+        StaffMembership.objects.create(hall=self.hall, user=self.manager, role=Role.MANAGER.value)
+
+    def series(self, order_number: int, price: str = "100.00") -> Series:
+        made = series_make(hall=self.hall, card_set=self.card_set, order_number=order_number, price=price)
+        Series.objects.filter(pk=made.pk).update(online=True)
+        made.refresh_from_db()
+        return made
+
+    def player(self, name: str, deposit: str = "1000.00") -> Player:
+        user = UserFactory(username=name)
+        player = Player.objects.create(
+            user=user, hall=self.hall, birth_date=date(1990, 1, 1), adult_confirmed_at=timezone.now()
+        )
+        player_services.wallet_post(
+            player=player,
+            kind="deposit",
+            amount=Decimal(deposit),
+            recorded_by=self.cashier,
+            reference="CNI 123",
+        )
+        return player
+
+
+def online_buy(game: Game, player: Player, quantity: int) -> Sale:
+    """An online purchase as the "online" helper's ``online_buy`` will make it: the next cards of
+    the game's series in number order (R36), one sale row with ``buyer``, paid from the wallet in
+    the same transaction. (A stand-in until ``bingo.online.services.online_buy`` is merged.)"""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        assert game.state == Game.State.SELLING, game.state
+        entry = GameSeries.objects.get(game=game, position=1)
+        series = Series.objects.select_for_update().get(pk=entry.series_id)
+        first = series.last_sold + 1
+        last = first + quantity - 1
+        assert last <= series.size
+        series.last_sold = last
+        series.save(update_fields=["last_sold"])
+        amount = series.price * quantity
+        sale = Sale.objects.create(
+            game=game,
+            series=series,
+            first_number=first,
+            last_number=last,
+            quantity=quantity,
+            unit_price=series.price,
+            amount=amount,
+            buyer=player,
+            cash_received=amount,
+            request_key=uuid.uuid4().hex,
+        )
+        player_services.wallet_post(player=player, kind="purchase", amount=amount, sale=sale)
+    return sale
+
+
+def play_to_the_end(tasks: Tasks, game: Game, limit: int = 200) -> Iterator[int | None]:
+    """Run the queued ball tasks until ``game`` is over."""
+    for _ in range(limit):
+        game.refresh_from_db()
+        if game.state != Game.State.DRAWING or not tasks.queued:
+            return
+        yield tasks.run_next()
+    raise AssertionError("the game did not end")
+
+
+def reconcile() -> None:
+    committed(services.online_reconcile)
