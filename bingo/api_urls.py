@@ -8,8 +8,8 @@ from bingo.ballsets import api as ballset_api
 from bingo.draw import api as draw_api
 from bingo.games import api as game_api
 from bingo.jackpot import api as jackpot_api
-from bingo.players import api as players_api
 from bingo.online import api as online_api
+from bingo.players import api as players_api
 from cards import api as cards_api
 from cards.printing import api as printing_api
 from halls import api as halls_api
