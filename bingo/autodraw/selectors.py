@@ -1,41 +1,17 @@
 """Reads of the online game loop: which series an online game sells, which rooms and games have
 work due (the reconciler's questions). Never writes.
-
-``online_series_pick`` is a minimal private copy until the "online" helper's
-``bingo/online/selectors.py`` one is folded in: the lead replaces this one with it.
+The series a game puts on sale is picked by ``bingo.online.selectors.online_series_pick``, the
+same the manager's scheduling checks with.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from decimal import Decimal
 
-from django.db.models import F, QuerySet
+from django.db.models import QuerySet
 
 from bingo.engine.gamestate import GameState
 from bingo.models import Ball, DrawMode, Game, OnlineRoom, Session
-from cards.models import CardSet, Series
-from halls.models import Hall
-
-
-def online_series_pick(*, hall: Hall, variant: str, price: Decimal | None = None) -> Series | None:
-    """The hall's next online series (R85) of ``variant`` (and ``price``, if given) that a new
-    game can put on sale: ready, in stock with cards left, not on sale in another game, not
-    double cards; the lowest order number first, so series are used in their order (R36-R38).
-    None when there is none."""
-    candidates = Series.objects.filter(
-        hall=hall,
-        online=True,
-        double=False,
-        card_set__variant=variant,
-        card_set__status=CardSet.Status.READY,
-        status=Series.Status.IN_STOCK,
-        on_sale_in__isnull=True,
-        last_sold__lt=F("size"),
-    )
-    if price is not None:
-        candidates = candidates.filter(price=price)
-    return candidates.order_by("order_number").first()
 
 
 def online_rooms_active() -> QuerySet[OnlineRoom]:

@@ -35,6 +35,7 @@ from bingo.engine.gamestate import GameState
 from bingo.engine.payout import tax_withheld
 from bingo.engine.prizes import PrizeKind as EnginePrize
 from bingo.games import services as game_services
+from bingo.live import events
 from bingo.models import (
     UNDER_WAY_STATES,
     Ball,
@@ -48,6 +49,7 @@ from bingo.models import (
     Session,
     WalletEntry,
 )
+from bingo.online import selectors as online_selectors
 from bingo.players import services as player_services
 from halls.models import Hall, StaffMembership
 
@@ -143,7 +145,7 @@ def _continuous_advance(online: OnlineRoom) -> Game | None:
         session = game_services.session_open(
             room=room, starts_at=now, scheduled_end=_day_end(hall, now), user=system
         )
-    series = selectors.online_series_pick(hall=hall, variant=online.variant)
+    series = online_selectors.online_series_pick(hall=hall, variant=online.variant)
     if series is None:
         logger.warning("online room %s: no online series of variant %s to sell", room.pk, online.variant)
         return None
@@ -194,7 +196,7 @@ def _session_open_sales(online: OnlineRoom, session: Session, planned: list[Game
             close_at = now + timedelta(seconds=online.sales_seconds)
         for game in planned:
             interval = ball_interval_check(game.ball_interval or online.ball_interval)
-            series = selectors.online_series_pick(hall=hall, variant=game.variant, price=game.price)
+            series = online_selectors.online_series_pick(hall=hall, variant=game.variant, price=game.price)
             if series is None:
                 logger.warning(
                     "online session %s: game %s has no online series of variant %s at %s",
@@ -227,8 +229,10 @@ def _session_close_when_over(session: Session, games: list[Game], hall: Hall) ->
 def online_game_sales_close(*, game_id: int) -> list[Game]:
     """Close, at once, the sales of every game of ``game_id``'s session still selling whose
     ``sales_close_at`` has passed (R93: for everyone together; no later sale), then start the
-    session's next draw. A game that sold no card has nothing to draw: it is annulled, with its
-    reason in the acta, and the room moves on (R90). Returns the games it closed."""
+    session's next draw. In a continuous room a game that has sold no card yet keeps selling
+    for another window, within the day's session: the room is always open (R90) and the acta is
+    not filled with empty games while nobody plays. Otherwise a game that sold no card has
+    nothing to draw: it is annulled, with its reason in the acta. Returns the games it closed."""
     closed: list[Game] = []
     with transaction.atomic():
         game = Game.objects.select_related("session__room__hall").get(pk=game_id)
@@ -240,8 +244,19 @@ def online_game_sales_close(*, game_id: int) -> list[Game]:
         if not due:
             return closed
         hall = game.session.room.hall
+        online = OnlineRoom.objects.get(pk=game.session.room_id)
         system = system_user(hall=hall)
         for item in due:
+            again = now + timedelta(seconds=online.sales_seconds)
+            if (
+                online.mode == RoomMode.CONTINUOUS
+                and again < session.scheduled_end
+                and not Sale.objects.filter(game=item).exists()
+            ):
+                item.sales_close_at = again
+                item.save(update_fields=["sales_close_at"])
+                transaction.on_commit(lambda pk=item.pk: events.game_changed(pk))
+                continue
             item = game_services.game_close_sales(game=item, user=system)
             if not Sale.objects.filter(game=item).exists():
                 item = draw_services.game_annul(

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet, Sum
+from django.db.models import F, Prefetch, QuerySet, Sum
 
 from bingo.common.money import money_display
 from bingo.draw import detection
@@ -50,13 +50,17 @@ def online_room_get(*, halls: QuerySet[Hall], room_id: int) -> OnlineRoom:
 
 def online_series_pick(*, hall: Hall, variant: str, price: Decimal | None = None) -> Series | None:
     """The series an online game of ``variant`` (and cards of face value ``price``) puts on
-    sale: the hall's online, ready series in stock, not on sale in another game, lowest order
-    number first (R36-R37, R85)."""
+    sale: the hall's online, ready series in stock with cards left, not on sale in another game,
+    not double cards (an online game plays its cards once), lowest order number first, so the
+    series are sold in their order (R36-R37, R85). None when there is none. The manager's
+    scheduling and the autodraw loop both pick with it."""
     found = Series.objects.filter(
         hall=hall,
         online=True,
+        double=False,
         status=Series.Status.IN_STOCK,
         on_sale_in__isnull=True,
+        last_sold__lt=F("size"),
         card_set__status=CardSet.Status.READY,
         card_set__variant=variant,
     ).exclude(games__game__state=GameState.SELLING.value)

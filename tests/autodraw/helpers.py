@@ -16,7 +16,8 @@ from django.utils import timezone
 from bingo.autodraw import services
 from bingo.autodraw.tasks import draw_ball_task
 from bingo.common.roles import Role
-from bingo.models import Game, GameSeries, OnlineRoom, Player, RoomMode, Sale
+from bingo.models import Game, OnlineRoom, Player, RoomMode, Sale
+from bingo.online import services as online_services
 from bingo.players import services as player_services
 from cards.models import CardSet, Series
 from halls.models import Room, StaffMembership
@@ -127,34 +128,13 @@ class OnlineHall:
 
 
 def online_buy(game: Game, player: Player, quantity: int) -> Sale:
-    """An online purchase as the "online" helper's ``online_buy`` will make it: the next cards of
-    the game's series in number order (R36), one sale row with ``buyer``, paid from the wallet in
-    the same transaction. (A stand-in until ``bingo.online.services.online_buy`` is merged.)"""
-    with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game.pk)
-        assert game.state == Game.State.SELLING, game.state
-        entry = GameSeries.objects.get(game=game, position=1)
-        series = Series.objects.select_for_update().get(pk=entry.series_id)
-        first = series.last_sold + 1
-        last = first + quantity - 1
-        assert last <= series.size
-        series.last_sold = last
-        series.save(update_fields=["last_sold"])
-        amount = series.price * quantity
-        sale = Sale.objects.create(
-            game=game,
-            series=series,
-            first_number=first,
-            last_number=last,
-            quantity=quantity,
-            unit_price=series.price,
-            amount=amount,
-            buyer=player,
-            cash_received=amount,
-            request_key=uuid.uuid4().hex,
-        )
-        player_services.wallet_post(player=player, kind="purchase", amount=amount, sale=sale)
-    return sale
+    """An online purchase through the real service (``bingo.online.services.online_buy``): the
+    next cards in number order (R36), paid from the wallet in the same transaction; the first
+    sale row."""
+    purchase = online_services.online_buy(
+        player=player, game=game, quantity=quantity, key=uuid.uuid4().hex[:32]
+    )
+    return purchase.sales[0]
 
 
 def play_to_the_end(tasks: Tasks, game: Game, limit: int = 200) -> Iterator[int | None]:

@@ -229,13 +229,33 @@ def test_the_next_game_opens_after_the_pause(lobby: OnlineHall, clock: Clock, ta
     assert following.on_sale.get().start_number == 3
 
 
-def test_a_game_with_no_card_sold_is_annulled_and_the_room_goes_on(
+def test_a_game_nobody_bought_keeps_selling_until_someone_buys(
     lobby: OnlineHall, clock: Clock, tasks: Tasks
 ) -> None:
-    """R90: the room runs whatever the number of players; a game nobody bought has nothing to
-    draw: sales close with their announcement, it is annulled with its reason in the acta."""
+    """R90: the room is always open; while nobody buys, its game sells for another window
+    rather than filling the acta with empty games; the first buyer's game then closes and draws."""
     lobby.series(1)
     game = _open_continuous(lobby)
+    first_close = game.sales_close_at
+
+    game = _close_and_start(clock, game)
+
+    assert game.state == Game.State.SELLING
+    assert game.sales_close_at == first_close + timedelta(seconds=lobby.online.sales_seconds)
+    assert not ActaEntry.objects.filter(game=game).exists()
+    online_buy(game, lobby.player("ana"), 2)
+    game = _close_and_start(clock, game)
+    assert game.state == Game.State.DRAWING
+
+
+def test_a_game_with_no_card_sold_at_the_day_s_end_is_annulled_and_the_room_goes_on(
+    lobby: OnlineHall, clock: Clock, tasks: Tasks
+) -> None:
+    """A game nobody bought has nothing to draw: when another window would pass the day's
+    session, sales close with their announcement and it is annulled with its reason in the acta."""
+    lobby.series(1)
+    game = _open_continuous(lobby)
+    clock.to(game.session.scheduled_end - timedelta(seconds=lobby.online.sales_seconds // 2))
 
     game = _close_and_start(clock, game)
 
@@ -253,7 +273,9 @@ def test_the_day_s_session_closes_and_a_new_one_opens(lobby: OnlineHall, clock: 
     lobby.series(1)
     game = _open_continuous(lobby)
     first = game.session
-    game = _close_and_start(clock, game)  # annulled, nothing sold
+    clock.to(first.scheduled_end - timedelta(seconds=lobby.online.sales_seconds // 2))
+    game = _close_and_start(clock, game)  # annulled, nothing sold by the day's end
+    assert game.state == Game.State.ANNULLED
 
     clock.to(first.scheduled_end)
     reconcile()
@@ -398,7 +420,7 @@ def test_session_mode_opens_and_closes_every_game_together_and_draws_them_in_ord
     games = list(Game.objects.filter(session=session).order_by("number"))
     assert [g.state for g in games] == ["drawing", "sales_closed", "sales_closed"]
     assert len({g.sales_closed_at for g in games}) == 1  # together (R93)
-    with pytest.raises(AssertionError):
+    with pytest.raises(ValidationError, match="not selling"):
         online_buy(games[1], players[0], 1)  # no later sale
 
     for index, game in enumerate(games):
