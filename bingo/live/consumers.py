@@ -270,6 +270,8 @@ class DisplayConsumer(TopicConsumerMixin, AsyncJsonWebsocketConsumer):  # type: 
             if self.room is not None:
                 self.room.poke()
             return
+        if message == self.shown:  # e.g. published just before it connected, and read then
+            return
         self.relayed += 1
         if self.room is not None and self.room.refreshing:
             # A read in progress may have started before this state was built: read once more.

@@ -34,6 +34,7 @@ member after its ``group_expiry`` (a day), and a hub lives as long as its worker
 from __future__ import annotations
 
 import asyncio
+import atexit
 import itertools
 import json
 import logging
@@ -81,6 +82,23 @@ class _Sender:
     def hand(self, topic: str, message: dict[str, Any]) -> None:
         """From any thread: queue ``message`` and return."""
         self.loop.call_soon_threadsafe(self._queue, topic, message)
+
+    def flush(self, timeout: float) -> None:
+        """From another thread: wait until what was handed so far is sent."""
+        try:
+            on_loop = asyncio.get_running_loop() is self.loop
+        except RuntimeError:
+            on_loop = False
+        if on_loop or not self.loop.is_running():
+            return
+        asyncio.run_coroutine_threadsafe(self._idle(), self.loop).result(timeout)
+
+    async def _idle(self) -> None:
+        while self.waiting or (self.task is not None and not self.task.done()):
+            if self.task is not None and not self.task.done():
+                await asyncio.wait([self.task])
+            else:
+                await asyncio.sleep(0)
 
     def _queue(self, topic: str, message: dict[str, Any]) -> None:
         self.waiting.append((topic, message))
@@ -150,6 +168,19 @@ def _sender() -> _Sender:
         if _sending_thread is None or _sending_thread.pid != os.getpid():  # none yet, or forked
             _sending_thread = _SendingThread()
         return _sending_thread.sender
+
+
+@atexit.register
+def flush(timeout: float = 5.0) -> None:
+    """Wait (``timeout`` seconds at most) until this process's sending thread has sent what it
+    was handed. Runs at exit, so a command or a task's process that publishes and ends loses
+    nothing; a server's loop sends as it goes and is not waited for."""
+    sending = _sending_thread
+    if sending is not None and sending.pid == os.getpid():
+        try:
+            sending.sender.flush(timeout)
+        except TimeoutError:
+            logger.warning("live messages still unsent at exit")
 
 
 def publish(topic: str, message: dict[str, Any]) -> None:
@@ -250,8 +281,11 @@ class Hub:
                 for topic in list(self.topics):
                     self._resync(topic)
                 continue
-            if event.get("type") == EVENT_TYPE:
-                self.deliver(event["topic"], int(event["seq"]), event["message"])
+            try:
+                if event.get("type") == EVENT_TYPE:
+                    self.deliver(event["topic"], int(event["seq"]), event["message"])
+            except Exception:  # one bad message must not stop the hub
+                logger.exception("relaying a live message failed: %r", event)
 
     async def _renew(self) -> None:
         while True:
@@ -315,13 +349,24 @@ class TopicConsumerMixin:
     (by default: the connection is closed with code 4000, and the client, reconnecting, gets
     the state at connect). Both run in order, from a task of this consumer's own.
 
-    The consumer needs no channel of its own (``channel_layer_alias = None``): the hub holds
-    the one of its process.
+    Messages that come before ``connect`` has returned wait for it: nothing is sent before
+    the handshake, and what was published while the consumer read its state follows that
+    state. The consumer needs no channel of its own (``channel_layer_alias = None``): the hub
+    holds the one of its process.
     """
 
     _topics: set[str] | None = None
     _topic_queue: deque[_Item] | None = None
     _topic_pump: asyncio.Task[None] | None = None
+    #: Whether ``connect`` has returned: what came before waits, so that nothing is sent
+    #: before the handshake, and a message that came while the consumer read its state
+    #: follows that state.
+    _topic_connected = False
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        await super().websocket_connect(message)  # type: ignore[misc]
+        self._topic_connected = True
+        self._topic_pump_start()
 
     async def topic_subscribe(self, topic: str) -> None:
         """Listen to ``topic``; every message published after this returns is relayed."""
@@ -356,8 +401,14 @@ class TopicConsumerMixin:
         if len(queue) >= BACKLOG_LIMIT:
             # A client this far behind is stalled: what it waits for is dropped, it resyncs.
             queue.clear()
-            delivery = None
-        queue.append((topic, delivery))
+            queue.append((topic, None))
+        if delivery is not None or not queue or queue[-1] != (topic, None):
+            queue.append((topic, delivery))
+        self._topic_pump_start()
+
+    def _topic_pump_start(self) -> None:
+        if not self._topic_connected or not self._topic_queue:
+            return
         if self._topic_pump is None or self._topic_pump.done():
             self._topic_pump = asyncio.create_task(self._topic_drain())
 
