@@ -7,15 +7,16 @@ message to them; a consumer that may have missed a message reads its state again
 
 * ``PriceBoardConsumer`` (``ws/quadro/<game_id>/``): a game's price board (R29). Public, like
   the page on the hall's TV; it sends nothing back. The figures are read afresh from the
-  database at connect and after each ``board.changed`` event, so a board that reconnects shows
-  the current state. Events are spaced out by the sellers (``BOARD_NOTICE_SECONDS`` in
+  database at connect and after each ``board.changed`` message, so a board that reconnects
+  shows the current state. Messages are spaced out by the sellers (``BOARD_NOTICE_SECONDS`` in
   bingo.live.events), so after each one the board reads the figures once more a little later,
   and at most that often while sales go on.
 * ``DisplayConsumer`` (``ws/ecra/<token>/``): a room's display (R13, R28). Public like the
   page, opened by the room's signed token. It gets the room's state at connect, so a display
-  that reconnects shows the current one, then relays each ``display.state`` event as it comes:
-  the state is built once per change by ``bingo.live.events.game_changed``, so however many
-  displays a hall has, a ball costs no query per display.
+  that reconnects shows the current one, then relays each state published on the room's topic
+  as it comes: the state is built once per change by ``bingo.live.events.game_changed`` and
+  encoded to JSON once per server process, so however many displays a hall has, a ball costs
+  no query and no encoding per display.
   Sales and the jackpot change what it shows between balls (cards sold, prizes, the balance);
   for those it hears ``display.refresh``, a notice without the state (the sale must not pay
   for building it, see ``bingo.live.events``). The displays of one room in this server process
@@ -23,16 +24,18 @@ message to them; a consumer that may have missed a message reads its state again
   more after that while notices keep coming (``_RoomDisplays``): at most one read of a room
   per that many seconds per process, however many displays and sales, and the last change is
   never left off, since a read always follows the last notice by more than the sellers' spacing.
+  A display that may have missed a state (``topic_resync``) reads it the same way.
 * ``ConsoleConsumer`` (``ws/locutor/<game_id>/``): a caller's console. Only a caller of the
   game's hall may listen; it hears that the game changed and fetches its console again.
 
-Both only listen to the server: what a client sends is ignored. The origin of every websocket
+They only listen to the server: what a client sends is ignored. The origin of every websocket
 is checked against the allowed hosts before it gets here (``bingo.asgi``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import weakref
 from typing import Any
 
@@ -156,8 +159,8 @@ def _display_state(room_id: int) -> dict[str, Any] | None:
 class _RoomDisplays:
     """The displays of one room connected to this server process, and their shared re-read.
 
-    Every display of the room hears each ``display.refresh`` notice; each one pokes this, and
-    one read serves them all: 500 displays reading for themselves would queue 500 reads on the
+    Every display of the room hears each ``display.refresh`` notice (or resyncs); each one pokes
+    this, and one read serves them all: 500 displays reading for themselves would queue 500 reads on the
     one thread Channels runs database work in, the thread of the caller's own requests.
     """
 
@@ -193,14 +196,15 @@ class _RoomDisplays:
             state = await database_sync_to_async(_display_state)(self.room_id)
             if state is None:  # the room is gone
                 return
+            text = json.dumps(state)  # once for the room's displays
             for display, seen in relayed.items():
                 if display.relayed != seen:
-                    # A display.state event (a ball) reached it during the read: this read may
+                    # A state from the draw (a ball) reached it during the read: this read may
                     # be older than what it now shows. It reads again rather than go back.
                     self.dirty = True
                 elif display in self.displays:
                     try:
-                        await display.show(state, unless_shown=True)
+                        await display.show(text, unless_shown=True)
                     except OSError:  # its connection dropped; its disconnect is on the way
                         self.displays.discard(display)
 
@@ -225,7 +229,8 @@ class DisplayConsumer(TopicConsumerMixin, AsyncJsonWebsocketConsumer):  # type: 
     channel_layer_alias = None
     room: _RoomDisplays | None = None
     #: The last state sent, so a re-read that found nothing new sends nothing.
-    shown: dict[str, Any] | None = None
+    #: (As JSON: a state that went through Redis has lists where a state read has tuples.)
+    shown: str | None = None
     #: How many states from the draw it relayed (see _RoomDisplays._refresh).
     relayed = 0
 
@@ -242,7 +247,7 @@ class DisplayConsumer(TopicConsumerMixin, AsyncJsonWebsocketConsumer):  # type: 
             await self.close()
             return
         await self.accept()
-        await self.show(state)
+        await self.show(json.dumps(state))
         # Events wait while connect runs, so the first notice finds the display registered. A
         # sale whose notice went out just before the display joined, and the sales after it
         # whose notices were skipped, are covered by one more read, as after a notice.
@@ -270,13 +275,13 @@ class DisplayConsumer(TopicConsumerMixin, AsyncJsonWebsocketConsumer):  # type: 
             if self.room is not None:
                 self.room.poke()
             return
-        if message == self.shown:  # e.g. published just before it connected, and read then
+        if text == self.shown:  # e.g. published just before it connected, and read then
             return
         self.relayed += 1
         if self.room is not None and self.room.refreshing:
             # A read in progress may have started before this state was built: read once more.
             self.room.dirty = True
-        self.shown = message
+        self.shown = text
         await self.send(text_data=text)  # encoded once for every display of this process
 
     async def topic_resync(self, topic: str) -> None:
@@ -284,13 +289,14 @@ class DisplayConsumer(TopicConsumerMixin, AsyncJsonWebsocketConsumer):  # type: 
         if self.room is not None:
             self.room.poke()
 
-    async def show(self, state: dict[str, Any], *, unless_shown: bool = False) -> None:
-        """Send ``state``; with ``unless_shown``, only if it differs from the last one sent (a
-        re-read after a notice often finds nothing new for this display, e.g. another game's sale)."""
-        if unless_shown and state == self.shown:
+    async def show(self, text: str, *, unless_shown: bool = False) -> None:
+        """Send the state ``text`` (JSON); with ``unless_shown``, only if it differs from the
+        last one sent (a re-read after a notice often finds nothing new for this display, e.g.
+        another game's sale)."""
+        if unless_shown and text == self.shown:
             return
-        self.shown = state
-        await self.send_json(state)
+        self.shown = text
+        await self.send(text_data=text)
 
 
 def _may_follow(user: AbstractBaseUser | AnonymousUser, game_id: int) -> bool:
