@@ -28,7 +28,8 @@ Nothing shown is ever wrong, and a lost message is caught up from the state:
   in between is relayed after it, never lost (a screen ignores a state older than its own).
 
 The hub renews its groups every ``GROUP_RENEW_SECONDS``: channels_redis forgets a group's
-member after its ``group_expiry`` (a day), and a hub lives as long as its worker.
+member after the layer's ``group_expiry`` (settings.py: half an hour, so the groups of a
+worker that died are left soon), and a hub lives as long as its worker.
 """
 
 from __future__ import annotations
@@ -54,8 +55,9 @@ logger = logging.getLogger(__name__)
 GROUP_PREFIX = "live."
 #: How long Redis keeps a topic's sequence number after its last message.
 SEQ_TTL_SECONDS = 7 * 24 * 3600
-#: A hub joins its groups again this often (channels_redis's group_expiry is a day).
-GROUP_RENEW_SECONDS = 3600.0
+#: A hub joins its groups again this often: channels_redis forgets a member after the layer's
+#: ``group_expiry`` (settings: 30 minutes, so a worker that died stops being sent to).
+GROUP_RENEW_SECONDS = 600.0
 #: Messages waiting for one client at most; past that its backlog is dropped and it resyncs.
 BACKLOG_LIMIT = 64
 #: The type of the channel-layer event that carries a topic's message.
@@ -157,7 +159,8 @@ def _sender() -> _Sender:
         running = None
     # The server's loop when this process serves websockets: the in-memory layer lives there,
     # and with Redis its connections are there already. Ours if we run in it, else the latest.
-    loops = [running] if running is not None and running in _hubs else list(_hubs)
+    with _sending_lock:  # the hubs are made in the server's thread
+        loops = [running] if running is not None and running in _hubs else list(_hubs)
     for loop in reversed(loops):
         if loop.is_running() and not loop.is_closed():
             with _sending_lock:
@@ -335,7 +338,9 @@ def hub() -> Hub:
         layer = get_channel_layer()
         if layer is None:
             raise RuntimeError("live topics need a channel layer (CHANNEL_LAYERS)")
-        found = _hubs[loop] = Hub(layer)
+        found = Hub(layer)
+        with _sending_lock:
+            _hubs[loop] = found
     return found
 
 
