@@ -53,7 +53,8 @@ logger = logging.getLogger(__name__)
 
 #: A hub joins the channel-layer group ``live.<topic>`` for each topic it listens to.
 GROUP_PREFIX = "live."
-#: How long Redis keeps a topic's sequence number after its last message.
+#: How long Redis keeps a topic's sequence number after its last message (give or take 255
+#: messages: the time to live is set again every 256th).
 SEQ_TTL_SECONDS = 7 * 24 * 3600
 #: A hub joins its groups again this often: channels_redis forgets a member after the layer's
 #: ``group_expiry`` (settings: 30 minutes, so a worker that died stops being sent to).
@@ -124,11 +125,10 @@ class _Sender:
         if isinstance(layer, RedisChannelLayer):
             key = f"{layer.prefix}:live-seq:{topic}"
             connection = layer.connection(layer.consistent_hash(key))
-            async with connection.pipeline(transaction=False) as pipe:
-                pipe.incr(key)
-                pipe.expire(key, SEQ_TTL_SECONDS)
-                seq, _ = await pipe.execute()
-            return int(seq)
+            seq = int(await connection.incr(key))
+            if seq % 256 == 1:  # now and then, not each time: one command less per message
+                await connection.expire(key, SEQ_TTL_SECONDS)
+            return seq
         # The in-memory layer serves one process: its own count is the topic's.
         return next(self.counters[topic])
 
