@@ -121,7 +121,12 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # Hundreds of displays join and leave at once: redis-py's default pool of 100
             # connections runs out, and its read timeout must outlast channels_redis's 5 s wait.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": 10}]},
+            # Only each worker's live hub joins groups, and renews them every 10 minutes
+            # (bingo.live.fanout): a worker that died leaves its groups within half an hour.
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": 10}],
+                "group_expiry": 1800,
+            },
         }
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}

@@ -1,16 +1,22 @@
-"""Every websocket consumer: they authenticate, join a group and relay (STYLE rule 3).
+"""Every websocket consumer: they authenticate, subscribe to a topic and relay (STYLE rule 3).
+
+Each subscribes to its topic through ``bingo.live.fanout.TopicConsumerMixin``: the server
+process listens to a topic once, however many of its websockets follow it, and relays each
+message to them; a consumer that may have missed a message reads its state again
+(``topic_resync``). None of them has a channel of its own (``channel_layer_alias = None``).
 
 * ``PriceBoardConsumer`` (``ws/quadro/<game_id>/``): a game's price board (R29). Public, like
   the page on the hall's TV; it sends nothing back. The figures are read afresh from the
-  database at connect and after each ``board.changed`` event, so a board that reconnects shows
-  the current state. Events are spaced out by the sellers (``BOARD_NOTICE_SECONDS`` in
+  database at connect and after each ``board.changed`` message, so a board that reconnects
+  shows the current state. Messages are spaced out by the sellers (``BOARD_NOTICE_SECONDS`` in
   bingo.live.events), so after each one the board reads the figures once more a little later,
   and at most that often while sales go on.
 * ``DisplayConsumer`` (``ws/ecra/<token>/``): a room's display (R13, R28). Public like the
   page, opened by the room's signed token. It gets the room's state at connect, so a display
-  that reconnects shows the current one, then relays each ``display.state`` event as it comes:
-  the state is built once per change by ``bingo.live.events.game_changed``, so however many
-  displays a hall has, a ball costs no query per display.
+  that reconnects shows the current one, then relays each state published on the room's topic
+  as it comes: the state is built once per change by ``bingo.live.events.game_changed`` and
+  encoded to JSON once per server process, so however many displays a hall has, a ball costs
+  no query and no encoding per display.
   Sales and the jackpot change what it shows between balls (cards sold, prizes, the balance);
   for those it hears ``display.refresh``, a notice without the state (the sale must not pay
   for building it, see ``bingo.live.events``). The displays of one room in this server process
@@ -18,16 +24,18 @@
   more after that while notices keep coming (``_RoomDisplays``): at most one read of a room
   per that many seconds per process, however many displays and sales, and the last change is
   never left off, since a read always follows the last notice by more than the sellers' spacing.
+  A display that may have missed a state (``topic_resync``) reads it the same way.
 * ``ConsoleConsumer`` (``ws/locutor/<game_id>/``): a caller's console. Only a caller of the
   game's hall may listen; it hears that the game changed and fetches its console again.
 
-Both only listen to the server: what a client sends is ignored. The origin of every websocket
+They only listen to the server: what a client sends is ignored. The origin of every websocket
 is checked against the allowed hosts before it gets here (``bingo.asgi``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import weakref
 from typing import Any
 
@@ -42,10 +50,11 @@ from bingo.draw import selectors as draw_selectors
 from bingo.live.events import (
     BOARD_NOTICE_SECONDS,
     DISPLAY_NOTICE_SECONDS,
-    game_console_group,
-    price_board_group,
-    room_display_group,
+    game_console_topic,
+    price_board_topic,
+    room_display_topic,
 )
+from bingo.live.fanout import TopicConsumerMixin
 from bingo.models import Game
 from bingo.sales import selectors as sales_selectors
 from halls.models import Room
@@ -62,10 +71,10 @@ def _board_message(game_id: int) -> dict[str, Any] | None:
     return None if figures is None else figures.as_message()
 
 
-class PriceBoardConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class PriceBoardConsumer(TopicConsumerMixin, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     """The live figures of one game's price board: sent at once, then after every sale."""
 
-    group: str | None = None
+    channel_layer_alias = None
     game_id: int = 0
     last_sent: dict[str, Any] | None = None
     refresher: asyncio.Task[None] | None = None
@@ -73,14 +82,11 @@ class PriceBoardConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def connect(self) -> None:
         game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        # Join before reading: a sale committed in between is then announced, not lost.
-        group = price_board_group(game_id)
-        await self.channel_layer.group_add(group, self.channel_name)
-        self.group = group
+        # Subscribe before reading: a sale committed in between is then announced, not lost.
+        await self.topic_subscribe(price_board_topic(game_id))
         message = await database_sync_to_async(_board_message)(game_id)
         if message is None:  # no such game: nothing to watch
-            await self.channel_layer.group_discard(group, self.channel_name)
-            self.group = None
+            await self.topics_unsubscribe()
             await self.close()
             return
         await self.accept()
@@ -91,14 +97,23 @@ class PriceBoardConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def disconnect(self, code: int) -> None:
         if self.refresher is not None:
             self.refresher.cancel()
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.topics_unsubscribe()
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         """The board only listens."""
 
-    async def board_changed(self, event: dict[str, Any]) -> None:
-        """Sales changed (bingo.live.events.price_board_changed): send the new figures."""
+    async def topic_message(self, topic: str, message: dict[str, Any], text: str) -> None:
+        """``board.changed``: sales changed (bingo.live.events.price_board_changed)."""
+        await self.board_changed()
+
+    async def topic_resync(self, topic: str) -> None:
+        """A notice may have been missed: read the figures again, as after one."""
+        await self.board_changed()
+
+    async def board_changed(self) -> None:
+        """Sales changed: send the new figures."""
+        if not self.game_id:  # still connecting: the read at connect covers it
+            return
         self.dirty = True
         if self.refresher is None or self.refresher.done():
             self.refresher = asyncio.create_task(self._refresh(at_once=True))
@@ -144,8 +159,8 @@ def _display_state(room_id: int) -> dict[str, Any] | None:
 class _RoomDisplays:
     """The displays of one room connected to this server process, and their shared re-read.
 
-    Every display of the room hears each ``display.refresh`` notice; each one pokes this, and
-    one read serves them all: 500 displays reading for themselves would queue 500 reads on the
+    Every display of the room hears each ``display.refresh`` notice (or resyncs); each one pokes
+    this, and one read serves them all: 500 displays reading for themselves would queue 500 reads on the
     one thread Channels runs database work in, the thread of the caller's own requests.
     """
 
@@ -181,14 +196,15 @@ class _RoomDisplays:
             state = await database_sync_to_async(_display_state)(self.room_id)
             if state is None:  # the room is gone
                 return
+            text = json.dumps(state)  # once for the room's displays
             for display, seen in relayed.items():
                 if display.relayed != seen:
-                    # A display.state event (a ball) reached it during the read: this read may
+                    # A state from the draw (a ball) reached it during the read: this read may
                     # be older than what it now shows. It reads again rather than go back.
                     self.dirty = True
                 elif display in self.displays:
                     try:
-                        await display.show(state, unless_shown=True)
+                        await display.show(text, unless_shown=True)
                     except OSError:  # its connection dropped; its disconnect is on the way
                         self.displays.discard(display)
 
@@ -206,15 +222,16 @@ def _room_displays(room_id: int) -> _RoomDisplays:
     return rooms[room_id]
 
 
-class DisplayConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class DisplayConsumer(TopicConsumerMixin, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     """A room's display: the state at connect, then every state the draw announces, and the
-    state read again after sales or a jackpot movement."""
+    state read again after sales, a jackpot movement or a missed message (R28)."""
 
-    group: str | None = None
+    channel_layer_alias = None
     room: _RoomDisplays | None = None
     #: The last state sent, so a re-read that found nothing new sends nothing.
-    shown: dict[str, Any] | None = None
-    #: How many display.state events it relayed (see _RoomDisplays._refresh).
+    #: (As JSON: a state that went through Redis has lists where a state read has tuples.)
+    shown: str | None = None
+    #: How many states from the draw it relayed (see _RoomDisplays._refresh).
     relayed = 0
 
     async def connect(self) -> None:
@@ -222,16 +239,15 @@ class DisplayConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if room_id is None:  # not one of our tokens: refused before the handshake completes
             await self.close()
             return
-        # Join before reading: a ball committed in between is then announced, not lost.
-        group = room_display_group(room_id)
-        await self.channel_layer.group_add(group, self.channel_name)
-        self.group = group
+        # Subscribe before reading: a ball committed in between is then announced, not lost.
+        await self.topic_subscribe(room_display_topic(room_id))
         state = await database_sync_to_async(_display_state)(room_id)
         if state is None:  # the room is gone
+            await self.topics_unsubscribe()
             await self.close()
             return
         await self.accept()
-        await self.show(state)
+        await self.show(json.dumps(state))
         # Events wait while connect runs, so the first notice finds the display registered. A
         # sale whose notice went out just before the display joined, and the sales after it
         # whose notices were skipped, are covered by one more read, as after a notice.
@@ -246,44 +262,41 @@ class DisplayConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 self.room.stop()
                 _rooms.get(asyncio.get_running_loop(), {}).pop(self.room.room_id, None)
             self.room = None
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.topics_unsubscribe()
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         """The display only listens."""
 
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        # Channels closes stale database connections before every handler, through the one
-        # thread-sensitive sync thread: 500 displays would queue there for each ball, behind
-        # the caller's own request. Relaying a state reads no database, so it goes straight on;
-        # so does a refresh notice (the shared read runs apart, see _RoomDisplays).
-        if message["type"] == "display.state":
-            await self.display_state(message)
-        elif message["type"] == "display.refresh":
-            await self.display_refresh(message)
-        else:
-            await super().dispatch(message)
-
-    async def display_state(self, event: dict[str, Any]) -> None:
-        """A ball, a prize or a state change committed (bingo.live.events.game_changed): relay it."""
+    async def topic_message(self, topic: str, message: dict[str, Any], text: str) -> None:
+        """The room's topic: a state from the draw (bingo.live.events.game_changed), relayed
+        as it is, or a ``display.refresh`` notice after sales or the jackpot (the room's
+        displays read their state)."""
+        if message.get("type") == "display.refresh":
+            if self.room is not None:
+                self.room.poke()
+            return
+        if text == self.shown:  # e.g. published just before it connected, and read then
+            return
         self.relayed += 1
         if self.room is not None and self.room.refreshing:
             # A read in progress may have started before this state was built: read once more.
             self.room.dirty = True
-        await self.show(event["state"])
+        self.shown = text
+        await self.send(text_data=text)  # encoded once for every display of this process
 
-    async def display_refresh(self, event: dict[str, Any]) -> None:
-        """Sales or the jackpot changed (bingo.live.events): the room's displays read their state."""
+    async def topic_resync(self, topic: str) -> None:
+        """A state may have been missed: the room's displays read theirs (once for all)."""
         if self.room is not None:
             self.room.poke()
 
-    async def show(self, state: dict[str, Any], *, unless_shown: bool = False) -> None:
-        """Send ``state``; with ``unless_shown``, only if it differs from the last one sent (a
-        re-read after a notice often finds nothing new for this display, e.g. another game's sale)."""
-        if unless_shown and state == self.shown:
+    async def show(self, text: str, *, unless_shown: bool = False) -> None:
+        """Send the state ``text`` (JSON); with ``unless_shown``, only if it differs from the
+        last one sent (a re-read after a notice often finds nothing new for this display, e.g.
+        another game's sale)."""
+        if unless_shown and text == self.shown:
             return
-        self.shown = state
-        await self.send_json(state)
+        self.shown = text
+        await self.send(text_data=text)
 
 
 def _may_follow(user: AbstractBaseUser | AnonymousUser, game_id: int) -> bool:
@@ -294,35 +307,29 @@ def _may_follow(user: AbstractBaseUser | AnonymousUser, game_id: int) -> bool:
     return hall_id is not None and staff_has_role(user=user, hall_id=hall_id, role=Role.CALLER)
 
 
-class ConsoleConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class ConsoleConsumer(TopicConsumerMixin, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     """A caller's console of one game: told each time the game changes, it reads its state anew."""
 
-    group: str | None = None
+    channel_layer_alias = None
+    game_id: int = 0
 
     async def connect(self) -> None:
         game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         if not await database_sync_to_async(_may_follow)(self.scope.get("user", AnonymousUser()), game_id):
             await self.close()
             return
-        group = game_console_group(game_id)
-        await self.channel_layer.group_add(group, self.channel_name)
-        self.group = group
+        self.game_id = game_id
+        await self.topic_subscribe(game_console_topic(game_id))
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.topics_unsubscribe()
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         """The console only listens; its actions are POSTs through the services."""
 
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        # As for the displays: the notice reads no database (see DisplayConsumer.dispatch).
-        if message["type"] == "console.changed":
-            await self.console_changed(message)
-        else:
-            await super().dispatch(message)
+    # topic_message: the default relays ``console.changed`` as it is.
 
-    async def console_changed(self, event: dict[str, Any]) -> None:
-        """The game changed: the page fetches its console again."""
-        await self.send_json({"type": "console.changed", "game": event.get("game")})
+    async def topic_resync(self, topic: str) -> None:
+        """A notice may have been missed: the page fetches its console again all the same."""
+        await self.send_json({"type": "console.changed", "game": self.game_id})

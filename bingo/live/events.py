@@ -1,15 +1,24 @@
 """The one module that sends websocket events (STYLE rule 4). Callers schedule these with
 ``transaction.on_commit`` so nothing is announced that the database may still roll back.
 
+Everything goes out through ``publish(topic, message)``: the caller hands the message over and
+returns at once, without waiting for Redis or for the screens; each server process gets one
+message per topic and relays it to its own websockets (``bingo.live.fanout``, where the topics'
+sequence numbers and the catching up after a missed message are explained). A feature with
+screens of its own publishes on its own topics and subscribes its consumers with
+``bingo.live.fanout.TopicConsumerMixin``.
+
 Who hears what:
 
 * a game's price boards (``price-board.<game>``): ``board.changed`` after sales, a notice to
   read the figures again (``price_board_changed``);
-* a room's displays (``room-display.<room>``): ``display.state`` after a ball, a prize or a
-  state change, carrying the state built once here (``game_changed``); ``display.refresh``
-  after sales of one of the room's games or a movement of the hall's jackpot, a notice with
-  no state (``price_board_changed``, ``hall_jackpot_changed``);
-* the consoles following a game (``game-console.<game>``): ``console.changed``.
+* a room's displays (``room-display.<room>``): the display state after a ball, a prize or a
+  state change, built once here (``game_changed``); ``display.refresh`` after sales of one of
+  the room's games or a movement of the hall's jackpot, a notice with no state
+  (``price_board_changed``, ``hall_jackpot_changed``);
+* the consoles following a game (``game-console.<game>``): ``console.changed``;
+* the screens of an online game (``online-game.<game>``): the same state as the room's
+  displays after each ball, prize or state change (``game_changed``).
 
 Why sales and the jackpot only send a notice to the displays: the state is built by the one
 who sends it, and a sale must not pay for it (at 500 sales a second that would cost more than
@@ -23,14 +32,12 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
 from django.utils import translation
 
 from bingo.draw import selectors as draw_selectors
+from bingo.live.fanout import publish
 from bingo.models import Game
 from halls.models import Room
 
@@ -62,29 +69,33 @@ def _due(last: dict[int, float], game_id: int, now: float, spacing: float) -> bo
         return True
 
 
-def price_board_group(game_id: int) -> str:
-    """The channel-layer group of a game's price board (R29)."""
+__all__ = ["publish"]
+
+
+def price_board_topic(game_id: int) -> str:
+    """The topic of a game's price boards (R29)."""
     return f"price-board.{game_id}"
 
 
-def room_display_group(room_id: int) -> str:
-    """The channel-layer group of a room's displays (the hall's TVs, R28)."""
+def room_display_topic(room_id: int) -> str:
+    """The topic of a room's displays (the hall's TVs, R28)."""
     return f"room-display.{room_id}"
 
 
-def game_console_group(game_id: int) -> str:
-    """The channel-layer group of the consoles following a game (callers)."""
+def game_console_topic(game_id: int) -> str:
+    """The topic of the consoles following a game (callers)."""
     return f"game-console.{game_id}"
 
 
+def online_game_topic(game_id: int) -> str:
+    """The topic of the screens following a game online: the room's display state, as the
+    hall's TVs get it, after each ball, prize or state change."""
+    return f"online-game.{game_id}"
+
+
 def _board_notice(game_id: int, now: float) -> None:
-    if not _due(_last_notice, game_id, now, BOARD_NOTICE_SECONDS):
-        return
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(
-            price_board_group(game_id), {"type": "board.changed", "game": game_id}
-        )
+    if _due(_last_notice, game_id, now, BOARD_NOTICE_SECONDS):
+        publish(price_board_topic(game_id), {"type": "board.changed", "game": game_id})
 
 
 def price_board_changed(game_id: int) -> None:
@@ -95,29 +106,23 @@ def price_board_changed(game_id: int) -> None:
     from one process are spaced ``BOARD_NOTICE_SECONDS`` apart for the boards and
     ``DISPLAY_NOTICE_SECONDS`` for the displays; their trailing reads pick up the sales whose
     notice was skipped. Nothing is built here: a display notice costs one query (the game's
-    room), twice a second at most.
+    room), twice a second at most; the sending is handed over (``publish``), never waited for.
     """
     now = _clock()
     _board_notice(game_id, now)
     if not _due(_last_display_notice, game_id, now, DISPLAY_NOTICE_SECONDS):
         return
-    layer = get_channel_layer()
-    if layer is None:
-        return
     room_id = Game.objects.filter(pk=game_id).values_list("session__room_id", flat=True).first()
     if room_id is not None:
-        async_to_sync(layer.group_send)(room_display_group(room_id), {"type": "display.refresh"})
+        publish(room_display_topic(room_id), {"type": "display.refresh"})
 
 
 def hall_jackpot_changed(hall_id: int) -> None:
     """``hall_id``'s jackpot moved or was configured (R9-R13): the displays of each of its
     rooms read their state again (they show the balance, R13). Jackpot movements are few (a
     game's contribution, a win, a manager's seed or adjustment), so nothing is spaced out."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
     for room_id in Room.objects.filter(hall_id=hall_id).values_list("pk", flat=True):
-        async_to_sync(layer.group_send)(room_display_group(room_id), {"type": "display.refresh"})
+        publish(room_display_topic(room_id), {"type": "display.refresh"})
 
 
 def on_hall_jackpot_switched(*, hall_id: int, **_kwargs: object) -> None:
@@ -127,30 +132,23 @@ def on_hall_jackpot_switched(*, hall_id: int, **_kwargs: object) -> None:
 
 
 def game_changed(game_id: int, room_id: int | None = None) -> None:
-    """A ball, a prize or a state change in ``game_id`` committed: the room's displays get the
-    new state in the event itself (built once here, however many displays there are), the
-    consoles a notice to read theirs, the price boards a notice to read their figures.
-    ``room_id``, the game's room, spares a query when the caller has it (a game never moves)."""
+    """A ball, a prize or a state change in ``game_id`` committed: the room's displays and the
+    game's online screens get the new state in the message itself (built once here, in the
+    caller, however many screens there are), the consoles a notice to read theirs, the price
+    boards a notice to read their figures. ``room_id``, the game's room, spares a query when
+    the caller has it (a game never moves). The caller does not wait for the screens: the
+    messages are handed over (``publish``) and go out from an event loop.
+    """
     if room_id is None:
         room_id = Game.objects.filter(pk=game_id).values_list("session__room_id", flat=True).first()
-    layer = get_channel_layer()
-    if layer is None or room_id is None:
+    if room_id is None:
         return
     # The hall's TVs speak the hall's language, whatever the caller's screen is set to (R54).
     with translation.override(settings.LANGUAGE_CODE):
         state = draw_selectors.display_state(room_id=room_id)
-    sends: list[tuple[str, dict[str, Any]]] = [
-        (room_display_group(room_id), {"type": "display.state", "state": state}),
-        (game_console_group(game_id), {"type": "console.changed", "game": game_id}),
-    ]
+    publish(room_display_topic(room_id), state)
+    publish(online_game_topic(game_id), state)
+    publish(game_console_topic(game_id), {"type": "console.changed", "game": game_id})
     # Not price_board_changed: the displays have just been given the state.
     if _due(_last_notice, game_id, _clock(), BOARD_NOTICE_SECONDS):
-        sends.append((price_board_group(game_id), {"type": "board.changed", "game": game_id}))
-    # One trip into the layer's event loop for all of them: from a thread without a loop, each
-    # async_to_sync starts a thread and a loop of its own (a few ms, after every ball).
-    async_to_sync(_group_send_each)(layer, sends)
-
-
-async def _group_send_each(layer: BaseChannelLayer, sends: list[tuple[str, dict[str, Any]]]) -> None:
-    for group, message in sends:
-        await layer.group_send(group, message)
+        publish(price_board_topic(game_id), {"type": "board.changed", "game": game_id})

@@ -152,14 +152,13 @@ def test_a_sale_builds_no_display_state_and_notices_are_spaced_out(
     events._last_display_notice.clear()
     sent: list[tuple[str, dict[str, Any]]] = []
 
-    class Layer:
-        async def group_send(self, group: str, message: dict[str, Any]) -> None:
-            sent.append((group, message))
+    def published(topic: str, message: dict[str, Any]) -> None:
+        sent.append((topic, message))
 
     def refused(**kwargs: Any) -> dict[str, Any]:
         raise AssertionError("a sale built the display state")
 
-    monkeypatch.setattr(events, "get_channel_layer", Layer)
+    monkeypatch.setattr(events, "publish", published)
     monkeypatch.setattr(draw_selectors, "display_state", refused)
     clock = iter([100.0, 100.2, 100.6])
     monkeypatch.setattr(events, "_clock", lambda: next(clock))
@@ -240,11 +239,10 @@ def test_hall_jackpot_changed_tells_each_room_of_the_hall(
     Console(name="Sala Mindelo")
     sent: list[tuple[str, dict[str, Any]]] = []
 
-    class Layer:
-        async def group_send(self, group: str, message: dict[str, Any]) -> None:
-            sent.append((group, message))
+    def published(topic: str, message: dict[str, Any]) -> None:
+        sent.append((topic, message))
 
-    monkeypatch.setattr(events, "get_channel_layer", Layer)
+    monkeypatch.setattr(events, "publish", published)
 
     events.hall_jackpot_changed(hall.room.hall_id)
 

@@ -252,11 +252,10 @@ def test_a_sale_whose_notice_was_skipped_still_reaches_the_board(praia: Desk) ->
 def test_notices_of_one_game_are_spaced_out(monkeypatch: pytest.MonkeyPatch) -> None:
     sent: list[tuple[str, dict[str, Any]]] = []
 
-    class Layer:
-        async def group_send(self, group: str, message: dict[str, Any]) -> None:
-            sent.append((group, message))
+    def published(topic: str, message: dict[str, Any]) -> None:
+        sent.append((topic, message))
 
-    monkeypatch.setattr(events, "get_channel_layer", Layer)
+    monkeypatch.setattr(events, "publish", published)
     clock = iter([100.0, 100.05, 100.2, 100.21])
     monkeypatch.setattr(events, "_clock", lambda: next(clock))
     events._last_notice.clear()

@@ -1,0 +1,432 @@
+"""Topics: one message per server process, fanned out there to that process's own websockets.
+
+Sending (``publish``): the sender hands the message over and returns at once; it never waits
+for Redis nor for the screens. The message goes out from an event loop that is not the
+sender's thread: the server's own loop when this process serves websockets (the in-memory
+layer needs that: it lives in that loop), or else a sending thread of this process with a loop
+of its own that keeps its Redis connections (a cashier's request, a Celery task). One sender
+per loop sends in the order it was handed, and stamps each message with the next number of its
+topic (``seq``): Redis ``INCR`` on the Redis layer, so it grows across every process; a
+counter of the process on the in-memory layer, which has one process only.
+
+Receiving (``TopicConsumerMixin``): each event loop serving websockets has one ``Hub``, which
+holds one channel of the channel layer and joins the group of each topic that one of its
+consumers listens to, once, however many of them do. Redis therefore carries one message per
+topic and server process instead of one per screen (1,000 displays on 2 workers: 2 messages
+per ball, not 1,000), and nothing rides on a channel's capacity per screen. The hub encodes a
+message to JSON once and puts it in each listener's own queue; each consumer sends from its
+queue in a task of its own, so a slow client delays itself only.
+
+Nothing shown is ever wrong, and a lost message is caught up from the state:
+
+* a hub that sees a number out of sequence for a topic (a message lost between the sender and
+  this process, or two senders overtaking each other) has each listener of the topic read its
+  state again (``topic_resync``) and drops a message older than one already relayed;
+* a listener whose queue overflows (a stalled client) drops its backlog and resyncs;
+* a hub whose channel fails (Redis restarted) joins its topics again and resyncs every listener;
+* a consumer subscribes before it reads the state it sends at connect, so a message published
+  in between is relayed after it, never lost (a screen ignores a state older than its own).
+
+The hub renews its groups every ``GROUP_RENEW_SECONDS``: channels_redis forgets a group's
+member after the layer's ``group_expiry`` (settings.py: half an hour, so the groups of a
+worker that died are left soon), and a hub lives as long as its worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import itertools
+import json
+import logging
+import os
+import threading
+import weakref
+from collections import defaultdict, deque
+from collections.abc import Iterator
+from typing import Any
+
+from channels.layers import BaseChannelLayer, get_channel_layer
+from channels_redis.core import RedisChannelLayer
+
+logger = logging.getLogger(__name__)
+
+#: A hub joins the channel-layer group ``live.<topic>`` for each topic it listens to.
+GROUP_PREFIX = "live."
+#: How long Redis keeps a topic's sequence number after its last message (give or take 255
+#: messages: the time to live is set again every 256th).
+SEQ_TTL_SECONDS = 7 * 24 * 3600
+#: A hub joins its groups again this often: channels_redis forgets a member after the layer's
+#: ``group_expiry`` (settings: 30 minutes, so a worker that died stops being sent to).
+GROUP_RENEW_SECONDS = 600.0
+#: Messages waiting for one client at most; past that its backlog is dropped and it resyncs.
+BACKLOG_LIMIT = 64
+#: The type of the channel-layer event that carries a topic's message.
+EVENT_TYPE = "live.message"
+
+
+def topic_group(topic: str) -> str:
+    """The channel-layer group of ``topic`` (the hubs listening to it join it)."""
+    return GROUP_PREFIX + topic
+
+
+# --- sending -----------------------------------------------------------------------------------
+
+
+class _Sender:
+    """Sends the messages handed to it, in order, from one event loop."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.waiting: deque[tuple[str, dict[str, Any]]] = deque()
+        self.task: asyncio.Task[None] | None = None
+        self.counters: defaultdict[str, Iterator[int]] = defaultdict(lambda: itertools.count(1))
+
+    def hand(self, topic: str, message: dict[str, Any]) -> None:
+        """From any thread: queue ``message`` and return."""
+        self.loop.call_soon_threadsafe(self._queue, topic, message)
+
+    def flush(self, timeout: float) -> None:
+        """From another thread: wait until what was handed so far is sent."""
+        try:
+            on_loop = asyncio.get_running_loop() is self.loop
+        except RuntimeError:
+            on_loop = False
+        if on_loop or not self.loop.is_running():
+            return
+        asyncio.run_coroutine_threadsafe(self._idle(), self.loop).result(timeout)
+
+    async def _idle(self) -> None:
+        while self.waiting or (self.task is not None and not self.task.done()):
+            if self.task is not None and not self.task.done():
+                await asyncio.wait([self.task])
+            else:
+                await asyncio.sleep(0)
+
+    def _queue(self, topic: str, message: dict[str, Any]) -> None:
+        self.waiting.append((topic, message))
+        if self.task is None or self.task.done():
+            self.task = self.loop.create_task(self._drain())
+
+    async def _drain(self) -> None:
+        while self.waiting:
+            topic, message = self.waiting.popleft()
+            try:
+                layer = get_channel_layer()
+                if layer is None:
+                    continue
+                seq = await self._next_seq(layer, topic)
+                event = {"type": EVENT_TYPE, "topic": topic, "seq": seq, "message": message}
+                await layer.group_send(topic_group(topic), event)
+            except Exception:  # a message lost here shows as a gap to the hubs, which resync
+                logger.exception("publishing to %s failed", topic)
+
+    async def _next_seq(self, layer: BaseChannelLayer, topic: str) -> int:
+        if isinstance(layer, RedisChannelLayer):
+            key = f"{layer.prefix}:live-seq:{topic}"
+            connection = layer.connection(layer.consistent_hash(key))
+            seq = int(await connection.incr(key))
+            if seq % 256 == 1:  # now and then, not each time: one command less per message
+                await connection.expire(key, SEQ_TTL_SECONDS)
+            return seq
+        # The in-memory layer serves one process: its own count is the topic's.
+        return next(self.counters[topic])
+
+
+class _SendingThread:
+    """This process's thread for sending when no server loop runs here (requests of a WSGI or
+    a cashier's process, Celery tasks, commands): a loop of its own keeps its connections."""
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        loop = asyncio.new_event_loop()
+        self.sender = _Sender(loop)
+        self.thread = threading.Thread(target=loop.run_forever, name="live-publisher", daemon=True)
+        self.thread.start()
+
+
+_senders: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Sender] = weakref.WeakKeyDictionary()
+_sending_thread: _SendingThread | None = None
+_sending_lock = threading.Lock()
+
+
+def _sender() -> _Sender:
+    """The sender for a message handed over now, from this thread."""
+    global _sending_thread
+    try:
+        running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    # The server's loop when this process serves websockets: the in-memory layer lives there,
+    # and with Redis its connections are there already. Ours if we run in it, else the latest.
+    with _sending_lock:  # the hubs are made in the server's thread
+        loops = [running] if running is not None and running in _hubs else list(_hubs)
+    for loop in reversed(loops):
+        if loop.is_running() and not loop.is_closed():
+            with _sending_lock:
+                if loop not in _senders:
+                    _senders[loop] = _Sender(loop)
+                return _senders[loop]
+    with _sending_lock:
+        if _sending_thread is None or _sending_thread.pid != os.getpid():  # none yet, or forked
+            _sending_thread = _SendingThread()
+        return _sending_thread.sender
+
+
+@atexit.register
+def flush(timeout: float = 5.0) -> None:
+    """Wait (``timeout`` seconds at most) until this process's sending thread has sent what it
+    was handed. Runs at exit, so a command or a task's process that publishes and ends loses
+    nothing; a server's loop sends as it goes and is not waited for."""
+    sending = _sending_thread
+    if sending is not None and sending.pid == os.getpid():
+        try:
+            sending.sender.flush(timeout)
+        except TimeoutError:
+            logger.warning("live messages still unsent at exit")
+
+
+def publish(topic: str, message: dict[str, Any]) -> None:
+    """Hand ``message`` (JSON-able) to every websocket subscribed to ``topic``, in every server
+    process, and return at once: the sending happens in an event loop, not in the caller.
+
+    Call it after commit (``transaction.on_commit``). Messages published from one thread
+    reach each listener in the order published.
+    """
+    _sender().hand(topic, message)
+
+
+# --- receiving ---------------------------------------------------------------------------------
+
+
+class _Delivery:
+    """One message for the listeners of one hub, encoded to JSON once, when first needed."""
+
+    __slots__ = ("_text", "message")
+
+    def __init__(self, message: dict[str, Any]) -> None:
+        self.message = message
+        self._text: str | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = json.dumps(self.message)
+        return self._text
+
+
+#: What a listener's queue holds: a message, or ``None`` for "read your state again".
+_Item = tuple[str, _Delivery | None]
+
+
+class Hub:
+    """The listeners of one event loop (one server process), and its one channel."""
+
+    def __init__(self, layer: BaseChannelLayer) -> None:
+        self.layer = layer
+        self.channel: str | None = None
+        self.topics: dict[str, set[TopicConsumerMixin]] = {}
+        self.last_seq: dict[str, int] = {}
+        self.lock = asyncio.Lock()
+        self.reader: asyncio.Task[None] | None = None
+        self.renewer: asyncio.Task[None] | None = None
+
+    async def subscribe(self, topic: str, listener: TopicConsumerMixin) -> None:
+        """``listener`` hears ``topic`` from now on (the group joined once it returns)."""
+        async with self.lock:
+            if self.channel is None:
+                self.channel = await self.layer.new_channel("live-hub")
+            listeners = self.topics.get(topic)
+            if listeners is None:
+                await self.layer.group_add(topic_group(topic), self.channel)
+                listeners = self.topics[topic] = set()
+            listeners.add(listener)
+            if self.reader is None or self.reader.done():
+                self.reader = asyncio.create_task(self._read())
+                self.renewer = asyncio.create_task(self._renew())
+
+    async def unsubscribe(self, topic: str, listener: TopicConsumerMixin) -> None:
+        """``listener`` stops hearing ``topic``; the hub leaves the group with its last listener."""
+        async with self.lock:
+            listeners = self.topics.get(topic)
+            if listeners is None or listener not in listeners:
+                return
+            listeners.discard(listener)
+            if listeners:
+                return
+            del self.topics[topic]
+            self.last_seq.pop(topic, None)
+            if not self.topics:
+                for task in (self.reader, self.renewer):
+                    if task is not None:
+                        task.cancel()
+                self.reader = self.renewer = None
+            if self.channel is not None:
+                await self.layer.group_discard(topic_group(topic), self.channel)
+
+    def listeners(self, topic: str) -> int:
+        """How many listeners of ``topic`` this hub serves."""
+        return len(self.topics.get(topic, ()))
+
+    async def _read(self) -> None:
+        assert self.channel is not None
+        while True:
+            try:
+                event = await self.layer.receive(self.channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                # The layer failed (Redis went away): join again, and everyone reads its state.
+                logger.exception("the live hub's channel failed")
+                await asyncio.sleep(1)
+                await self._join_all()
+                self.last_seq.clear()
+                for topic in list(self.topics):
+                    self._resync(topic)
+                continue
+            try:
+                if event.get("type") == EVENT_TYPE:
+                    self.deliver(event["topic"], int(event["seq"]), event["message"])
+            except Exception:  # one bad message must not stop the hub
+                logger.exception("relaying a live message failed: %r", event)
+
+    async def _renew(self) -> None:
+        while True:
+            await asyncio.sleep(GROUP_RENEW_SECONDS)
+            try:
+                await self._join_all()
+            except Exception:
+                logger.exception("renewing the live hub's groups failed")
+
+    async def _join_all(self) -> None:
+        async with self.lock:
+            for topic in list(self.topics):
+                assert self.channel is not None
+                await self.layer.group_add(topic_group(topic), self.channel)
+
+    def deliver(self, topic: str, seq: int, message: dict[str, Any]) -> None:
+        """Put message number ``seq`` of ``topic`` in each listener's queue, or, out of
+        sequence, have them read their state again (and drop it if older than the last)."""
+        listeners = self.topics.get(topic)
+        if not listeners:
+            return
+        last = self.last_seq.get(topic)
+        self.last_seq[topic] = seq
+        if last is not None and seq != last + 1:
+            logger.info("live topic %s: message %s after %s, listeners resync", topic, seq, last)
+            self._resync(topic)
+            if seq <= last:  # older than what was relayed (or the count restarted): the
+                return  # state read again brings the truth
+        delivery = _Delivery(message)
+        for listener in list(listeners):
+            listener._topic_put(topic, delivery)
+
+    def _resync(self, topic: str) -> None:
+        for listener in list(self.topics.get(topic, ())):
+            listener._topic_put(topic, None)
+
+
+#: One hub per event loop (a server process has one; each test runs its own).
+_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
+
+
+def hub() -> Hub:
+    """The hub of the running event loop (made on first use)."""
+    loop = asyncio.get_running_loop()
+    found = _hubs.get(loop)
+    if found is None:
+        layer = get_channel_layer()
+        if layer is None:
+            raise RuntimeError("live topics need a channel layer (CHANNEL_LAYERS)")
+        found = Hub(layer)
+        with _sending_lock:
+            _hubs[loop] = found
+    return found
+
+
+class TopicConsumerMixin:
+    """For a websocket consumer (``AsyncWebsocketConsumer`` or its JSON flavour) that listens
+    to topics: ``await self.topic_subscribe(topic)`` before reading the state it sends at
+    connect, and ``await self.topics_unsubscribe()`` in ``disconnect``.
+
+    Each message of a topic comes to ``topic_message`` (by default: sent to the client as the
+    JSON the hub encoded once); when messages may have been missed, ``topic_resync`` is called
+    (by default: the connection is closed with code 4000, and the client, reconnecting, gets
+    the state at connect). Both run in order, from a task of this consumer's own.
+
+    Messages that come before ``connect`` has returned wait for it: nothing is sent before
+    the handshake, and what was published while the consumer read its state follows that
+    state. The consumer needs no channel of its own (``channel_layer_alias = None``): the hub
+    holds the one of its process.
+    """
+
+    _topics: set[str] | None = None
+    _topic_queue: deque[_Item] | None = None
+    _topic_pump: asyncio.Task[None] | None = None
+    #: Whether ``connect`` has returned: what came before waits, so that nothing is sent
+    #: before the handshake, and a message that came while the consumer read its state
+    #: follows that state.
+    _topic_connected = False
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        await super().websocket_connect(message)  # type: ignore[misc]
+        self._topic_connected = True
+        self._topic_pump_start()
+
+    async def topic_subscribe(self, topic: str) -> None:
+        """Listen to ``topic``; every message published after this returns is relayed."""
+        if self._topics is None:
+            self._topics = set()
+        self._topics.add(topic)
+        await hub().subscribe(topic, self)
+
+    async def topics_unsubscribe(self) -> None:
+        """Stop listening to every topic (call it from ``disconnect``)."""
+        topics, self._topics = self._topics or set(), None
+        for topic in topics:
+            await hub().unsubscribe(topic, self)
+        if self._topic_pump is not None:
+            self._topic_pump.cancel()
+        self._topic_queue = None
+
+    async def topic_message(self, topic: str, message: dict[str, Any], text: str) -> None:
+        """A message of ``topic``: by default sent as it is (``text``, its JSON)."""
+        await self.send(text_data=text)  # type: ignore[attr-defined]
+
+    async def topic_resync(self, topic: str) -> None:
+        """Messages of ``topic`` may have been missed: by default the client reconnects."""
+        await self.close(code=4000)  # type: ignore[attr-defined]
+
+    def _topic_put(self, topic: str, delivery: _Delivery | None) -> None:
+        if self._topics is None:
+            return
+        queue = self._topic_queue
+        if queue is None:
+            queue = self._topic_queue = deque()
+        if len(queue) >= BACKLOG_LIMIT:
+            # A client this far behind is stalled: what it waits for is dropped, it resyncs.
+            queue.clear()
+            queue.append((topic, None))
+        if delivery is not None or not queue or queue[-1] != (topic, None):
+            queue.append((topic, delivery))
+        self._topic_pump_start()
+
+    def _topic_pump_start(self) -> None:
+        if not self._topic_connected or not self._topic_queue:
+            return
+        if self._topic_pump is None or self._topic_pump.done():
+            self._topic_pump = asyncio.create_task(self._topic_drain())
+
+    async def _topic_drain(self) -> None:
+        queue = self._topic_queue
+        while queue:
+            topic, delivery = queue.popleft()
+            try:
+                if delivery is None:
+                    await self.topic_resync(topic)
+                else:
+                    await self.topic_message(topic, delivery.message, delivery.text)
+            except OSError:  # the connection dropped; its disconnect is on the way
+                return
+            except Exception:
+                logger.exception("relaying a message of %s failed", topic)
