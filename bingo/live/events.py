@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 from django.conf import settings
 from django.utils import translation
@@ -131,6 +132,18 @@ def on_hall_jackpot_switched(*, hall_id: int, **_kwargs: object) -> None:
     hall_jackpot_changed(hall_id)
 
 
+def online_game_message(game_id: int, display: dict[str, Any]) -> dict[str, Any]:
+    """What the online screens of ``game_id`` are sent, in the shape the page reads, so each
+    server process encodes it once for all its players (``bingo/live/players.py``): the game's
+    state as the room's displays show it (balls, last ball, stage, prizes and winners), or, when
+    the room's display shows another game (a session plays several), a notice to read the
+    player's state (``/api/online/games/<id>/state/``)."""
+    game = display.get("game")
+    if game is not None and game.get("id") == game_id:
+        return {"type": "game.state", "game": game}
+    return {"type": "game.changed", "game": game_id}
+
+
 def game_changed(game_id: int, room_id: int | None = None) -> None:
     """A ball, a prize or a state change in ``game_id`` committed: the room's displays and the
     game's online screens get the new state in the message itself (built once here, in the
@@ -147,7 +160,7 @@ def game_changed(game_id: int, room_id: int | None = None) -> None:
     with translation.override(settings.LANGUAGE_CODE):
         state = draw_selectors.display_state(room_id=room_id)
     publish(room_display_topic(room_id), state)
-    publish(online_game_topic(game_id), state)
+    publish(online_game_topic(game_id), online_game_message(game_id, state))
     publish(game_console_topic(game_id), {"type": "console.changed", "game": game_id})
     # Not price_board_changed: the displays have just been given the state.
     if _due(_last_notice, game_id, _clock(), BOARD_NOTICE_SECONDS):

@@ -3,19 +3,19 @@
 Only a player of the game's operator may listen (a logged-in user with the player role whose
 ``Player.hall`` is the game's hall, the game in one of its online rooms); the origin is checked
 before it gets here (``bingo.asgi``), like every websocket. The consumer decides nothing and
-reads nothing per ball: it joins two groups the draw already sends to
-(``bingo.live.events.game_changed``) and relays:
+reads nothing per ball: it follows the game's online topic (``online-game.<id>``, published by
+``bingo.live.events.game_changed`` after every ball, prize and change of stage) and sends each
+message as it comes, encoded once per server process for all its players (docs/live.md):
 
-* ``{"type": "game.state", "game": {...}}``: the room display's state of this game after a
-  ball, a prize or a change of stage (``display.state``, built once for every listener): the
-  balls, the last one, the stage, the prizes and their winners. The page marks the cards and
-  finds "one to go" itself from them (R95).
-* ``{"type": "game.changed", "game": <id>}``: the game changed but the room's display was
-  showing another game (a session-mode room plays several), so the page reads the player's
-  state again (``/api/online/games/<id>/state/``).
+* ``{"type": "game.state", "game": {...}}``: the game's state as the room's displays show it:
+  the balls, the last one, the stage, the prizes and their winners. The page marks the cards
+  and finds "one to go" itself from them (R95).
+* ``{"type": "game.changed", "game": <id>}``: the game changed but the room's display shows
+  another game (a session-mode room plays several), or a message may have been missed (a
+  sequence number skipped): the page reads the player's state again
+  (``/api/online/games/<id>/state/``).
 
-Everything else (sales notices) is dropped. On connect and reconnect the page reads the
-player's state, so a gap never leaves a wrong board.
+On connect and reconnect the page reads the player's state, so a gap never leaves a wrong board.
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from bingo.common.roles import Role, user_roles
-from bingo.live.events import game_console_group, room_display_group
+from bingo.live.events import online_game_topic
+from bingo.live.fanout import TopicConsumerMixin
 from bingo.models import Game, Player
 
 
@@ -46,13 +47,11 @@ def player_room_of(user: AbstractBaseUser | AnonymousUser, game_id: int) -> int 
     return room_id
 
 
-class PlayerGameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class PlayerGameConsumer(TopicConsumerMixin, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     """One player's game screen: the game's state after each ball, or a notice to read it."""
 
-    groups_joined: tuple[str, ...] = ()
+    channel_layer_alias = None
     game_id = 0
-    #: Whether the last event relayed was this game's state (then its console notice is covered).
-    covered = False
 
     async def connect(self) -> None:
         game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -63,34 +62,16 @@ class PlayerGameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.close()
             return
         self.game_id = game_id
-        self.groups_joined = (room_display_group(room_id), game_console_group(game_id))
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
+        # Subscribed before the page reads its state: a ball committed in between is relayed.
+        await self.topic_subscribe(online_game_topic(game_id))
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
+        await self.topics_unsubscribe()
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         """The page only listens; buying and marking are requests through the services."""
 
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        # Like the displays: relaying reads no database, so it skips Channels' per-handler
-        # close of stale connections on the one sync thread.
-        kind = message.get("type")
-        if kind == "display.state":
-            game = (message.get("state") or {}).get("game")
-            if game is not None and game.get("id") == self.game_id:
-                self.covered = True
-                await self.send_json({"type": "game.state", "game": game})
-            else:
-                self.covered = False
-        elif kind == "console.changed":
-            if not self.covered:
-                await self.send_json({"type": "game.changed", "game": self.game_id})
-            self.covered = False
-        elif kind == "display.refresh":
-            return  # sales and the jackpot: the page reads them with its state
-        else:
-            await super().dispatch(message)
+    async def topic_resync(self, topic: str) -> None:
+        """A message may have been missed: the page reads the player's state again."""
+        await self.send_json({"type": "game.changed", "game": self.game_id})

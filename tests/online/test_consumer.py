@@ -52,3 +52,15 @@ def test_others_are_refused():
         assert (await socket.connect())["type"] == "websocket.close"
 
     run(scenario)
+
+
+def test_the_online_message_is_the_game_s_state_or_a_notice_to_read_it():
+    """What bingo.live.events.game_changed publishes on the game's online topic, encoded once per
+    server process for all its players: the state when the room's display shows this game,
+    else (a session playing several) a notice to read the player's state."""
+    from bingo.live.events import online_game_message
+
+    shown = {"type": "display", "game": {"id": 5, "balls": [7]}}
+    assert online_game_message(5, shown) == {"type": "game.state", "game": {"id": 5, "balls": [7]}}
+    assert online_game_message(6, shown) == {"type": "game.changed", "game": 6}
+    assert online_game_message(6, {"type": "display", "game": None}) == {"type": "game.changed", "game": 6}
