@@ -12,6 +12,7 @@ again at what is already done, so running it twice, or in two workers at once, d
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from datetime import datetime, time, timedelta
@@ -255,7 +256,7 @@ def online_game_sales_close(*, game_id: int) -> list[Game]:
             ):
                 item.sales_close_at = again
                 item.save(update_fields=["sales_close_at"])
-                transaction.on_commit(lambda pk=item.pk: events.game_changed(pk))
+                transaction.on_commit(functools.partial(events.game_changed, item.pk))
                 continue
             item = game_services.game_close_sales(game=item, user=system)
             if not Sale.objects.filter(game=item).exists():
