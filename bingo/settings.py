@@ -126,6 +126,8 @@ if REDIS_URL:
             "CONFIG": {
                 "hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": 10}],
                 "group_expiry": 1800,
+                # Installations (or test runs) sharing one Redis keep apart by their prefix.
+                "prefix": env.str("CHANNEL_LAYER_PREFIX", default="asgi"),
             },
         }
     }
