@@ -136,10 +136,11 @@ def test_players_on_either_asgi_worker_receive_every_ball_in_order_once(
     lobby = OnlineHall("Sala Topologia", variant="30", sales_seconds=8, pause_seconds=3600)
     lobby.series(1)
     game = services.online_room_advance(room_id=lobby.room.pk)
-    assert game is not None and game.state == Game.State.SELLING
+    assert game is not None
+    assert game.state == Game.State.SELLING
     players = [lobby.player(f"topo{n}", deposit="10000.00") for n in range(4)]
     group = Group.objects.get(name=Role.PLAYER.value)
-    for n, player in enumerate(players):
+    for player in players:
         player.user.groups.add(group)
         online_buy(game, player, 5)
 
