@@ -341,6 +341,8 @@ def test_a_player_registers_is_credited_buys_watches_the_draw_live_and_wins_into
     assert seen["cards"] == 2
     assert seen["marked_after_4"] == sorted(first_row[:4])  # R96: marked with no click
     assert seen["near_alert"].startswith("Falta um número")  # R95
+    assert "A-1 n.º 8" in seen["near_alert"]
+    assert seen["stage_drawing"] != seen["stage_selling"]
     assert seen["last_ball"] == str(first_row[3])
     assert "Ganhou" in seen["won_alert"]
     assert "Prémio de linha" in seen["won_alert"]
