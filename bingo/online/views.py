@@ -19,6 +19,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from bingo.common.money import money_display, places_for
 from bingo.common.roles import Role, role_required
 from bingo.models import Game, OnlineRoom, Player
 from bingo.online import selectors, services
@@ -154,6 +155,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "marking_form": MarkingForm(initial={"marking": player.marking}),
         "ws_path": f"/ws/online/game/{game.pk}/",
         "state_url": reverse("api:online-game-state", args=[game.pk]),
+        "currency": player.hall.currency,
+        "places": places_for(player.hall.currency),
     }
     return render(request, "online/game.html", context)
 
@@ -175,7 +178,8 @@ def buy(request: HttpRequest, game_id: int) -> HttpResponse:
         else:
             messages.success(
                 request,
-                _("%(n)d cards bought for %(amount)s.") % {"n": purchase.cards, "amount": purchase.amount},
+                _("%(n)d cards bought for %(amount)s.")
+                % {"n": purchase.cards, "amount": money_display(purchase.amount, player.hall.currency)},
             )
     else:
         messages.error(request, _("Say how many cards to buy."))

@@ -183,6 +183,7 @@
     if (buy) {
       buy.hidden = !state.choices.buy;
     }
+    root.classList.toggle("is-buying", !!state.choices.buy);
     var mark = root.querySelector('[data-choice="mark"]');
     if (mark) {
       mark.hidden = !state.choices.mark_by_hand;
@@ -294,9 +295,17 @@
     var price = Number(form.getAttribute("data-price"));
     var quantity = form.querySelector("input[name=quantity]");
     var cost = form.querySelector("[data-cost]");
+    var places = Number(form.getAttribute("data-places")) || 0;
+    var currency = form.getAttribute("data-currency") || "";
+    // As the server shows money (bingo.common.money.money_display): "1 234 CVE", "1 234,50 EUR".
+    var money = function (amount) {
+      var parts = amount.toFixed(places).split(".");
+      var whole = parts[0].replace(/\B(?=(\d{3})+(?!\d))/g, " ");
+      return whole + (parts[1] ? "," + parts[1] : "") + " " + currency;
+    };
     var showCost = function () {
       if (price && quantity && cost) {
-        cost.textContent = (price * (Number(quantity.value) || 0)).toFixed(2);
+        cost.textContent = money(price * (Number(quantity.value) || 0));
       }
     };
     if (quantity) {

@@ -9,6 +9,7 @@ test's own thread stays free for factories and ORM assertions — no DJANGO_ALLO
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 import time
@@ -35,8 +36,10 @@ RunInBrowser = Callable[[Callable[[Any], T]], T]
 
 
 @pytest.fixture
-def asgi_server(transactional_db: None) -> Iterator[str]:
-    """``bingo.asgi.application`` served by uvicorn on a free port; yields its base URL.
+def asgi_served(transactional_db: None) -> Iterator[tuple[str, asyncio.AbstractEventLoop]]:
+    """``bingo.asgi.application`` served by uvicorn on a free port; yields its base URL and the
+    server's event loop (a test that plays a worker's part runs its steps in that loop's
+    threads, so the events they send reach the consumers even over the in-memory channel layer).
 
     Needs ``transactional_db``: the server's threads have their own database connections and
     only see committed rows.
@@ -58,11 +61,17 @@ def asgi_server(transactional_db: None) -> Iterator[str]:
             raise RuntimeError("uvicorn did not start")
         time.sleep(0.05)
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}", server.servers[0].get_loop()
     finally:
         server.should_exit = True
         thread.join(15)
         sock.close()
+
+
+@pytest.fixture
+def asgi_server(asgi_served: tuple[str, asyncio.AbstractEventLoop]) -> str:
+    """The base URL of ``asgi_served``'s server."""
+    return asgi_served[0]
 
 
 @pytest.fixture(scope="module")
