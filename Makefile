@@ -82,6 +82,8 @@ bench: $(STAMP)
 	$(PY) bench/jackpot_odds.py
 	$(PY) bench/display.py
 	$(PY) bench/acta.py
+	$(PY) bench/online_buy.py
+	$(PY) bench/online_draw.py
 
 ## Re-pin requirements*.txt from requirements*.in.
 lock: $(PY)

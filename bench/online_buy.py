@@ -1,0 +1,396 @@
+"""Online buying benchmark: players buying cards of one selling online game at once, over HTTP.
+
+The path production takes: a real uvicorn (``bingo.asgi:application``) in a subprocess with
+``--workers 2`` (docs/deploy.md's default), debug off, the production settings (static files
+collected, secure cookies, the TLS proxy's ``X-Forwarded-Proto: https``), on PostgreSQL and the
+Redis of REDIS_URL. Each player is registered (``player_register``), credited at the desk
+(``wallet_deposit``), logs in through the login page (``/entrar/``, CSRF token and session
+cookie), then buys back to back (closed loop) with ``POST /api/online/games/{id}/purchases/``
+(JSON ``quantity`` 1-3 in turn and a fresh ``key``, the CSRF header): the API view, the online
+purchase service (``online_buy``: the series row lock, the sale in numbered order (R36-R38),
+the wallet debited in the same transaction). The game is opened by the autodraw service of a
+continuous room (R90) with a long sales window.
+
+Clients: one thread and one keep-alive connection per player, in this process (http.client);
+the client's own work is small beside the server's but runs on the same 2 cores. Two loads, one
+after the other in the same game: 8 concurrent players, then 32 (the first 8 among them).
+Latency = the request sent to the response read, per purchase. Throughput = purchases / the
+wall time from the start gate to the last response. No fixed target (issue 12): the figures.
+
+Checked after each load, on the database: every request answered 201; the game's online sales
+cover cards 1..N of the series with no card sold twice and none skipped (R36); each purchase is
+one sale and one wallet debit with its key, of the sale's amount; the wallets' balances plus the
+sales equal the deposits. A throwaway database is created and dropped.
+
+Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/bingo_bench_online \
+     REDIS_URL=redis://127.0.0.1:6379/12 python bench/online_buy.py [--players 8,32] [--purchases 40]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import pathlib
+import platform
+import re
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from datetime import date
+from decimal import Decimal
+from urllib.parse import quote, urlencode
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bingo.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+import numpy as np  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.contrib.auth.models import User  # noqa: E402
+from django.db import connection, connections  # noqa: E402
+from django.db.models import Sum  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
+
+from bingo.autodraw import services as autodraw  # noqa: E402
+from bingo.common.roles import Role  # noqa: E402
+from bingo.engine import ALGORITHM_CARDS  # noqa: E402
+from bingo.models import Game, Player, RoomMode, Sale, WalletEntry  # noqa: E402
+from bingo.online import services as online_services  # noqa: E402
+from bingo.players import selectors as player_selectors  # noqa: E402
+from bingo.players import services as player_services  # noqa: E402
+from cards import services as card_services  # noqa: E402
+from halls.models import Hall, StaffMembership  # noqa: E402
+
+HOST = "127.0.0.1"
+PROXY = {"X-Forwarded-Proto": "https"}  # what the TLS proxy in front adds
+PASSWORD = "Bench-online-2024!"
+PRICE = Decimal("1.00")
+
+
+def percentile(values: list[float], q: float) -> float:
+    return float(np.percentile(np.array(values), q))
+
+
+# --- the server -------------------------------------------------------------------------------
+
+
+def _database_url() -> str:
+    db = connection.settings_dict
+    user, password = quote(db["USER"] or "", safe=""), quote(db["PASSWORD"] or "", safe="")
+    credentials = f"{user}:{password}@" if password else f"{user}@" if user else ""
+    port = f":{db['PORT']}" if db["PORT"] else ""
+    return f"postgres://{credentials}{db['HOST'] or 'localhost'}{port}/{quote(db['NAME'], safe='')}"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def serve(tmp: pathlib.Path, workers: int) -> tuple[subprocess.Popen[bytes], str, pathlib.Path]:
+    """uvicorn as ``make serve`` starts it (debug off, static collected), on the bench's database."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "CELERY_"))}
+    env.update(
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DJANGO_ALLOWED_HOSTS=HOST,
+        DJANGO_STATIC_ROOT=str(tmp / "static"),
+        BINGO_VAR_DIR=str(tmp / "var"),
+        DATABASE_URL=_database_url(),
+        REDIS_URL=settings.REDIS_URL,
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput"],
+        cwd=ROOT, env=env, check=True, capture_output=True,
+    )  # fmt: skip
+    port = _free_port()
+    log = tmp / "uvicorn.log"
+    command = [
+        *(sys.executable, "-m", "uvicorn", "bingo.asgi:application", "--log-level", "warning"),
+        *("--host", HOST, "--port", str(port), "--workers", str(workers)),
+        *("--proxy-headers", "--forwarded-allow-ips", HOST),
+    ]
+    with log.open("w") as out:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    address = f"{HOST}:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            client = http.client.HTTPConnection(address, timeout=5)
+            client.request("GET", "/entrar/", headers=PROXY)
+            client.getresponse().read()
+            client.close()
+            return process, address, log
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"uvicorn did not start:\n{log.read_text()}") from None
+            time.sleep(0.2)
+
+
+# --- a player's browser -----------------------------------------------------------------------
+
+
+class Browser:
+    """One player's keep-alive connection and cookies."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        self.origin = f"https://{address}"
+        self.client = http.client.HTTPConnection(address, timeout=60)
+        self.cookies: dict[str, str] = {}
+        self.reconnects = 0
+
+    def reconnect(self) -> None:
+        """A fresh connection (the server closes one idle for 5 s, uvicorn's keep-alive)."""
+        self.client.close()
+        self.client = http.client.HTTPConnection(self.address, timeout=60)
+        self.client.connect()
+
+    def request(self, method: str, path: str, body: bytes | None = None, **headers: str) -> tuple[int, bytes]:
+        sent = {**PROXY, "Referer": self.origin + path, **headers}
+        if self.cookies:
+            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        try:
+            self.client.request(method, path, body=body, headers=sent)
+            response = self.client.getresponse()
+        except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected):
+            # Closed by the server while idle: as a browser, once more on a new connection (a
+            # purchase's key makes a repeat count once anyway). Counted and reported.
+            self.reconnects += 1
+            self.reconnect()
+            self.client.request(method, path, body=body, headers=sent)
+            response = self.client.getresponse()
+        data = response.read()
+        for header in response.headers.get_all("Set-Cookie") or []:
+            name, _, rest = header.partition("=")
+            self.cookies[name.strip()] = rest.split(";", 1)[0]
+        return response.status, data
+
+    def login(self, username: str) -> None:
+        status, page = self.request("GET", "/entrar/")
+        match = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+        assert status == 200, status
+        assert match is not None
+        form = urlencode(
+            {"username": username, "password": PASSWORD, "csrfmiddlewaretoken": match.group(1).decode()}
+        )
+        status, _ = self.request(
+            "POST", "/entrar/", form.encode(), **{"Content-Type": "application/x-www-form-urlencoded"}
+        )
+        assert status == 302, status
+        assert "sessionid" in self.cookies, self.cookies.keys()
+
+    def buy(self, game_id: int, quantity: int, key: str) -> tuple[int, bytes]:
+        body = json.dumps({"quantity": quantity, "key": key}).encode()
+        return self.request(
+            "POST",
+            f"/api/online/games/{game_id}/purchases/",
+            body,
+            **{"Content-Type": "application/json", "X-CSRFToken": self.cookies["csrftoken"]},
+        )
+
+
+# --- the load ----------------------------------------------------------------------------------
+
+
+def setup(players: int, cards: int, deposit: Decimal) -> tuple[Game, list[str]]:
+    hall = Hall.objects.create(name="Bench online")
+    cashier = User.objects.create(username="caixa")
+    StaffMembership.objects.create(hall=hall, user=cashier, role=Role.CASHIER.value)
+    online = online_services.online_room_create(
+        hall=hall, name="Online", mode=RoomMode.CONTINUOUS, ball_interval="1", sales_seconds=3600
+    )
+    card_services.INLINE_LIMIT = max(card_services.INLINE_LIMIT, cards)
+    card_set = card_services.card_set_request(
+        variant="90", size=cards, seed=1, algorithm=ALGORITHM_CARDS, user=None
+    )
+    card_services.series_create(
+        hall=hall, order_number=1, card_set=card_set, price=str(PRICE), back_colour="#000000",
+        face_colour="#FFFFFF", authorization="bench", online=True, user=None,
+    )  # fmt: skip
+    game = autodraw.online_room_advance(room_id=online.pk)  # the room opens its game (R90)
+    assert game is not None
+    assert game.state == "selling"
+    names = []
+    for i in range(players):
+        player = player_services.player_register(
+            username=f"jogador{i}", email=f"jogador{i}@example.com", first_name="Jogador",
+            last_name=str(i), password=PASSWORD, birth_date=date(1990, 1, 1), adult_confirmed=True,
+            hall=hall,
+        )  # fmt: skip
+        player_services.wallet_deposit(player=player, amount=deposit, staff=cashier, reference="CC", key="d")
+        names.append(player.user.username)
+    return game, names
+
+
+def load(
+    browsers: list[Browser], game_id: int, purchases: int, tag: str
+) -> tuple[list[float], list[str], float]:
+    """Every browser buys ``purchases`` times back to back; latencies (ms), errors, wall time."""
+    gate = threading.Barrier(len(browsers) + 1)
+    latencies: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+
+    def player(index: int, browser: Browser) -> None:
+        mine, bad = [], []
+        gate.wait()
+        for n in range(purchases):
+            start = time.perf_counter()
+            try:
+                status, body = browser.buy(game_id, 1 + n % 3, f"{tag}-{index}-{n}")
+            except OSError as exc:
+                status, body = 0, repr(exc).encode()
+            mine.append((time.perf_counter() - start) * 1000)
+            if status != 201:
+                bad.append(f"{status} {body[:200]!r}")
+        with lock:
+            latencies.extend(mine)
+            errors.extend(bad)
+
+    for browser in browsers:
+        browser.reconnect()
+        browser.reconnects = 0
+    threads = [threading.Thread(target=player, args=(i, b)) for i, b in enumerate(browsers)]
+    for t in threads:
+        t.start()
+    gate.wait()
+    began = time.perf_counter()
+    for t in threads:
+        t.join()
+    return latencies, errors, time.perf_counter() - began
+
+
+def check(game: Game, deposits: Decimal, expected_purchases: int) -> str:
+    """R36 and the money: what the database holds after the load."""
+    sales = list(Sale.objects.filter(game=game).order_by("series_id", "first_number"))
+    following = 1
+    for sale in sales:  # one series: cards 1..N, each once, in order
+        assert sale.first_number == following, f"R36: card {following} skipped or sold twice ({sale.pk})"
+        assert sale.last_number - sale.first_number + 1 == sale.quantity
+        following = sale.last_number + 1
+    keys = {s.request_key for s in sales}
+    assert len(keys) == len(sales) == expected_purchases, (len(keys), len(sales), expected_purchases)
+    debits = list(WalletEntry.objects.filter(kind="purchase", sale__game=game))
+    assert len(debits) == len(sales), ("debits", len(debits), len(sales))
+    by_sale = {d.sale_id: d for d in debits}
+    for sale in sales:
+        debit = by_sale[sale.pk]
+        assert debit.key == sale.request_key, (debit.key, sale.request_key)
+        assert -debit.amount == sale.amount, (debit.amount, sale.amount)
+    sold = Sale.objects.filter(game=game).aggregate(s=Sum("amount"))["s"] or Decimal(0)
+    balances = sum((player_selectors.wallet_balance(player=p) for p in Player.objects.all()), Decimal(0))
+    assert balances + sold == deposits, (balances, sold, deposits)
+    return (
+        f"checked: {len(sales)} purchases, cards 1..{following - 1} each sold once (R36), "
+        f"{len(debits)} debits matching their sales, wallets {balances} + sales {sold} = deposits {deposits}"
+    )
+
+
+def reference(game: Game, username: str, count: int) -> None:
+    """For reference only (not the production path): ``online_buy`` called in this process,
+    one purchase at a time, no HTTP, no server: what the service costs without the web layer."""
+    player = Player.objects.get(user__username=username)
+    times = []
+    for n in range(count):
+        start = time.perf_counter()
+        online_services.online_buy(player=player, game=game, quantity=1 + n % 3, key=f"ref-{n}")
+        times.append((time.perf_counter() - start) * 1000)
+    print(
+        f"reference, NOT the production path: online_buy in-process, 1 player, {count} purchases one "
+        f"at a time: min {min(times):.1f} ms, median {statistics.median(times):.1f} ms, "
+        f"P95 {percentile(times, 95):.1f} ms"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--players", default="8,32", help="concurrent players, one load each, in order")
+    parser.add_argument("--purchases", type=int, default=40, help="purchases per player and load")
+    parser.add_argument("--workers", type=int, default=2, help="uvicorn workers")
+    parser.add_argument("--reference", type=int, default=50, help="in-process purchases for reference")
+    args = parser.parse_args()
+    levels = [int(n) for n in args.players.split(",")]
+    most = max(levels)
+    cards_needed = (sum(levels) * args.purchases + args.reference) * 3
+    deposit = PRICE * 3 * (args.purchases * len(levels) + args.reference)
+    if connection.vendor != "postgresql" or not settings.REDIS_URL:
+        print(
+            f"{pathlib.Path(__file__).name}: skipped, it measures the production path: set DATABASE_URL "
+            "(PostgreSQL) and REDIS_URL (a server subprocess cannot share SQLite's in-memory test database)."
+        )
+        return
+    setup_test_environment()
+    old_name = connection.settings_dict["NAME"]
+    connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    print(f"database: {connection.vendor}; Redis: {settings.REDIS_URL or 'none'}")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+        f"uvicorn --workers {args.workers}, clients: threads of this process"
+    )
+    process = None
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            game, names = setup(most, cards_needed, deposit)
+            connections.close_all()
+            process, address, _log = serve(pathlib.Path(tmp), args.workers)
+            browsers = []
+            for name in names:
+                browser = Browser(address)
+                browser.login(name)
+                browsers.append(browser)
+            done = 0
+            for level in levels:
+                latencies, errors, elapsed = load(browsers[:level], game.pk, args.purchases, f"p{level}")
+                done += len(latencies) - len(errors)
+                latencies.sort()
+                count = len(latencies)
+                print(
+                    f"{level} players, {count} purchases ({args.purchases} each, 1-3 cards) "
+                    f"in {elapsed:.2f} s: "
+                    f"{count / elapsed:.0f} purchases/s"
+                )
+                print(
+                    f"  latency ms: min {latencies[0]:.1f}, median {statistics.median(latencies):.1f}, "
+                    f"P95 {percentile(latencies, 95):.1f}, P99 {percentile(latencies, 99):.1f}, "
+                    f"max {latencies[-1]:.1f}"
+                )
+                reconnects = sum(b.reconnects for b in browsers[:level])
+                if reconnects:
+                    print(f"  {reconnects} request(s) sent again on a new connection (closed by the server)")
+                if errors:
+                    print(f"  {len(errors)} requests refused, e.g. {errors[0]}")
+                print("  " + check(game, deposit * most, done))
+                if errors:
+                    raise SystemExit("some purchases failed")
+            for browser in browsers:
+                browser.client.close()
+            reference(game, names[0], args.reference)
+            print("  " + check(game, deposit * most, done + args.reference))
+    finally:
+        if process is not None:
+            process.terminate()
+            try:
+                process.wait(15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(5)
+        connections.close_all()
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+if __name__ == "__main__":
+    main()
