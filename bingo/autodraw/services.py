@@ -27,13 +27,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bingo.autodraw import selectors
-from bingo.common.money import quantum_for
 from bingo.common.roles import Role
 from bingo.common.tasks import task_enqueue_on_commit
 from bingo.draw import detection
 from bingo.draw import services as draw_services
 from bingo.engine.gamestate import GameState
-from bingo.engine.payout import tax_withheld
 from bingo.engine.prizes import PrizeKind as EnginePrize
 from bingo.games import services as game_services
 from bingo.live import events
@@ -43,15 +41,11 @@ from bingo.models import (
     DrawMode,
     Game,
     OnlineRoom,
-    PrizePayment,
-    PrizeWinner,
     RoomMode,
     Sale,
     Session,
-    WalletEntry,
 )
 from bingo.online import selectors as online_selectors
-from bingo.players import services as player_services
 from halls.models import Hall, StaffMembership
 
 logger = logging.getLogger(__name__)
@@ -358,7 +352,8 @@ def online_ball_draw(*, game_id: int, position: int) -> Ball | None:
 
 def _award_held(game: Game, system: User) -> None:
     """Award every prize a sold card holds now: the others first, the bingo last, which ends
-    the game (R44); each to all the cards holding it, shared (R46). Then pay (R97)."""
+    the game (R44); each to all the cards holding it, shared (R46). The bingo's award pays
+    every share of the game into the wallets (``draw_services.prize_award``, R97)."""
     rules = detection.game_rules(game)
     awarded = set(game.prizes.values_list("kind", flat=True))
     open_prizes = [p for p in rules.prizes if p.value not in awarded]
@@ -366,55 +361,6 @@ def _award_held(game: Game, system: User) -> None:
     held.sort(key=lambda p: p is EnginePrize.BINGO)
     for prize in held:
         draw_services.prize_award(game=game, user=system, kind=prize.value)
-    if held:
-        prize_pay_to_wallets(game=game)
-
-
-def prize_pay_to_wallets(*, game: Game) -> list[PrizePayment]:
-    """R97: pay every share won in ``game`` and not yet paid into the wallet of the player who
-    bought the card, with no action by them: gross, the hall's tax withheld (as at the desk),
-    net credited. A card sold at a desk is left to be paid there (R50). Paid once: a payment
-    per winning card (``PrizePayment.winner`` is one-to-one) and its wallet entry's key."""
-    paid = []
-    with transaction.atomic():
-        hall_id = Game.objects.filter(pk=game.pk).values_list("session__room__hall_id", flat=True).get()
-        hall = Hall.objects.get(pk=hall_id)
-        quantum = quantum_for(hall.currency)
-        owed = list(
-            PrizeWinner.objects.select_for_update(of=("self",))
-            .filter(prize__game=game, payment__isnull=True)
-            .order_by("prize_id", "series_id", "card_number")
-        )
-        sale_game = game.doubles_of_id or game.pk
-        for winner in owed:
-            sale = (
-                Sale.objects.filter(
-                    game_id=sale_game,
-                    series_id=winner.series_id,
-                    first_number__lte=winner.card_number,
-                    last_number__gte=winner.card_number,
-                )
-                .select_related("buyer")
-                .first()
-            )
-            if sale is None or sale.buyer is None:
-                continue  # a hall's card: paid at a desk against its check code (R50)
-            tax = tax_withheld(
-                winner.amount, rate=hall.tax_rate, threshold=hall.tax_threshold, quantum=quantum
-            )
-            payment = PrizePayment.objects.create(
-                winner=winner, gross=winner.amount, tax_withheld=tax, net=winner.amount - tax
-            )
-            if payment.net > 0:
-                player_services.wallet_post(
-                    player=sale.buyer,
-                    kind=WalletEntry.Kind.PRIZE,
-                    amount=payment.net,
-                    prize_payment=payment,
-                    key=f"prize-payment-{payment.pk}",
-                )
-            paid.append(payment)
-    return paid
 
 
 # --- the reconciler ---------------------------------------------------------------------------

@@ -47,12 +47,14 @@ from bingo.models import (
     Claim,
     DrawMode,
     Game,
+    OnlineRoom,
     Prize,
     PrizeKind,
     PrizePayment,
     PrizeWinner,
     Refund,
     Sale,
+    WalletEntry,
 )
 from bingo.players import services as player_services
 from cards import selectors as card_selectors
@@ -296,6 +298,8 @@ def prize_award(*, game: Game, user: User, kind: str) -> Prize:
             game.save(update_fields=["state", "finished_at"])
             # R59-R60: the game is in the acta when it ends, in this transaction, or it does not end.
             acta_services.acta_record_game(game=game, user=user)
+            if OnlineRoom.objects.filter(pk=game.session.room_id).exists():
+                prize_pay_to_wallets(game=game)  # R97: online, the system pays, now it has ended
         transaction.on_commit(lambda: events.game_changed(game.pk))
     return record
 
@@ -350,6 +354,60 @@ def _decide_jackpot(
     won = jackpot_services.jackpot_win(hall=game.session.room.hall, game_id=game.pk)
     if won > 0:
         _award(game, PrizeKind.JACKPOT, won, within, balls, quantum, user, now)
+
+
+def prize_pay_to_wallets(*, game: Game) -> list[PrizePayment]:
+    """R97: pay every share won in ``game`` and not yet paid into the wallet of the player who
+    bought the card, with no action by them: gross, the hall's tax withheld (as at the desk),
+    net credited. A card sold at a desk is left to be paid there (R50). Paid once: a payment
+    per winning card (``PrizePayment.winner`` is one-to-one) and its wallet entry's key.
+
+    Called by ``prize_award`` when the bingo ends an online game, never before: like the desk,
+    which pays once the game has ended (R44, R50), so a game annulled after its line (R57, R98)
+    refunds every card and pays no prize; and whoever drew the balls, the system or a person
+    keying them in after a failure (R55), the winners are paid without asking."""
+    paid: list[PrizePayment] = []
+    with transaction.atomic():
+        hall_id, state = Game.objects.filter(pk=game.pk).values_list("session__room__hall_id", "state").get()
+        if state != GameState.FINISHED.value:
+            return paid  # R44, R50: prizes are paid once the game has ended, never an annulled one's
+        hall = Hall.objects.get(pk=hall_id)
+        quantum = quantum_for(hall.currency)
+        owed = list(
+            PrizeWinner.objects.select_for_update(of=("self",))
+            .filter(prize__game=game, payment__isnull=True)
+            .order_by("prize_id", "series_id", "card_number")
+        )
+        sale_game = game.doubles_of_id or game.pk
+        for winner in owed:
+            sale = (
+                Sale.objects.filter(
+                    game_id=sale_game,
+                    series_id=winner.series_id,
+                    first_number__lte=winner.card_number,
+                    last_number__gte=winner.card_number,
+                )
+                .select_related("buyer")
+                .first()
+            )
+            if sale is None or sale.buyer is None:
+                continue  # a hall's card: paid at a desk against its check code (R50)
+            tax = tax_withheld(
+                winner.amount, rate=hall.tax_rate, threshold=hall.tax_threshold, quantum=quantum
+            )
+            payment = PrizePayment.objects.create(
+                winner=winner, gross=winner.amount, tax_withheld=tax, net=winner.amount - tax
+            )
+            if payment.net > 0:
+                player_services.wallet_post(
+                    player=sale.buyer,
+                    kind=WalletEntry.Kind.PRIZE,
+                    amount=payment.net,
+                    prize_payment=payment,
+                    key=f"prize-payment-{payment.pk}",
+                )
+            paid.append(payment)
+    return paid
 
 
 @dataclass(frozen=True)

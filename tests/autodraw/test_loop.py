@@ -194,7 +194,7 @@ def test_a_continuous_game_runs_from_creation_to_bingo_and_pays_the_wallets_once
         assert wallet_balance(player=player) == Decimal("1000.00") - spent + owed.get(player.pk, Decimal(0))
 
     # Paid once: paying again pays nothing, a late ball task draws nothing.
-    assert committed(lambda: services.prize_pay_to_wallets(game=game)) == []
+    assert committed(lambda: draw_services.prize_pay_to_wallets(game=game)) == []
     assert committed(lambda: draw_ball_task(game.pk, len(balls) + 1)) is None
     assert PrizePayment.objects.filter(winner__prize__game=game).count() == len(winners)
     assert WalletEntry.objects.filter(kind="prize").count() == len([w for w in winners if w.payment.net > 0])
@@ -471,3 +471,78 @@ def test_an_annulled_online_game_refunds_each_wallet_once(
     # The loop does not draw an annulled game.
     clock.advance(5)
     assert committed(lambda: draw_ball_task(game.pk, 2)) is None
+
+
+def test_a_line_is_paid_only_when_the_game_ends_so_an_annulled_game_refunds_and_pays_nothing(
+    lobby: OnlineHall, clock: Clock, tasks: Tasks, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R44, R57, R98: the line is awarded at its ball but paid into the wallet when the bingo
+    ends the game, as at the desk; a game annulled after its line refunds every card in full and
+    pays no prize, so no wallet gets both its stake back and a prize."""
+    lobby.series(1)
+    ana, rui = lobby.player("ana"), lobby.player("rui")
+    game = _open_continuous(lobby)
+    sold: dict[int, int] = {}
+    for player, quantity in ((ana, 3), (rui, 3)):
+        sale = online_buy(game, player, quantity)
+        sold.update(dict.fromkeys(range(sale.first_number, sale.last_number + 1), player.pk))
+    order, _sharing = _shared_line_order(lobby, sold)
+    monkeypatch.setattr(draw_services, "next_ball", lambda variant, drawn, rng: order[len(list(drawn))])
+    game = _close_and_start(clock, game)
+    while not Prize.objects.filter(game=game, kind="line").exists():
+        tasks.run_next()
+    game.refresh_from_db()
+    assert game.state == Game.State.DRAWING
+    assert not PrizePayment.objects.filter(winner__prize__game=game).exists()  # not yet (R44)
+    assert not WalletEntry.objects.filter(kind="prize").exists()
+
+    committed(
+        lambda: draw_services.game_annul(game=game, user=lobby.manager, reason="Falha do sistema (R98)")
+    )
+
+    for player in (ana, rui):
+        assert wallet_balance(player=player) == Decimal("1000.00")  # the stake back, no prize
+    assert not WalletEntry.objects.filter(kind="prize").exists()
+    assert committed(lambda: draw_services.prize_pay_to_wallets(game=game)) == []  # ... ever: never paid
+    assert not PrizePayment.objects.filter(winner__prize__game=game).exists()
+
+
+def test_after_a_switch_to_manual_extraction_the_winners_are_still_paid_by_the_system(
+    lobby: OnlineHall, clock: Clock, tasks: Tasks
+) -> None:
+    """R55, R97: after the electronic draw fails, a person keys the balls in and awards the
+    prizes; the online winners are paid into their wallets all the same, without asking."""
+    lobby.series(1)
+    ana = lobby.player("ana")
+    game = _open_continuous(lobby)
+    sale = online_buy(game, ana, 1)
+    game = _close_and_start(clock, game)
+    tasks.run_next()
+    caller = lobby.manager
+    StaffMembership.objects.create(hall=lobby.hall, user=caller, role=Role.CALLER.value)
+    committed(lambda: draw_services.game_switch_to_manual(game=game, user=caller, reason="O gerador falhou"))
+    card = card_set_cells(lobby.card_set)[sale.first_number - 1]
+    numbers = sorted(
+        {int(v) for row in card for v in row if v} - set(game.balls.values_list("number", flat=True))
+    )
+    for number in numbers:
+        position = game.balls.count() + 1
+        committed(
+            lambda n=number, p=position: draw_services.game_draw_ball(
+                game=game, user=caller, position=p, number=n
+            )
+        )
+        game.refresh_from_db()
+        for kind in ("line", "bingo"):
+            if not Prize.objects.filter(game=game, kind=kind).exists():
+                try:
+                    committed(lambda k=kind: draw_services.prize_award(game=game, user=caller, kind=k))
+                except ValidationError:
+                    break  # nobody holds it yet, or the line comes first (R44)
+    game.refresh_from_db()
+    assert game.state == Game.State.FINISHED
+    payments = PrizePayment.objects.filter(winner__prize__game=game)
+    assert payments.count() == PrizeWinner.objects.filter(prize__game=game).count() >= 2
+    assert sum((e.amount for e in WalletEntry.objects.filter(player=ana, kind="prize")), Decimal(0)) == sum(
+        (p.net for p in payments), Decimal(0)
+    )
