@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo.common.api import ErrorSerializer, MoneyField, has_role
+from bingo.common.api import Conflict, ErrorSerializer, MoneyField, has_role
 from bingo.common.roles import Role
 from bingo.games.api import VariantField
 from bingo.models import Game, Marking, OnlineRoom, Player, RoomMode
@@ -331,7 +331,11 @@ class PurchaseView(APIView):
     @extend_schema(
         operation_id="online_games_purchases_create",
         request=PurchaseSerializer,
-        responses={201: PurchaseResultSerializer, 400: ErrorSerializer},
+        responses={
+            201: PurchaseResultSerializer,
+            400: ErrorSerializer,
+            409: OpenApiResponse(ErrorSerializer, description="The key was used for a different purchase."),
+        },
         tags=["online"],
     )
     def post(self, request: Request, game_id: int) -> Response:
@@ -339,9 +343,15 @@ class PurchaseView(APIView):
         game = _player_game(player, game_id)
         form = PurchaseSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        purchase = services.online_buy(
-            player=player, game=game, quantity=form.validated_data["quantity"], key=form.validated_data["key"]
-        )
+        try:
+            purchase = services.online_buy(
+                player=player,
+                game=game,
+                quantity=form.validated_data["quantity"],
+                key=form.validated_data["key"],
+            )
+        except services.PurchaseKeyReusedError as reused:
+            raise Conflict(reused.messages[0]) from None
         body = {
             "cards": purchase.cards,
             "amount": purchase.amount,

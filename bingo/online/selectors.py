@@ -4,10 +4,12 @@ player's lobby and the player's view of one game (cards, marks, one to go, prize
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
 from django.db.models import F, Prefetch, QuerySet, Sum
+from django.utils import timezone
 
 from bingo.common.money import money_display
 from bingo.draw import detection
@@ -46,6 +48,15 @@ def online_room_list(*, halls: QuerySet[Hall]) -> QuerySet[OnlineRoom]:
 def online_room_get(*, halls: QuerySet[Hall], room_id: int) -> OnlineRoom:
     """One online room of ``halls``; OnlineRoom.DoesNotExist otherwise (another hall's too)."""
     return online_room_list(halls=halls).get(pk=room_id)
+
+
+def game_on_sale(*, game: Game, now: datetime | None = None) -> bool:
+    """Whether ``game`` sells cards now: selling, and its announced close not reached. Sales
+    close for everyone at ``sales_close_at`` (R93), whether or not the reconciler has closed
+    them yet (it runs every second, and not at all while beat is down)."""
+    if game.state != GameState.SELLING.value:
+        return False
+    return game.sales_close_at is None or (now or timezone.now()) < game.sales_close_at
 
 
 def online_series_pick(*, hall: Hall, variant: str, price: Decimal | None = None) -> Series | None:
@@ -92,7 +103,7 @@ class LobbyGame:
 
     @property
     def selling(self) -> bool:
-        return self.game.state == GameState.SELLING.value
+        return game_on_sale(game=self.game)
 
 
 @dataclass(frozen=True)
@@ -232,7 +243,7 @@ def player_game_state(*, player: Player, game: Game) -> dict[str, Any]:
     ):
         won.append(PrizeKind.JACKPOT.value)
     balance = player_selectors.wallet_balance(player=player)
-    selling = game.state == GameState.SELLING.value and online_room is not None and online_room.active
+    selling = game_on_sale(game=game) and online_room is not None and online_room.active
     bought = sum(s.quantity for s in sales)
     limit = hall.card_limit_per_player
     targets = [{"prize": t.prize.value, "cells": [list(c) for c in t.cells]} for t in rules.targets]

@@ -25,9 +25,9 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from bingo.engine.gamestate import GameState
 from bingo.games import services as game_services
 from bingo.models import Game, Marking, OnlineRoom, Player, RoomMode, Sale, Session, WalletEntry
+from bingo.online import selectors as online_selectors
 from bingo.players import selectors as player_selectors
 from bingo.players import services as player_services
 from bingo.sales import services as sales_services
@@ -285,6 +285,18 @@ def _purchase_done(player: Player, request_key: str) -> OnlinePurchase | None:
     return OnlinePurchase(rows, sum((s.amount for s in rows), Decimal("0")), entry)
 
 
+class PurchaseKeyReusedError(ValidationError):
+    """The key of an earlier purchase came with a different one (another game or number of
+    cards): nothing is bought, and the API answers 409."""
+
+
+def _same_purchase(done: OnlinePurchase, game: Game, quantity: int) -> OnlinePurchase:
+    """A retry's answer, the first purchase's, when it asked the same; refused otherwise."""
+    if done.sales[0].game_id != game.pk or done.cards != quantity:
+        raise PurchaseKeyReusedError(_("This key was used for a different purchase; nothing was bought."))
+    return done
+
+
 def online_buy(*, player: Player, game: Game, quantity: int, key: str) -> OnlinePurchase:
     """Buy ``quantity`` cards of ``game`` for ``player``: the next cards of its online series in
     number order (R36-R38), paid from the wallet in the same transaction as the sale, never one
@@ -301,10 +313,10 @@ def online_buy(*, player: Player, game: Game, quantity: int, key: str) -> Online
             {"key": _("Each purchase needs a key of 1 to %(n)d characters.") % {"n": KEY_MAX}}
         )
     request_key = f"online:{player.pk}:{key}"
-    if (done := _purchase_done(player, request_key)) is not None:
-        return done
     if isinstance(quantity, bool) or not isinstance(quantity, int) or quantity < 1:
         raise ValidationError({"quantity": _("Buy at least one card.")})
+    if (done := _purchase_done(player, request_key)) is not None:
+        return _same_purchase(done, game, quantity)
     game = Game.objects.select_related("session__room__hall", "session__room__online").get(pk=game.pk)
     room = game.session.room
     online = getattr(room, "online", None)
@@ -318,7 +330,8 @@ def online_buy(*, player: Player, game: Game, quantity: int, key: str) -> Online
         )
     if not online.active:
         raise ValidationError(_("This room is closed to players."))
-    if game.state != GameState.SELLING.value:
+    if not online_selectors.game_on_sale(game=game):
+        # R93: at the announced close sales end for everyone, closed by the reconciler or not.
         raise ValidationError(_("Game %(n)d is not selling cards.") % {"n": game.number})
     if game.price is not None:
         # Told before any lock; the wallet's own lock checks it again (wallet_post).
@@ -343,11 +356,11 @@ def online_buy(*, player: Player, game: Game, quantity: int, key: str) -> Online
     except IntegrityError:
         # The same key at the same time from another request: its purchase stands, this one none.
         if (done := _purchase_done(player, request_key)) is not None:
-            return done
+            return _same_purchase(done, game, quantity)
         raise
     except ValidationError:
         if (done := _purchase_done(player, request_key)) is not None:
-            return done
+            return _same_purchase(done, game, quantity)
         raise
     return OnlinePurchase(result.sales, result.amount, entry)
 

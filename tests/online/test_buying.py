@@ -15,9 +15,9 @@ from django.db import IntegrityError, connection, connections, transaction
 from django.utils import timezone, translation
 
 from bingo.games import services as game_services
-from bingo.models import Sale, WalletEntry
+from bingo.models import Game, Sale, WalletEntry
 from bingo.online import services
-from bingo.online.selectors import online_series_pick
+from bingo.online.selectors import online_series_pick, player_game_state
 from bingo.players.selectors import wallet_balance
 from bingo.sales import services as sales_services
 from halls.models import CashDesk, Room
@@ -180,6 +180,36 @@ def test_a_retried_purchase_counts_once_even_after_sales_closed(site):
     other = site.player()
     with pytest.raises(ValidationError, match="not selling"):
         services.online_buy(player=other, game=game, quantity=1, key="same")
+
+
+def test_a_key_reused_for_a_different_purchase_buys_nothing(site):
+    """A retry asks the same; the key of an earlier purchase with another number of cards, or
+    in another game, is refused and nothing is bought or taken."""
+    game = site.game(site.series(1))
+    player = site.player()
+    services.online_buy(player=player, game=game, quantity=2, key="k1")
+    with pytest.raises(services.PurchaseKeyReusedError, match="different purchase"):
+        services.online_buy(player=player, game=game, quantity=3, key="k1")
+    other = site.game(site.series(2))
+    with pytest.raises(services.PurchaseKeyReusedError):
+        services.online_buy(player=player, game=other, quantity=2, key="k1")
+    assert Sale.objects.count() == 1
+    assert wallet_balance(player=player) == Decimal("80.00")
+
+
+def test_r93_no_purchase_after_the_announced_close_even_before_the_reconciler_closes(site):
+    """R93: sales end for everyone at ``sales_close_at``; the game is still «selling» until the
+    reconciler's next tick (or for as long as beat is down), and buys nothing all the same."""
+    game = site.game(site.series(1))
+    player = site.player()
+    Game.objects.filter(pk=game.pk).update(sales_close_at=timezone.now() - timedelta(seconds=1))
+    game.refresh_from_db()
+    assert game.state == Game.State.SELLING
+    with pytest.raises(ValidationError, match="not selling"):
+        services.online_buy(player=player, game=game, quantity=1, key="late")
+    assert not Sale.objects.exists()
+    assert wallet_balance(player=player) == Decimal("100.00")
+    assert player_game_state(player=player, game=game)["choices"]["buy"] is False
 
 
 def test_the_key_is_required_and_short(site):

@@ -128,6 +128,8 @@ def test_the_purchase_api_is_idempotent_and_refuses_a_short_wallet(site):
                             "blocks": [{"series": "A-1", "first": 1, "last": 2}]}  # fmt: skip
     again = client.post(url, json.dumps({"quantity": 2, "key": "abc"}), content_type="application/json")
     assert again.json() == first.json()
+    reused = client.post(url, json.dumps({"quantity": 1, "key": "abc"}), content_type="application/json")
+    assert reused.status_code == 409  # the key of another purchase: nothing bought
     short = client.post(url, json.dumps({"quantity": 2, "key": "abd"}), content_type="application/json")
     assert short.status_code == 400
     assert "nothing was bought" in short.json()["non_field_errors"][0]
