@@ -1,7 +1,8 @@
 """Online play in a real browser (Chromium + uvicorn), the issue's whole player's path: register
 (adult confirmation), a cashier's deposit, the lobby, buying, the live draw with the cards marked
-automatically (R96), the "one number to go" alert (R95), a prize won and paid into the wallet with
-no action by the player (R97), the wallet's statement, then marking by hand (R96).
+automatically (R96), the "one number to go" alert (R95), the line won, marking by hand (R96), the
+bingo that ends the game and both prizes paid into the wallet with no action by the player (R97),
+and the wallet's statement.
 
 What is real: every page, form and link, in Portuguese, at a phone's width (360 px) during the
 draw; the websocket ``ws/online/game/<id>/`` and nothing else bringing the balls (the game page is
@@ -20,9 +21,9 @@ What is steered, and how:
   game's ``sales_close_at`` to now and runs the reconciler, which closes the sales and starts the
   draw as it would when the window ends;
 * the balls' numbers: the electronic draw's ``next_ball`` is replaced by one reading a list made
-  from the player's first card (four numbers of its first row, then the fifth, then numbers of
-  its second row, then everything else), so the player is one number from the line (R95) after
-  four balls and wins it on the fifth. Everything after the choice of number (storing the ball,
+  from the player's first card (its numbers row by row, then everything else), so the player is
+  one number from the line (R95) after four balls, wins it on the fifth and the bingo on the
+  fifteenth. Everything after the choice of number (storing the ball,
   detection, award, payment, events) is the real code.
 """
 
@@ -129,9 +130,8 @@ class Worker:
 
 
 def steered_order(card: list[list[int | None]]) -> list[int]:
-    first_row = [n for n in card[0] if n is not None]
-    second_row = [n for n in card[1] if n is not None]
-    head = first_row + [n for n in second_row if n not in first_row]
+    """The card's numbers row by row (its line at ball 5, its bingo at ball 15), then the rest."""
+    head = [n for row in card for n in row if n is not None]
     return head + [n for n in range(1, 91) if n not in head]
 
 
@@ -292,12 +292,8 @@ def test_a_player_registers_is_credited_buys_watches_the_draw_live_and_wins_into
             "() => document.querySelector('[data-alert]').textContent.indexOf('Ganhou') >= 0"
         )
         seen["won_alert"] = alert.inner_text()
-        page.wait_for_function(
-            "b => document.querySelector('[data-balance]').textContent.trim() !== b",
-            arg=seen["balance_after_buy"].strip(),
-        )
-        seen["balance_after_prize"] = page.locator("[data-balance]").inner_text()
         seen["prizes"] = page.locator("[data-prizes]").inner_text()
+        seen["balance_after_line"] = page.locator("[data-balance]").inner_text()  # paid at the end
         seen["same_document"] = page.evaluate("window.__sameDocument === true")
         page.screenshot(path=str(SHOTS / "game-360-won.png"), full_page=True)
         seen["widths"]["game"] = page.evaluate("document.documentElement.scrollWidth")
@@ -307,6 +303,7 @@ def test_a_player_registers_is_credited_buys_watches_the_draw_live_and_wins_into
         with page.expect_navigation():
             page.get_by_role("button", name="Mudar a marcação").click()
         page.wait_for_selector("[data-live].is-live")
+        page.evaluate("window.__sameDocument = true")  # the marking's form reloaded the page
         worker.allow(6)
         page.wait_for_function("() => document.querySelector('[data-count]').textContent.trim() === '6'")
         cell = page.locator(".online-card").first.locator("td", has_text=str(manual_ball)).first
@@ -315,7 +312,17 @@ def test_a_player_registers_is_credited_buys_watches_the_draw_live_and_wins_into
         seen["manual_after"] = cell.get_attribute("class")
         page.screenshot(path=str(SHOTS / "game-360-manual.png"), full_page=True)
 
-        # --- 5. the wallet, by links -----------------------------------------------------------
+        # --- 5. the bingo ends the game: both prizes paid into the wallet (R97) ----------------
+        worker.allow(15)
+        page.wait_for_function("() => document.querySelector('[data-count]').textContent.trim() === '15'")
+        page.wait_for_function(
+            "b => document.querySelector('[data-balance]').textContent.trim() !== b",
+            arg=seen["balance_after_buy"].strip(),
+        )
+        seen["balance_after_prize"] = page.locator("[data-balance]").inner_text()
+        seen["same_document_at_end"] = page.evaluate("window.__sameDocument === true")
+
+        # --- 6. the wallet, by links -----------------------------------------------------------
         page.get_by_role("link", name="A minha carteira").first.click()
         page.wait_for_url(f"{base}/jogador/carteira/")
         seen["statement"] = page.locator("main").inner_text()
@@ -346,11 +353,17 @@ def test_a_player_registers_is_credited_buys_watches_the_draw_live_and_wins_into
     assert seen["last_ball"] == str(first_row[3])
     assert "Ganhou" in seen["won_alert"]
     assert "Prémio de linha" in seen["won_alert"]
-    winner = PrizeWinner.objects.get(prize__game=game, prize__kind="line", series=sale.series, card_number=8)
-    prize_entry = WalletEntry.objects.get(player=player, kind="prize")
-    assert prize_entry.prize_payment.winner == winner  # R97: paid with no action by the player
-    assert wallet_balance(player=player) == Decimal("30.00") + prize_entry.amount
+    game.refresh_from_db()
+    assert game.state == Game.State.FINISHED
+    won = set(PrizeWinner.objects.filter(prize__game=game, series=sale.series, card_number=8))
+    assert {w.prize.kind for w in won} >= {"line", "bingo"}
+    prize_entries = list(WalletEntry.objects.filter(player=player, kind="prize"))
+    assert {e.prize_payment.winner for e in prize_entries} == won  # R97: paid with no action by the player
+    assert wallet_balance(player=player) == Decimal("30.00") + sum(e.amount for e in prize_entries)
+    # The line's prize is paid when the game ends, not at its ball (R44, R50): the page said so.
+    assert seen["balance_after_line"].strip() == seen["balance_after_buy"].strip()
     assert seen["balance_after_prize"].strip() != seen["balance_after_buy"].strip()
+    assert seen["same_document_at_end"]
     assert seen["same_document"]  # the balls and the prize came over the websocket
     # No page scrolls sideways on the phone.
     assert all(width <= PHONE["width"] for width in seen["widths"].values()), seen["widths"]
@@ -359,4 +372,4 @@ def test_a_player_registers_is_credited_buys_watches_the_draw_live_and_wins_into
     assert "is-marked" in (seen["manual_after"] or "")
     assert "Prémio" in seen["statement"]
     assert "Depósito" in seen["statement"]
-    assert worker.drawn == order[:6]
+    assert worker.drawn == order[:15]
