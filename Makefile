@@ -72,6 +72,8 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 
 ## Benchmarks print their figures (set DATABASE_URL to measure persistence on PostgreSQL).
+## bench/online_screens.py needs PostgreSQL and Redis: DATABASE_URL and REDIS_URL, by default
+## postgres://postgres@127.0.0.1:5432/bingo_bench_screens and redis://127.0.0.1:6379/14.
 bench: $(STAMP)
 	$(PY) bench/cards.py
 	$(PY) bench/persist.py
@@ -81,6 +83,7 @@ bench: $(STAMP)
 	$(PY) bench/detection.py
 	$(PY) bench/jackpot_odds.py
 	$(PY) bench/display.py
+	$(PY) bench/online_screens.py
 	$(PY) bench/acta.py
 	$(PY) bench/online_buy.py
 	$(PY) bench/online_draw.py

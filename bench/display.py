@@ -58,8 +58,21 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 # --- the display clients (no Django in these processes) -------------------------------------------
 
 
-async def _displays(url: str, origin: str, count: int, balls: int, ready: Any, timeout: float) -> list[Any]:
-    """``count`` displays: connect, read the state at connect, then stamp every later message.
+async def _displays(
+    url: str,
+    origin: str,
+    count: int,
+    balls: int,
+    ready: Any,
+    timeout: float,
+    cookies: list[str] | None = None,
+    state_at_connect: bool = True,
+) -> list[Any]:
+    """``count`` screens: connect (with ``cookies[i]``, a logged-in session, when given), read
+    the state at connect (a room display gets one; a player's game screen reads its state over
+    HTTP instead: ``state_at_connect=False``), then stamp every later message until the ball
+    count reaches ``balls``. A message that carries no state (``game.changed``, a notice to
+    read it again) is kept with the ball count -1.
 
     Tells ``ready`` how many connected once each has connected or failed to.
     """
@@ -78,8 +91,16 @@ async def _displays(url: str, origin: str, count: int, balls: int, ready: Any, t
     async def one(index: int) -> None:
         try:
             async with gate:
-                ws = await connect(url, origin=origin, proxy=None, open_timeout=60, max_queue=None)
-                first = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                headers = {"Cookie": cookies[index]} if cookies else None
+                ws = await connect(
+                    url,
+                    origin=origin,
+                    proxy=None,
+                    open_timeout=60,
+                    max_queue=None,
+                    additional_headers=headers,
+                )
+                first = json.loads(await asyncio.wait_for(ws.recv(), 60)) if state_at_connect else {}
         except Exception:  # refused, or closed before its first state
             tally("failed")
             return
@@ -92,9 +113,10 @@ async def _displays(url: str, origin: str, count: int, balls: int, ready: Any, t
                 text = await asyncio.wait_for(ws.recv(), wait)
                 wait = timeout
                 at = time.time()
-                state = json.loads(text)
-                last = state["game"]["count"]
-                received.append((index, last, at))
+                game = json.loads(text).get("game")
+                if isinstance(game, dict):
+                    last = game["count"]
+                received.append((index, last if isinstance(game, dict) else -1, at))
         except Exception:  # a display that stops hearing shows as missing deliveries
             pass
         finally:
@@ -117,10 +139,18 @@ def _raise_fd_limit() -> str:
 
 
 def _client_process(
-    url: str, origin: str, count: int, balls: int, ready: Any, results: Any, timeout: float
+    url: str,
+    origin: str,
+    count: int,
+    balls: int,
+    ready: Any,
+    results: Any,
+    timeout: float,
+    cookies: list[str] | None = None,
+    state_at_connect: bool = True,
 ) -> None:
     _raise_fd_limit()
-    received = asyncio.run(_displays(url, origin, count, balls, ready, timeout))
+    received = asyncio.run(_displays(url, origin, count, balls, ready, timeout, cookies, state_at_connect))
     results.send(received)
 
 
@@ -217,6 +247,109 @@ def _percentile(ordered: list[float], q: float) -> float:
     return ordered[max(0, min(len(ordered) - 1, round(q * len(ordered)) - 1))]
 
 
+class Clients:
+    """Client processes (spawned, no Django in them), each holding its share of the screens.
+
+    ``jobs``: one ``(url, origin, count, cookies)`` per process; ``cookies`` a session cookie
+    per screen, or None. Each screen stops once it has heard ball ``balls``.
+    """
+
+    def __init__(
+        self, jobs: list[tuple[str, str, int, list[str] | None]], balls: int, state_at_connect: bool
+    ) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.share = [count for _, _, count, _ in jobs]
+        self.pipes: list[tuple[Any, Any]] = []
+        self.workers: list[Any] = []
+        for url, origin, count, cookies in jobs:
+            ready_out, ready_in = context.Pipe(duplex=False)
+            results_out, results_in = context.Pipe(duplex=False)
+            worker = context.Process(
+                target=_client_process,
+                args=(url, origin, count, balls, ready_in, results_in, 30.0, cookies, state_at_connect),
+                daemon=True,
+            )
+            worker.start()
+            self.pipes.append((ready_out, results_out))
+            self.workers.append(worker)
+
+    def connected(self) -> int:
+        """Once every screen has connected or failed to: how many connected."""
+        connected = 0
+        for ready_out, _ in self.pipes:
+            if not ready_out.poll(600):
+                raise RuntimeError("the screens neither connected nor failed within 10 minutes")
+            connected += ready_out.recv()
+        return connected
+
+    def received(self) -> list[tuple[int, int, float]]:
+        """Every message the screens read: (screen, ball count or -1, time read); waits for them."""
+        received: list[tuple[int, int, float]] = []
+        for offset, (_, results_out) in enumerate(self.pipes):
+            for screen, count, at in results_out.recv():
+                received.append((screen + sum(self.share[:offset]), count, at))
+        for worker in self.workers:
+            worker.join(30)
+        return received
+
+
+def deliveries_report(
+    received: list[tuple[int, int, float]], commits: dict[int, float], connected: int, target_ms: float
+) -> None:
+    """Print what the screens got of the balls in ``commits`` (position -> commit time; the
+    warm-up ball 1 left out): lost, the latencies from commit to read, the spread of a ball.
+
+    The first time each screen read each ball counts; a repeat (a later state with the same
+    balls, after a prize) is no delivery; a screen that skipped a ball but got a later one still
+    counts the skipped one as lost.
+    """
+    first: dict[tuple[int, int], float] = {}
+    for screen, count, at in received:
+        if count in commits and count > 1:
+            first[(screen, count)] = min(at, first.get((screen, count), at))
+    resyncs = sum(1 for _, count, _ in received if count == -1)
+    repeats = len(received) - len(first) - resyncs
+    latencies = sorted((at - commits[count]) * 1000 for (_, count), at in first.items())
+    expected = connected * len([p for p in commits if p > 1])
+    lost = expected - len(latencies)
+    print(
+        f"deliveries: {len(latencies):,} of {expected:,} expected, {lost:,} lost"
+        + ("" if lost == 0 else " (LOST SOME)")
+        + (f"; {repeats:,} repeated states besides" if repeats else "")
+        + f"; {resyncs:,} notices to read the state again (a missed message)"
+    )
+    if not latencies:
+        return
+    p95 = _percentile(latencies, 0.95)
+    print(
+        f"commit -> screen: min {latencies[0]:.1f} ms, P50 {statistics.median(latencies):.1f} ms, "
+        f"P95 {p95:.1f} ms, P99 {_percentile(latencies, 0.99):.1f} ms, max {latencies[-1]:.1f} ms "
+        f"(target P95 < {target_ms:g} ms: {'met' if p95 < target_ms else 'MISSED'})"
+    )
+    per_ball: dict[int, list[float]] = {}
+    for (_, count), at in first.items():
+        per_ball.setdefault(count, []).append(at)
+    spread = [(max(v) - min(v)) * 1000 for v in per_ball.values()]
+    print(
+        f"first to last screen of one ball: median {statistics.median(spread):.1f} ms, "
+        f"max {max(spread):.1f} ms"
+    )
+
+
+def calls_report(
+    commits: dict[int, float], returned: dict[int, float], calls: dict[int, float], what: str
+) -> None:
+    """Print how long the draw's call took (start to return, ms in ``calls``) and how long after
+    its commit it returned (the hand-over to the fan-out ran in it, not the fan-out)."""
+    handed = sorted((returned[p] - commits[p]) * 1000 for p in commits if p in returned and p > 1)
+    print(f"commit -> {what} returns: median {statistics.median(handed):.1f} ms, max {handed[-1]:.1f} ms")
+    took = sorted(calls[p] for p in calls if p > 1)
+    print(
+        f"{what}, start to return: min {took[0]:.1f} ms, median {statistics.median(took):.1f} ms, "
+        f"P95 {_percentile(took, 0.95):.1f} ms, max {took[-1]:.1f} ms"
+    )
+
+
 def measure(
     displays: int, balls: int, interval: float, procs: int, gc_freeze: bool = False, deflate: bool = True
 ) -> None:
@@ -249,28 +382,12 @@ def measure(
         asyncio.run_coroutine_threadsafe(sync_to_async(draw)(position), loop).result(30)
 
     draw_in_server(1)  # warm-up, not measured: imports, first queries, first group send
-    context = multiprocessing.get_context("spawn")
     url = f"ws://127.0.0.1:{port}/ws/ecra/{token}/"
     origin = f"http://127.0.0.1:{port}"
     share = [displays // procs + (1 if i < displays % procs else 0) for i in range(procs)]
-    pipes, workers = [], []
     began = time.perf_counter()
-    for count in share:
-        ready_out, ready_in = context.Pipe(duplex=False)
-        results_out, results_in = context.Pipe(duplex=False)
-        worker = context.Process(
-            target=_client_process,
-            args=(url, origin, count, balls + 1, ready_in, results_in, 30.0),
-            daemon=True,
-        )
-        worker.start()
-        pipes.append((ready_out, results_out))
-        workers.append(worker)
-    connected = 0
-    for ready_out, _ in pipes:
-        if not ready_out.poll(600):
-            raise RuntimeError("the displays neither connected nor failed within 10 minutes")
-        connected += ready_out.recv()
+    clients = Clients([(url, origin, count, None) for count in share], balls + 1, state_at_connect=True)
+    connected = clients.connected()
     connect_seconds = time.perf_counter() - began
     if gc_freeze:
         # What a server would do once started: a full collection then walks only new objects.
@@ -281,61 +398,19 @@ def measure(
         time.sleep(interval)
         draw_in_server(position)
 
-    received: list[tuple[int, int, float]] = []
-    for offset, (_, results_out) in enumerate(pipes):
-        for display, count, at in results_out.recv():
-            received.append((display + sum(share[:offset]), count, at))
-    for worker in workers:
-        worker.join(30)
+    received = clients.received()
     server.should_exit = True
     thread.join(15)
 
-    # The first time each display read each ball; a repeat (a re-read that found the same
-    # state) is no delivery.
-    first: dict[tuple[int, int], float] = {}
-    for display, count, at in received:
-        if count in commits and count > 1:
-            first[(display, count)] = min(at, first.get((display, count), at))
-    repeats = len(received) - len(first)
-    latencies = sorted((at - commits[count]) * 1000 for (_, count), at in first.items())
-    expected = connected * balls
-    per_ball: dict[int, list[float]] = {}
-    for (_, count), at in first.items():
-        per_ball.setdefault(count, []).append(at)
-    spread = [(max(v) - min(v)) * 1000 for v in per_ball.values()]
     print(f"layer: {layer}; database: {connections['default'].vendor}")
     failed = "" if connected == displays else f" ({displays - connected} FAILED to connect)"
     print(f"{connected} of {displays} displays connected in {connect_seconds:.1f} s{failed}")
     print(f"{balls} balls, one every {interval:g} s")
     print("garbage collector: " + ("frozen after start (gc.freeze)" if gc_freeze else "as Python defaults"))
     print("websocket compression (permessage-deflate): " + ("on, uvicorn's default" if deflate else "off"))
-    lost = expected - len(latencies)
-    print(
-        f"deliveries: {len(latencies):,} of {expected:,} expected, {lost:,} lost"
-        + ("" if lost == 0 else " (LOST SOME)")
-        + (f"; {repeats:,} repeated states besides" if repeats else "")
-    )
-    if latencies:
-        p95 = _percentile(latencies, 0.95)
-        print(
-            f"commit -> display: min {latencies[0]:.1f} ms, P50 {statistics.median(latencies):.1f} ms, "
-            f"P95 {p95:.1f} ms, P99 {_percentile(latencies, 0.99):.1f} ms, max {latencies[-1]:.1f} ms "
-            f"(target P95 < 150 ms: {'met' if p95 < 150 else 'MISSED'})"
-        )
-        handed = sorted((announced[p] - commits[p]) * 1000 for p in commits if p in announced and p > 1)
-        print(
-            f"commit -> the draw's call returns (events.game_changed ran in it): median "
-            f"{statistics.median(handed):.1f} ms, max {handed[-1]:.1f} ms"
-        )
-        took = sorted(calls[p] for p in calls if p > 1)
-        print(
-            f"the draw's call, start to return: min {took[0]:.1f} ms, median "
-            f"{statistics.median(took):.1f} ms, P95 {_percentile(took, 0.95):.1f} ms, max {took[-1]:.1f} ms"
-        )
-        print(
-            f"first to last display of one ball: median {statistics.median(spread):.1f} ms, "
-            f"max {max(spread):.1f} ms"
-        )
+    deliveries_report(received, commits, connected, 150)
+    if commits:
+        calls_report(commits, announced, calls, "the draw's call (events.game_changed ran in it)")
 
 
 def child(args: argparse.Namespace) -> None:
