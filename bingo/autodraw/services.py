@@ -20,7 +20,7 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -41,6 +41,7 @@ from bingo.models import (
     DrawMode,
     Game,
     OnlineRoom,
+    Player,
     RoomMode,
     Sale,
     Session,
@@ -67,8 +68,13 @@ OVERDUE_GRACE = timedelta(seconds=2)
 
 def system_user(*, hall: Hall) -> User:
     """The system as a person: one inactive user with no usable password (no one logs in as
-    it), a caller of ``hall`` so the hall's draw services accept it; created on demand. The
-    audit trail and the acta name it as who drew and awarded in the online rooms."""
+    it), a caller of ``hall`` so the hall's draw services accept it. The audit trail and the
+    acta name it as who drew and awarded in the online rooms.
+
+    Created by migration ``bingo/0012`` so its name is taken before anyone can register it (and
+    again here on a database emptied since). A user of that name who can log in, or who plays,
+    is not the system: refused, rather than making them the caller of every online room.
+    """
     with transaction.atomic():
         user, created = User.objects.get_or_create(
             username=SYSTEM_USERNAME,
@@ -77,6 +83,10 @@ def system_user(*, hall: Hall) -> User:
         if created:
             user.set_unusable_password()
             user.save(update_fields=["password"])
+        elif user.is_active or user.has_usable_password() or Player.objects.filter(user=user).exists():
+            raise ImproperlyConfigured(
+                f"The user {SYSTEM_USERNAME!r} can log in or plays: it is not the system's. Rename it."
+            )
         StaffMembership.objects.get_or_create(hall=hall, user=user, role=Role.CALLER.value)
     return user
 

@@ -5,13 +5,13 @@ by hand."""
 from __future__ import annotations
 
 import itertools
-from datetime import timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.db import IntegrityError, transaction
 
 from actas.models import ActaEntry
@@ -32,6 +32,7 @@ from bingo.models import (
     Session,
     WalletEntry,
 )
+from bingo.players import services as player_services
 from bingo.players.selectors import wallet_balance
 from cards.selectors import card_set_cells
 from halls.models import StaffMembership
@@ -546,3 +547,22 @@ def test_after_a_switch_to_manual_extraction_the_winners_are_still_paid_by_the_s
     assert sum((e.amount for e in WalletEntry.objects.filter(player=ana, kind="prize")), Decimal(0)) == sum(
         (p.net for p in payments), Decimal(0)
     )
+
+
+def test_a_user_who_took_the_system_s_name_and_can_log_in_is_never_made_the_caller(db: None) -> None:
+    """The system user is created by a migration, so no one can register its name first; a user
+    of that name who can log in (or plays) is refused, not made a caller of every online room."""
+    praia = OnlineHall("Sala Praia")
+    assert User.objects.filter(username=services.SYSTEM_USERNAME, is_active=False).exists()  # bingo/0012
+    with pytest.raises(ValidationError):
+        player_services.player_register(
+            username=services.SYSTEM_USERNAME, email="x@example.cv", first_name="X", last_name="Y",
+            password="uma-senha-comprida-9", birth_date=date(1990, 1, 1), adult_confirmed=True,
+            hall=praia.hall,
+        )  # fmt: skip
+    User.objects.filter(username=services.SYSTEM_USERNAME).delete()
+    impostor = User.objects.create_user(username=services.SYSTEM_USERNAME, password="segredo-123")
+
+    with pytest.raises(ImproperlyConfigured):
+        services.system_user(hall=praia.hall)
+    assert not StaffMembership.objects.filter(user=impostor).exists()
