@@ -64,6 +64,7 @@ def _forget_sale_contexts() -> None:
     sales_services._sale_contexts.clear()
     events._last_notice.clear()
     events._last_display_notice.clear()
+    events._game_rooms.clear()
     detection.forget()
 
 

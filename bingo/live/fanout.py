@@ -9,6 +9,12 @@ per loop sends in the order it was handed, and stamps each message with the next
 topic (``seq``): Redis ``INCR`` on the Redis layer, so it grows across every process; a
 counter of the process on the in-memory layer, which has one process only.
 
+Notices (``publish_notice``): a "read your state again" with no state in it, which a busy
+seller may send at most once in ``every`` seconds *across all processes*: the sender takes the
+topic's window in Redis (``SET … NX PX``, in the same round trip as the sequence number) and
+drops the notice when another process holds it. The listeners' trailing read (longer than
+``every`` after a notice) covers what was dropped.
+
 Receiving (``TopicConsumerMixin``): each event loop serving websockets has one ``Hub``, which
 holds one channel of the channel layer and joins the group of each topic that one of its
 consumers listens to, once, however many of them do. Redis therefore carries one message per
@@ -73,18 +79,35 @@ def topic_group(topic: str) -> str:
 # --- sending -----------------------------------------------------------------------------------
 
 
+#: In one round trip: take the topic's notice window (``KEYS[2]``, for ``ARGV[1]`` ms; none
+#: when 0) or answer 0 if another process holds it, else the topic's next sequence number
+#: (``KEYS[1]``), its time to live (``ARGV[2]``) set again every 256th.
+_NEXT_SEQ_SCRIPT = """
+if ARGV[1] ~= '0' and not redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[1]) then
+  return 0
+end
+local seq = redis.call('INCR', KEYS[1])
+if seq % 256 == 1 then
+  redis.call('EXPIRE', KEYS[1], ARGV[2])
+end
+return seq
+"""
+
+
 class _Sender:
     """Sends the messages handed to it, in order, from one event loop."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self.waiting: deque[tuple[str, dict[str, Any]]] = deque()
+        #: (topic, message, window in seconds: 0 for a message that always goes)
+        self.waiting: deque[tuple[str, dict[str, Any], float]] = deque()
         self.task: asyncio.Task[None] | None = None
         self.counters: defaultdict[str, Iterator[int]] = defaultdict(lambda: itertools.count(1))
+        self.script: Any = None
 
-    def hand(self, topic: str, message: dict[str, Any]) -> None:
+    def hand(self, topic: str, message: dict[str, Any], every: float = 0.0) -> None:
         """From any thread: queue ``message`` and return."""
-        self.loop.call_soon_threadsafe(self._queue, topic, message)
+        self.loop.call_soon_threadsafe(self._queue, topic, message, every)
 
     def flush(self, timeout: float) -> None:
         """From another thread: wait until what was handed so far is sent."""
@@ -103,33 +126,41 @@ class _Sender:
             else:
                 await asyncio.sleep(0)
 
-    def _queue(self, topic: str, message: dict[str, Any]) -> None:
-        self.waiting.append((topic, message))
+    def _queue(self, topic: str, message: dict[str, Any], every: float) -> None:
+        self.waiting.append((topic, message, every))
         if self.task is None or self.task.done():
             self.task = self.loop.create_task(self._drain())
 
     async def _drain(self) -> None:
         while self.waiting:
-            topic, message = self.waiting.popleft()
+            topic, message, every = self.waiting.popleft()
             try:
                 layer = get_channel_layer()
                 if layer is None:
                     continue
-                seq = await self._next_seq(layer, topic)
+                seq = await self._next_seq(layer, topic, every)
+                if not seq:  # a notice another process sent within its window covers it
+                    continue
                 event = {"type": EVENT_TYPE, "topic": topic, "seq": seq, "message": message}
                 await layer.group_send(topic_group(topic), event)
             except Exception:  # a message lost here shows as a gap to the hubs, which resync
                 logger.exception("publishing to %s failed", topic)
 
-    async def _next_seq(self, layer: BaseChannelLayer, topic: str) -> int:
+    async def _next_seq(self, layer: BaseChannelLayer, topic: str, every: float) -> int:
+        """The topic's next sequence number, or 0 for a notice whose window another process
+        holds (``every`` seconds, shared by every process through Redis)."""
         if isinstance(layer, RedisChannelLayer):
             key = f"{layer.prefix}:live-seq:{topic}"
             connection = layer.connection(layer.consistent_hash(key))
-            seq = int(await connection.incr(key))
-            if seq % 256 == 1:  # now and then, not each time: one command less per message
-                await connection.expire(key, SEQ_TTL_SECONDS)
-            return seq
-        # The in-memory layer serves one process: its own count is the topic's.
+            if self.script is None:
+                self.script = connection.register_script(_NEXT_SEQ_SCRIPT)
+            window = f"{layer.prefix}:live-notice:{topic}"
+            milliseconds = max(1, round(every * 1000)) if every > 0 else 0
+            return int(
+                await self.script(keys=[key, window], args=[milliseconds, SEQ_TTL_SECONDS], client=connection)
+            )
+        # The in-memory layer serves one process, whose callers space their notices already;
+        # its own count is the topic's.
         return next(self.counters[topic])
 
 
@@ -194,6 +225,17 @@ def publish(topic: str, message: dict[str, Any]) -> None:
     reach each listener in the order published.
     """
     _sender().hand(topic, message)
+
+
+def publish_notice(topic: str, message: dict[str, Any], *, every: float) -> None:
+    """Like ``publish``, for a notice (a "read your state again", no state in it) that may be
+    dropped when another process has sent one on ``topic`` less than ``every`` seconds ago:
+    one notice per window for all the processes, not one per process (with Redis; the
+    in-memory layer has one process). Use it only where the listeners read their state
+    again longer than ``every`` after each notice they hear, so a dropped notice's change is
+    read all the same.
+    """
+    _sender().hand(topic, message, every)
 
 
 # --- receiving ---------------------------------------------------------------------------------

@@ -159,6 +159,7 @@ def test_a_sale_builds_no_display_state_and_notices_are_spaced_out(
         raise AssertionError("a sale built the display state")
 
     monkeypatch.setattr(events, "publish", published)
+    monkeypatch.setattr(events, "publish_notice", lambda topic, message, every: published(topic, message))
     monkeypatch.setattr(draw_selectors, "display_state", refused)
     clock = iter([100.0, 100.2, 100.6])
     monkeypatch.setattr(events, "_clock", lambda: next(clock))

@@ -19,6 +19,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from asgiref.testing import ApplicationCommunicator
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import BaseChannelLayer, InMemoryChannelLayer, channel_layers
+from channels_redis.core import RedisChannelLayer
 
 from bingo.draw import selectors as draw_selectors
 from bingo.draw import services as draw_services
@@ -363,3 +364,38 @@ def test_a_display_that_missed_a_ball_reads_its_state_and_shows_every_ball(
     assert [state["game"]["count"] for state in seen] == [1, 3]
     assert seen[-1]["game"]["balls"] == list(seen[-1]["game"]["balls"])
     assert read_again == 1  # one read for the room's displays of this process
+
+
+def test_the_notices_of_many_processes_within_one_window_go_out_once(layer: BaseChannelLayer) -> None:
+    """``publish_notice``: with Redis, one notice per topic and window for all the processes
+    (each process a sending thread of its own, with its own loop and connections); a dropped
+    notice takes no sequence number, so what follows comes in sequence and nobody resyncs."""
+    if not isinstance(layer, RedisChannelLayer):
+        pytest.skip("the in-memory layer serves one process, whose callers space their notices")
+    topic = "test-topic.notices"
+    processes = [fanout._SendingThread() for _ in range(6)]
+
+    async def scenario() -> tuple[list[Any], bool]:
+        (socket,) = await _connect(topic, 1)
+
+        def send_all() -> None:
+            for n, process in enumerate(processes):
+                process.sender.hand(topic, {"notice": n}, 5.0)
+                process.sender.flush(5)
+            processes[-1].sender.hand(topic, {"after": True})  # not a notice: always goes
+            processes[-1].sender.flush(5)
+
+        await sync_to_async(send_all)()
+        heard = [await socket.receive_json_from(5), await socket.receive_json_from(5)]
+        quiet = await socket.receive_nothing(0.2)
+        await socket.disconnect()
+        return heard, quiet
+
+    try:
+        heard, quiet = async_to_sync(scenario)()
+    finally:
+        for process in processes:
+            process.sender.loop.call_soon_threadsafe(process.sender.loop.stop)
+
+    assert heard == [{"notice": 0}, {"after": True}]  # no {"resync": ...}: no gap
+    assert quiet

@@ -8,7 +8,9 @@ REDIS_URL set, the in-memory layer without. ``transactional_db``: the broadcast 
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import time
 from collections.abc import Awaitable, Callable
 from decimal import Decimal
@@ -20,7 +22,7 @@ from asgiref.testing import ApplicationCommunicator
 
 from bingo.asgi import application
 from bingo.games import services
-from bingo.live import events
+from bingo.live import consumers, events, fanout
 from tests.sales.test_views import Desk
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -249,6 +251,61 @@ def test_a_sale_whose_notice_was_skipped_still_reaches_the_board(praia: Desk) ->
     assert later["cards_sold"] == 6
 
 
+def test_the_sales_of_many_processes_within_one_window_make_one_notice_and_the_board_shows_the_last(
+    praia: Desk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With Redis, sellers in several processes share one notice window per game: the board
+    hears one notice for all their sales, and its trailing read shows the last sale."""
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip("REDIS_URL not set: without Redis there is one process")
+    game = praia.selling
+    # A window wide enough for four sales on a busy machine; the trailing read stays longer.
+    monkeypatch.setattr(events, "BOARD_NOTICE_SECONDS", 1.0)
+    monkeypatch.setattr(consumers, "BOARD_TRAILING_SECONDS", 1.5)
+    heard: list[dict[str, Any]] = []
+    relay = consumers.PriceBoardConsumer.topic_message
+
+    async def counted(board: Any, topic: str, message: dict[str, Any], text: str) -> None:
+        heard.append(message)
+        await relay(board, topic, message, text)
+
+    monkeypatch.setattr(consumers.PriceBoardConsumer, "topic_message", counted)
+    processes = [fanout._SendingThread() for _ in range(4)]
+
+    def sell_from(process: fanout._SendingThread, quantity: int) -> None:
+        monkeypatch.setattr(fanout, "_sender", lambda: process.sender)
+        events._last_notice.clear()  # each process spaces its own notices: this one sent none
+        praia.sell(game, quantity)
+        process.sender.flush(5)
+
+    async def scenario() -> tuple[dict[str, Any], list[dict[str, Any]], bool]:
+        board = Board(game.pk)
+        await board.connect()
+        at_connect = await board.figures()
+        # Opening the sales sent a notice, whose window (0.1 s then) would cover these sales.
+        await sync_to_async(fanout.flush)()
+        await asyncio.sleep(0.2)
+        for process, quantity in zip(processes, [1, 2, 3, 4], strict=True):
+            await sync_to_async(sell_from)(process, quantity)
+        shown = [await board.figures()]
+        while shown[-1]["cards_sold"] < 10:
+            shown.append(await board.figures())
+        quiet = await board.nothing()
+        await board.close()
+        return at_connect, shown, quiet
+
+    try:
+        at_connect, shown, quiet = run(scenario)
+    finally:
+        for process in processes:
+            process.sender.loop.call_soon_threadsafe(process.sender.loop.stop)
+
+    assert at_connect["cards_sold"] == 0
+    assert heard == [{"type": "board.changed", "game": game.pk}]  # one notice for 4 processes
+    assert shown[-1]["cards_sold"] == 10  # the trailing read shows the last sale
+    assert quiet
+
+
 def test_notices_of_one_game_are_spaced_out(monkeypatch: pytest.MonkeyPatch) -> None:
     sent: list[tuple[str, dict[str, Any]]] = []
 
@@ -256,6 +313,7 @@ def test_notices_of_one_game_are_spaced_out(monkeypatch: pytest.MonkeyPatch) -> 
         sent.append((topic, message))
 
     monkeypatch.setattr(events, "publish", published)
+    monkeypatch.setattr(events, "publish_notice", lambda topic, message, every: published(topic, message))
     clock = iter([100.0, 100.05, 100.2, 100.21])
     monkeypatch.setattr(events, "_clock", lambda: next(clock))
     events._last_notice.clear()
