@@ -7,7 +7,9 @@ request may be several rows, one per series, so they are grouped by ``request_ke
 (``drawn_by``), a claim (``claimed_by``, with its outcome), a prize (``awarded_by``), a prize
 payment (``cashier``), an annulment's refunds (``created_by``, one row per game), a session
 opened (``opened_by``), a ball-set check or replacement, a jackpot movement, a deposit or
-withdrawal of an online player's wallet at the desk (``recorded_by``), and the logins,
+withdrawal of an online player's wallet at the desk (``recorded_by``) or a refund credited to it,
+an online purchase (``buyer``, the wallet in place of the desk) and a prize paid into a wallet
+(the system, no desk), and the logins,
 logouts and failed logins django-axes writes (``AccessLog``, ``AccessFailureLog``). What no row
 says — who opened or closed a game's sales, started its draw, suspended, resumed or annulled it,
 switched it to manual extraction, closed a session — is in ``AuditEvent`` (actas/audit/models.py).
@@ -186,13 +188,52 @@ def _row(source: str, pk: int, at: datetime, user: User | None, hall: Hall, **fi
 # --- the sources, one query each -----------------------------------------------------------------
 
 
+#: Where the desk's name goes for what no desk did: an online purchase paid from the player's
+#: wallet, a prize paid into it (R97).
+ONLINE_PLACE = gettext_lazy("online (wallet)")
+
+
+def _at_desk_or_online(
+    qs: QuerySet[Any],
+    query: _Query,
+    *,
+    desk_hall: str,
+    online_hall: str,
+    desk_user: str,
+    online_user: str | None,
+) -> QuerySet[Any]:
+    """``qs`` (rows with a nullable ``cash_desk``) cut to the reader's halls: a desk's row by its
+    desk's hall, an online row (no desk) by its game's hall; narrowed to one person, the desk's
+    staff member or, for an online row, ``online_user`` (the buyer), when given."""
+    qs = qs.filter(
+        Q(**{f"{desk_hall}__in": query.hall_ids})
+        | Q(cash_desk__isnull=True, **{f"{online_hall}__in": query.hall_ids})
+    )
+    if query.user_id is not None:
+        person = Q(**{desk_user: query.user_id})
+        if online_user is not None:
+            person |= Q(cash_desk__isnull=True, **{online_user: query.user_id})
+        qs = qs.filter(person)
+    return qs
+
+
 def _sales(query: _Query) -> list[AuditRow]:
     # One request, one row: its first part stands for it (every part is written in one insert,
     # at one time); the other parts' series and numbers are fetched for the page's requests only.
+    # An online purchase (R85) has no desk: the buyer bought it, from their wallet, in the game's
+    # hall (a player's pk is their user's id).
+    qs = _at_desk_or_online(
+        Sale.objects.filter(part=1),
+        query,
+        desk_hall="cash_desk__hall_id",
+        online_hall="game__session__room__hall_id",
+        desk_user="cashier_id",
+        online_user="buyer_id",
+    )
     firsts = list(
         _window(
-            _mine(Sale.objects.filter(part=1), query, "cash_desk__hall_id", "cashier_id").select_related(
-                "cashier", "cash_desk__hall", "series", "game__session"
+            qs.select_related(
+                "cashier", "cash_desk__hall", "series", "game__session__room__hall", "buyer__user"
             ),
             query,
             "sale",
@@ -210,13 +251,15 @@ def _sales(query: _Query) -> list[AuditRow]:
     rows = []
     for sale in firsts:
         parts = [sale, *more.get(sale.request_key, [])]
-        hall = sale.cash_desk.hall
+        desk = sale.cash_desk
+        hall = desk.hall if desk is not None else sale.game.session.room.hall
+        who = sale.cashier if desk is not None or sale.buyer is None else sale.buyer.user
         rows.append(
             _row(
                 "sale",
                 sale.pk,
                 sale.created_at,
-                sale.cashier,
+                who,
                 hall,
                 session_id=sale.game.session_id,
                 game_number=sale.game.number,
@@ -224,7 +267,7 @@ def _sales(query: _Query) -> list[AuditRow]:
                 % {
                     "cards": sum(p.quantity for p in parts),
                     "ranges": "; ".join(f"{p.series.label} {p.first_number}-{p.last_number}" for p in parts),
-                    "desk": sale.cash_desk.name,
+                    "desk": desk.name if desk is not None else str(ONLINE_PLACE),
                 },
                 amount=money_display(sum((p.amount for p in parts), Decimal(0)), hall.currency),
             )
@@ -302,11 +345,23 @@ def _prizes(query: _Query) -> list[AuditRow]:
 
 
 def _payments(query: _Query) -> list[AuditRow]:
-    qs = _mine(PrizePayment.objects.all(), query, "cash_desk__hall_id", "cashier_id")
-    qs = qs.select_related("cashier", "cash_desk__hall", "winner__series", "winner__prize__game")
+    # A prize of an online card is paid into the buyer's wallet by the system (R97): no desk, no
+    # cashier; it belongs to the game's hall.
+    qs = _at_desk_or_online(
+        PrizePayment.objects.all(),
+        query,
+        desk_hall="cash_desk__hall_id",
+        online_hall="winner__prize__game__session__room__hall_id",
+        desk_user="cashier_id",
+        online_user=None,
+    )
+    qs = qs.select_related(
+        "cashier", "cash_desk__hall", "winner__series", "winner__prize__game__session__room__hall"
+    )
     rows = []
     for pay in _window(qs, query, "payment", "paid_at"):
-        hall = pay.cash_desk.hall
+        desk = pay.cash_desk
+        hall = desk.hall if desk is not None else pay.winner.prize.game.session.room.hall
         rows.append(
             _row(
                 "payment",
@@ -323,7 +378,7 @@ def _payments(query: _Query) -> list[AuditRow]:
                     "series": pay.winner.series.label,
                     "tax": money_display(pay.tax_withheld, hall.currency),
                     "net": money_display(pay.net, hall.currency),
-                    "desk": pay.cash_desk.name,
+                    "desk": desk.name if desk is not None else str(ONLINE_PLACE),
                 },
                 amount=money_display(pay.gross, hall.currency),
             )
@@ -477,13 +532,22 @@ def _jackpot(query: _Query) -> list[AuditRow]:
 
 def _wallet(query: _Query) -> list[AuditRow]:
     # Deposits and withdrawals at the desk: the entry itself says who recorded it, for whom and
-    # against which identity document (bingo/players/services.py wallet_deposit, wallet_withdraw).
-    qs = WalletEntry.objects.filter(kind__in=[WalletEntry.Kind.DEPOSIT, WalletEntry.Kind.WITHDRAWAL])
+    # against which identity document (bingo/players/services.py wallet_deposit, wallet_withdraw);
+    # and the refunds the system credits to a wallet when a game is annulled (R98). Purchases and
+    # prizes paid into a wallet are on the trail as sales and payments ("online (wallet)").
+    kinds = [WalletEntry.Kind.DEPOSIT, WalletEntry.Kind.WITHDRAWAL, WalletEntry.Kind.REFUND]
+    qs = WalletEntry.objects.filter(kind__in=kinds)
     qs = _mine(qs, query, "player__hall_id", "recorded_by_id")
     qs = qs.select_related("recorded_by", "player__hall", "player__user")
     rows = []
     for entry in _window(qs, query, "wallet", "created_at"):
         hall = entry.player.hall
+        facts = {
+            "kind": entry.get_kind_display(),
+            "player": entry.player.user.get_username(),
+            "reference": entry.reference,
+            "balance": money_display(entry.balance_after, hall.currency),
+        }
         rows.append(
             _row(
                 "wallet",
@@ -491,13 +555,12 @@ def _wallet(query: _Query) -> list[AuditRow]:
                 entry.created_at,
                 entry.recorded_by,
                 hall,
-                what=_("%(kind)s, player %(player)s, document %(reference)s; balance %(balance)s")
-                % {
-                    "kind": entry.get_kind_display(),
-                    "player": entry.player.user.get_username(),
-                    "reference": entry.reference,
-                    "balance": money_display(entry.balance_after, hall.currency),
-                },
+                what=(
+                    _("%(kind)s, player %(player)s, document %(reference)s; balance %(balance)s")
+                    if entry.reference
+                    else _("%(kind)s, player %(player)s; balance %(balance)s")
+                )
+                % facts,
                 amount=money_display(entry.amount, hall.currency),
             )
         )

@@ -24,14 +24,17 @@ from bingo.models import Game, Session
 from cards.models import VARIANT_CHOICES, Series
 from halls.models import Room
 
-_DATETIME_INPUT = "%Y-%m-%dT%H:%M"
+#: How a browser's ``datetime-local`` input sends a date and time (the hall's clock).
+DATETIME_INPUT = "%Y-%m-%dT%H:%M"
 
 
-class _DateTimeInput(forms.DateTimeInput):
+class DateTimeLocalInput(forms.DateTimeInput):
+    """The browser's date and time picker; what it shows is read on the hall's clock."""
+
     input_type = "datetime-local"
 
     def __init__(self) -> None:
-        super().__init__(format=_DATETIME_INPUT)
+        super().__init__(format=DATETIME_INPUT)
 
 
 class RoomChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
@@ -87,12 +90,12 @@ class SessionForm(forms.Form):
     room = RoomChoiceField(label=_("Room"), queryset=Room.objects.none())
     starts_at = WallClockField(
         label=_("Starts at"),
-        input_formats=[_DATETIME_INPUT],
-        widget=_DateTimeInput(),
+        input_formats=[DATETIME_INPUT],
+        widget=DateTimeLocalInput(),
         help_text=_("On the clock of the room's hall (its time zone)."),
     )
     scheduled_end = WallClockField(
-        label=_("Scheduled end"), input_formats=[_DATETIME_INPUT], widget=_DateTimeInput()
+        label=_("Scheduled end"), input_formats=[DATETIME_INPUT], widget=DateTimeLocalInput()
     )
     jackpot_balls = forms.IntegerField(
         label=_("Jackpot within balls (R9)"),

@@ -10,8 +10,10 @@ Every view checks the role first (IsAuthenticated, then the role), then the hall
 
 from __future__ import annotations
 
+import zoneinfo
 from typing import Any
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -22,7 +24,8 @@ from rest_framework.views import APIView
 
 from bingo.common.api import Conflict, ErrorSerializer, MoneyField, has_role
 from bingo.common.roles import Role
-from bingo.games.api import VariantField
+from bingo.games.api import HallClockField, VariantField
+from bingo.games.forms import in_hall_time
 from bingo.models import Game, Marking, OnlineRoom, Player, RoomMode
 from bingo.online import selectors, services
 from halls.api import request_user
@@ -111,14 +114,30 @@ class SessionGameSerializer(serializers.Serializer[Any]):
     prize_plan = _plan_field()
 
 
+_HALL_CLOCK = "ISO 8601; without an offset, on the clock of the room's hall (its time_zone)."
+
+
 class SessionScheduleSerializer(serializers.Serializer[Any]):
     """A session of a session-mode room (R91-R93)."""
 
-    starts_at = serializers.DateTimeField(help_text="Sales open for every game (R93).")
-    sales_close_at = serializers.DateTimeField(help_text="Sales close for every game together (R93).")
-    scheduled_end = serializers.DateTimeField()
+    starts_at = HallClockField(help_text=f"Sales open for every game (R93). {_HALL_CLOCK}")
+    sales_close_at = HallClockField(help_text=f"Sales close for every game together (R93). {_HALL_CLOCK}")
+    scheduled_end = HallClockField(help_text=_HALL_CLOCK)
     ball_interval = _interval_field(required=False, allow_null=True, default=None)
     games = SessionGameSerializer(many=True, help_text="Several variants and prices at once (R92).")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        # Times without an offset are the hall's (context "room"), as a hall session's are.
+        zone = zoneinfo.ZoneInfo(self.context["room"].room.hall.time_zone)
+        errors: dict[str, list[str]] = {}
+        for name in ("starts_at", "sales_close_at", "scheduled_end"):
+            try:
+                attrs[name] = in_hall_time(attrs[name], zone)
+            except DjangoValidationError as exc:
+                errors[name] = exc.messages
+        if errors:
+            raise serializers.ValidationError(errors)
+        return attrs
 
 
 class ScheduledGameSerializer(serializers.ModelSerializer[Game]):
@@ -220,7 +239,7 @@ class OnlineSessionListView(APIView):
     )
     def post(self, request: Request, room_id: int) -> Response:
         room = _managed_room(request, room_id)
-        form = SessionScheduleSerializer(data=request.data)
+        form = SessionScheduleSerializer(data=request.data, context={"room": room})
         form.is_valid(raise_exception=True)
         data = form.validated_data
         session = services.online_session_schedule(

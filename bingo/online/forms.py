@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import zoneinfo
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -17,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from bingo.common.forms import add_service_errors
 from bingo.engine.prizes import PrizeKind
+from bingo.games.forms import DATETIME_INPUT, DateTimeLocalInput, WallClockField, in_hall_time
 from bingo.models import Marking, OnlineRoom, RoomMode, Session
 from bingo.online import services
 from cards.models import VARIANT_CHOICES
@@ -136,15 +138,21 @@ class SessionScheduleForm(forms.Form):
     """A session of a session-mode room (R91-R93): when it starts (sales open for every game),
     when sales close for every game together, when it ends, and its games, one a line."""
 
-    starts_at = forms.DateTimeField(
-        label=_("Starts (sales open) at"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    # On the clock of the room's hall, as a hall session's times (bingo/games/forms.py): sales
+    # open and close (R93) at the hall's hour, whatever the server's time zone.
+    starts_at = WallClockField(
+        label=_("Starts (sales open) at"),
+        input_formats=[DATETIME_INPUT],
+        widget=DateTimeLocalInput(),
+        help_text=_("On the clock of the room's hall (its time zone)."),
     )
-    sales_close_at = forms.DateTimeField(
+    sales_close_at = WallClockField(
         label=_("Sales close for every game at (R93)"),
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        input_formats=[DATETIME_INPUT],
+        widget=DateTimeLocalInput(),
     )
-    scheduled_end = forms.DateTimeField(
-        label=_("Ends at"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    scheduled_end = WallClockField(
+        label=_("Ends at"), input_formats=[DATETIME_INPUT], widget=DateTimeLocalInput()
     )
     ball_interval = forms.DecimalField(
         label=_("Seconds between balls (R88)"),
@@ -165,6 +173,17 @@ class SessionScheduleForm(forms.Form):
     def __init__(self, *args: Any, room: OnlineRoom, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.room = room
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        zone = zoneinfo.ZoneInfo(self.room.room.hall.time_zone)
+        for name in ("starts_at", "sales_close_at", "scheduled_end"):
+            if data.get(name) is not None:
+                try:
+                    data[name] = in_hall_time(data[name], zone)
+                except ValidationError as exc:
+                    self.add_error(name, exc)
+        return data
 
     def clean_ball_interval(self) -> Decimal | None:
         return _interval_check(self.cleaned_data.get("ball_interval"))

@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
-from bingo.common.api import ErrorSerializer, MoneyField, Pagination, has_role
+from bingo.common.api import Conflict, ErrorSerializer, MoneyField, Pagination, has_role
 from bingo.common.roles import Role
 from bingo.models import Player, WalletEntry
 from bingo.players import selectors, services
@@ -246,7 +246,10 @@ class PlayerLookupView(APIView):
 class MovementSerializer(serializers.Serializer[Any]):
     amount = MoneyField(max_digits=14, help_text='A decimal string, e.g. "500.00".')
     reference = serializers.CharField(max_length=120, help_text="The identity document checked.")
-    key = serializers.CharField(max_length=80, help_text="Idempotency key: a retry with it counts once.")
+    key = serializers.CharField(
+        max_length=services.DESK_KEY_MAX,
+        help_text="Idempotency key: a retry with it counts once; reused for another movement, 409.",
+    )
 
 
 class MovementResultSerializer(serializers.Serializer[Any]):
@@ -273,7 +276,13 @@ class _MovementView(APIView):
         body.is_valid(raise_exception=True)
         move = services.wallet_deposit if self.kind == WalletEntry.Kind.DEPOSIT else services.wallet_withdraw
         # The role was checked first (IsWalletStaff); the service checks the player's hall again.
-        entry = move(player=player, staff=request.user, **body.validated_data)  # type: ignore[arg-type]
+        try:
+            entry = move(player=player, staff=request.user, **body.validated_data)  # type: ignore[arg-type]
+        except services.WalletKeyConflictError:
+            # As a desk sale's Idempotency-Key reused for another sale (docs/api.md): 409.
+            raise Conflict(
+                _("This idempotency key was used for another movement; nothing was changed.")
+            ) from None
         return Response(MovementResultSerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
@@ -282,6 +291,9 @@ _MOVEMENT_RESPONSES = {
     400: OpenApiResponse(description="A field is refused, e.g. more than the balance (nothing changed)."),
     403: ErrorSerializer,
     404: ErrorSerializer,
+    409: OpenApiResponse(
+        ErrorSerializer, description="The key was used for another movement (nothing changed)."
+    ),
 }
 
 

@@ -31,6 +31,22 @@ from halls.selectors import staff_has_role
 #: The longest amount a cashier may key in (the ledger's columns hold 14 digits, 2 decimals).
 MAX_MOVEMENT = Decimal("9999999999.99")
 
+#: A desk movement's key is stored under this prefix, apart from the keys the system writes
+#: (``refund-<pk>``, ``prize-payment-<pk>``) and online purchases' (``online:...``): a client's
+#: key can never take the place of a refund or prize that is still to be credited.
+DESK_KEY_PREFIX = "desk:"
+#: The longest key a client may send for a desk movement (the ledger's key holds 80 characters).
+DESK_KEY_MAX = 80 - len(DESK_KEY_PREFIX)
+
+
+class WalletKeyConflictError(ValidationError):
+    """The key was already used for another movement of the wallet; nothing was written."""
+
+
+def desk_key(key: str) -> str:
+    """The ledger's key for a deposit or withdrawal keyed ``key`` by the desk's client."""
+    return DESK_KEY_PREFIX + key.strip()
+
 
 def wallet_post(
     *,
@@ -47,7 +63,9 @@ def wallet_post(
     """Write one movement of ``player``'s wallet: ``amount`` is positive, added for a deposit,
     prize or refund, taken for a withdrawal or purchase. Refused, changing nothing, when it would
     take the balance below zero. With ``key``, a retried request returns the entry it wrote the
-    first time and writes nothing.
+    first time and writes nothing; the same key for another movement (another kind, amount,
+    sale, prize payment, refund or document) is refused with ``WalletKeyConflictError``, writing
+    nothing, rather than passed off as done.
 
     Runs in the caller's transaction (a purchase writes its sale and its entry together) and
     locks the player's row until that commits.
@@ -60,6 +78,17 @@ def wallet_post(
     with transaction.atomic():
         Player.objects.select_for_update().filter(pk=player.pk).values_list("pk").get()
         if key and (done := WalletEntry.objects.filter(player=player, key=key).first()) is not None:
+            if (
+                done.kind != kind
+                or done.amount != signed
+                or done.sale_id != (sale.pk if sale else None)
+                or done.prize_payment_id != (prize_payment.pk if prize_payment else None)
+                or done.refund_id != (refund.pk if refund else None)
+                or done.reference != reference
+            ):
+                raise WalletKeyConflictError(
+                    {"key": [_("This idempotency key was used for another movement.")]}
+                )
             return done
         last = (
             WalletEntry.objects.filter(player=player)
@@ -191,6 +220,8 @@ def _cash_movement(
         errors["reference"] = [_("Write down the identity document you checked.")]
     if not key:
         errors["key"] = [_("The request has no idempotency key.")]
+    elif len(key) > DESK_KEY_MAX:
+        errors["key"] = [_("The idempotency key is too long.")]
     if not isinstance(amount, Decimal) or not amount.is_finite() or amount <= 0:
         errors["amount"] = [_("The amount must be more than zero.")]
     elif amount > MAX_MOVEMENT:
@@ -204,9 +235,16 @@ def _cash_movement(
         raise ValidationError(errors)
     with transaction.atomic():
         try:
-            entry = wallet_post(
-                player=player, kind=kind, amount=amount, key=key, recorded_by=staff, reference=reference
+            return wallet_post(
+                player=player,
+                kind=kind,
+                amount=amount,
+                key=desk_key(key),
+                recorded_by=staff,
+                reference=reference,
             )
+        except WalletKeyConflictError:
+            raise  # the key names another movement: say so, whatever the balance
         except ValidationError as exc:
             if kind == WalletEntry.Kind.WITHDRAWAL:
                 balance = wallet_balance(player=player)
@@ -225,17 +263,15 @@ def _cash_movement(
                     }
                 ) from exc
             raise
-    # A retried request gets the entry its key wrote; the same key for another movement is refused.
-    if entry.kind != kind or abs(entry.amount) != amount or entry.reference != reference:
-        raise ValidationError({"key": [_("This idempotency key was used for another movement.")]})
-    return entry
 
 
 def wallet_deposit(*, player: Player, amount: Decimal, staff: User, reference: str, key: str) -> WalletEntry:
     """Money handed in at the desk put into ``player``'s wallet by ``staff``, a cashier or manager
     of the player's hall (PermissionDenied for anyone else), after checking the identity
     document ``reference`` (required). ``key`` makes a repeated request (a form sent twice)
-    count once: it returns the entry written the first time."""
+    count once: it returns the entry written the first time; the same key for another movement
+    is refused (``WalletKeyConflictError``). The ledger stores it as ``desk_key(key)``, so it never
+    meets a key the system writes (``refund-57`` from a client is not Refund 57's)."""
     return _cash_movement(
         kind=WalletEntry.Kind.DEPOSIT, player=player, amount=amount, staff=staff, reference=reference, key=key
     )

@@ -161,7 +161,7 @@ def wallet_staff_player(request: HttpRequest, player_id: int) -> HttpResponse:
                     key=data["key"],
                 )
             except ValidationError as exc:
-                add_service_errors(form, exc)
+                add_service_errors(form, exc, aliases={"key": None})  # the key is a hidden field
             else:
                 currency = player.hall.currency
                 messages.success(

@@ -7,7 +7,8 @@
  * the page marks the cards and finds "one to go" itself at once, and a bare "game.changed"
  * when the page must read the whole state again. On every (re)connect and on any gap (a ball
  * missing, a prize or stage change) the page reads the state again, so it never shows a wrong
- * board. No framework, no build step, no inline script (CSP).
+ * board; a state with fewer balls than the one shown (a read answered after a newer ball was
+ * relayed) is never shown over it, and a ball relayed while a read is in flight reads once more. No framework, no build step, no inline script (CSP).
  */
 (function () {
   "use strict";
@@ -207,6 +208,12 @@
 
   // --- the server ------------------------------------------------------------------------------
 
+  // Fewer balls than shown, for the same game: an older state (a read or a message overtaken
+  // by a newer one), never to be shown over it (R95's alert and the marks would lag a ball).
+  function older(id, balls) {
+    return id === state.game.id && balls.length < state.balls.length;
+  }
+
   function refetch() {
     if (fetching) {
       again = true;
@@ -218,7 +225,9 @@
         return response.ok ? response.json() : null;
       })
       .then(function (fresh) {
-        if (fresh) {
+        // A read answered late (a ball relayed meanwhile) is older than what is shown: keep
+        // the newer balls; the read queued by relay() brings the rest.
+        if (fresh && !older(fresh.game.id, fresh.balls)) {
           state = fresh;
           render();
         }
@@ -238,8 +247,14 @@
       refetch();
       return;
     }
+    if (fetching) {
+      again = true; // the read in flight may answer older than this: read once more after it
+    }
+    if (older(game.id, game.balls)) {
+      return;
+    }
     var known = state.balls.length;
-    var gap = game.balls.length < known || game.balls.slice(0, known).join() !== state.balls.join();
+    var gap = game.balls.slice(0, known).join() !== state.balls.join();
     var stageChanged = game.state !== state.game.state;
     var prizesChanged = game.prizes.some(function (p, i) {
       return !state.prizes[i] || p.won !== state.prizes[i].won;

@@ -5,8 +5,9 @@ variants and prices (R92) whose sales close together (R93)."""
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import UTC, datetime, time, timedelta
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.conf import settings
@@ -212,3 +213,58 @@ def test_the_api_creates_edits_and_schedules_and_refuses_r88(site):
     assert scheduled.status_code == 201, scheduled.json()
     assert [g["price"] for g in scheduled.json()["games"]] == ["10.00", "10.00"]
     assert client.get("/api/online/rooms/").json()[0]["id"] in {room_id, site.online.pk}
+
+
+# --- the hall's clock (R93: sales open and close at the hall's hour) ---------------------------
+
+
+def _hall_hour(zone: ZoneInfo, hour: int) -> datetime:
+    """Tomorrow at ``hour`` o'clock on the hall's clock (naive: what the manager types)."""
+    tomorrow = timezone.localtime(timezone=zone).date() + timedelta(days=1)
+    return datetime.combine(tomorrow, time(hour))
+
+
+@pytest.mark.parametrize("zone_name", ["America/New_York", "Europe/Lisbon"])
+def test_r93_the_schedule_screen_reads_times_on_the_halls_clock(db, zone_name):
+    site = OnlineSetup(mode=RoomMode.SESSION, time_zone=zone_name)
+    site.series(1, price="10.00")
+    zone = ZoneInfo(zone_name)
+    start = _hall_hour(zone, 20)
+    fmt = "%Y-%m-%dT%H:%M"
+    response = manager_client(site).post(
+        reverse("online:session_schedule", args=[site.online.pk]),
+        {
+            "starts_at": start.strftime(fmt),
+            "sales_close_at": (start + timedelta(minutes=5)).strftime(fmt),
+            "scheduled_end": (start + timedelta(hours=1)).strftime(fmt),
+            "games": "90; 10.00",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    game = Game.objects.get(session__room=site.room)
+    assert game.session.starts_at == start.replace(tzinfo=zone)  # 20:00 in the hall, not the server
+    assert game.sales_close_at == (start + timedelta(minutes=5)).replace(tzinfo=zone)
+    assert game.session.scheduled_end == (start + timedelta(hours=1)).replace(tzinfo=zone)
+
+
+def test_r93_the_api_reads_times_without_an_offset_on_the_halls_clock(db):
+    site = OnlineSetup(mode=RoomMode.SESSION, time_zone="America/New_York")
+    site.series(1, price="10.00")
+    zone = ZoneInfo("America/New_York")
+    start = _hall_hour(zone, 20)
+    close_utc = (start + timedelta(minutes=5)).replace(tzinfo=zone).astimezone(UTC)
+    scheduled = manager_client(site).post(
+        f"/api/online/rooms/{site.online.pk}/sessions/",
+        json.dumps({
+            "starts_at": start.isoformat(),  # no offset: the hall's clock
+            "sales_close_at": close_utc.isoformat(),  # an offset says which instant it is
+            "scheduled_end": (start + timedelta(hours=1)).isoformat(),
+            "games": [{"variant": "90", "price": "10.00"}],
+        }),
+        content_type="application/json",
+    )  # fmt: skip
+    assert scheduled.status_code == 201, scheduled.json()
+    game = Game.objects.get(session__room=site.room)
+    assert game.session.starts_at == start.replace(tzinfo=zone)
+    assert game.sales_close_at == close_utc
+    assert game.session.scheduled_end == (start + timedelta(hours=1)).replace(tzinfo=zone)
