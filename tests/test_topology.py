@@ -24,12 +24,11 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.contrib.auth.models import Group
 from django.db import connection
 from websockets.sync.client import connect
 
 from bingo.autodraw import services
-from bingo.common.roles import Role
+from bingo.common.roles import Role, user_roles_set
 from bingo.models import Ball, Game
 from tests.autodraw.helpers import OnlineHall, online_buy
 from tests.autodraw.test_worker_kill import Worker
@@ -139,9 +138,8 @@ def test_players_on_either_asgi_worker_receive_every_ball_in_order_once(
     assert game is not None
     assert game.state == Game.State.SELLING
     players = [lobby.player(f"topo{n}", deposit="10000.00") for n in range(4)]
-    group = Group.objects.get(name=Role.PLAYER.value)
     for player in players:
-        player.user.groups.add(group)
+        user_roles_set(user=player.user, roles=[Role.PLAYER])
         online_buy(game, player, 5)
 
     # Two players on each ASGI worker, connected before the first ball.
