@@ -18,6 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from bingo.common.roles import Role, user_roles_set
 from bingo.draw import services as draw_services
 from bingo.models import Ball, Game, Player, WalletEntry
 from bingo.online.selectors import player_history
@@ -75,6 +76,8 @@ def played(db: None, clock: Clock, tasks: Tasks, monkeypatch: pytest.MonkeyPatch
     lobby = OnlineHall(tax_rate="10")
     lobby.series(1, price="100.00")
     ana, rui = lobby.player("ana"), lobby.player("rui")
+    for player in (ana, rui):
+        user_roles_set(user=player.user, roles=[Role.PLAYER])
 
     won = _next_game(lobby, clock)
     online_buy(won, ana, 2)
@@ -245,14 +248,12 @@ def test_history_csv_has_the_filtered_list(played: Played) -> None:
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(response.content.decode()), delimiter=";"))
-    assert rows[0][:2] == ["Data", "Sala"]
+    assert rows[0][:2] == ["Data", "Salão"]
     assert len(rows) == 4
-    by_game = {int(r[2]): r for r in rows[1:]}
-    annulled = by_game[played.annulled.number]
+    annulled, lost, won = rows[1:]  # newest first
+    assert [int(r[2]) for r in rows[1:]] == [played.annulled.number, played.lost.number, played.won.number]
     assert (annulled[4], annulled[6], annulled[9], annulled[10]) == ("3", "300.00", "300.00", "0.00")
-    lost = by_game[played.lost.number]
     assert (lost[6], lost[8], lost[10], lost[11]) == ("100.00", "0.00", "-100.00", "Perdido")
-    won = by_game[played.won.number]
     assert won[8] == f"{_prizes(played.ana, played.won)}"
     day = timezone.localtime(played.lost.sales.first().created_at, timezone=_zone(played.lobby.hall.time_zone)).date()  # type: ignore[union-attr]
     filtered = client.get(reverse("players:history_csv"), {"date_from": day, "date_to": day})
