@@ -18,7 +18,18 @@ from bingo.engine import Variant
 from bingo.engine.detection import card_check
 from bingo.jackpot import selectors as jackpot_selectors
 from bingo.jackpot.selectors import JackpotState
-from bingo.models import Ball, Game, GameState, OnlineRoom, Player, Prize, PrizeKind, PrizeWinner, Sale, WalletEntry
+from bingo.models import (
+    Ball,
+    Game,
+    GameState,
+    OnlineRoom,
+    Player,
+    Prize,
+    PrizeKind,
+    PrizeWinner,
+    Sale,
+    WalletEntry,
+)
 from bingo.players import selectors as player_selectors
 from bingo.sales import selectors as sales_selectors
 from cards.models import CardSet, Series
@@ -318,7 +329,7 @@ class HistoryGame:
 
     @property
     def net(self) -> Decimal:
-        """What the game left the wallet with: prizes + refund − stake (0 for a refunded game)."""
+        """What the game left the wallet with: prizes + refund - stake (0 for a refunded game)."""
         return self.won + self.refunded - self.staked
 
     @property
@@ -386,8 +397,7 @@ def player_history(
     credits = (
         WalletEntry.objects.filter(player=player, kind__in=(WalletEntry.Kind.PRIZE, WalletEntry.Kind.REFUND))
         .filter(
-            Q(prize_payment__winner__prize__game_id__in=list(by_game))
-            | Q(refund__game_id__in=list(by_game))
+            Q(prize_payment__winner__prize__game_id__in=list(by_game)) | Q(refund__game_id__in=list(by_game))
         )
         .select_related("prize_payment__winner__prize", "prize_payment__winner__series", "refund")
         .order_by("seq")

@@ -285,7 +285,12 @@ class MyHistoryView(APIView):
             OpenApiParameter("from", OpenApiTypes.DATE, description="First day (the hall's date), included"),
             OpenApiParameter("to", OpenApiTypes.DATE, description="Last day (the hall's date), included"),
         ],
-        responses={200: HistorySerializer, 400: OpenApiResponse(), 403: ErrorSerializer, 404: ErrorSerializer},
+        responses={
+            200: HistorySerializer,
+            400: OpenApiResponse(),
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+        },
         tags=["players"],
     )
     def get(self, request: Request) -> Response:

@@ -132,7 +132,9 @@ class PlayerSearchForm(forms.Form):
 class HistoryFilterForm(forms.Form):
     """«O meu histórico»'s dates (the hall's), both optional, the first not after the second."""
 
-    date_from = forms.DateField(label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    date_from = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
     date_to = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
 
     def clean(self) -> dict[str, Any]:

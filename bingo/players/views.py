@@ -141,7 +141,9 @@ def my_history(request: HttpRequest) -> HttpResponse:
         "form": form,
         "history": history,
         "last": history.last,
-        "rows": [(line, history_labels()[line.result], history_labels()[line.outcome]) for line in history.games],
+        "rows": [
+            (line, history_labels()[line.result], history_labels()[line.outcome]) for line in history.games
+        ],
         "query": request.GET.urlencode() if not refused else "",
     }
     return render(request, "players/history.html", context, status=400 if refused else 200)

@@ -7,9 +7,10 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.db import connection
@@ -18,13 +19,13 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from bingo.autodraw.tasks import draw_ball_task
 from bingo.common.roles import Role, user_roles_set
 from bingo.draw import services as draw_services
-from bingo.models import Ball, Game, Player, WalletEntry
+from bingo.models import Ball, Game, Player, Sale, WalletEntry
 from bingo.online.selectors import player_history
 from bingo.players.selectors import wallet_balance
 from cards.selectors import card_set_cells
-from tests.autodraw.conftest import clock, tasks  # noqa: F401  (fixtures)
 from tests.autodraw.helpers import (
     Clock,
     OnlineHall,
@@ -36,6 +37,25 @@ from tests.autodraw.helpers import (
 )
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    """The loop's clock (as tests/autodraw/conftest.py): it moves only when told."""
+    now = Clock()
+    monkeypatch.setattr(timezone, "now", now)
+    return now
+
+
+@pytest.fixture
+def tasks(clock: Clock, monkeypatch: pytest.MonkeyPatch) -> Tasks:
+    """The ball tasks queued after commit, run by the test (as tests/autodraw/conftest.py)."""
+    queue = Tasks(clock)
+    monkeypatch.setattr(
+        draw_ball_task, "apply_async", lambda args, eta=None, **kw: queue.take(tuple(args), eta)
+    )
+    monkeypatch.setattr(draw_ball_task, "delay", lambda *args: queue.take(args))
+    return queue
 
 
 @dataclass
@@ -70,7 +90,7 @@ def _start(clock: Clock, game: Game) -> Game:
 
 
 @pytest.fixture
-def played(db: None, clock: Clock, tasks: Tasks, monkeypatch: pytest.MonkeyPatch) -> Played:  # noqa: F811
+def played(db: None, clock: Clock, tasks: Tasks, monkeypatch: pytest.MonkeyPatch) -> Played:
     """Ana wins one game (the only buyer), loses one to Rui (the balls favour Rui's card) and has
     one annulled (refunded); two days apart each on the hall's clock."""
     lobby = OnlineHall(tax_rate="10")
@@ -148,7 +168,8 @@ def test_history_lists_won_lost_and_refunded_games_with_totals_to_the_cent(playe
         Decimal("-100.00"),
         "lost",
     )
-    assert _prizes(played.ana, played.lost) == 0 and _prizes(played.rui, played.lost) > 0
+    assert _prizes(played.ana, played.lost) == 0
+    assert _prizes(played.rui, played.lost) > 0
     assert (annulled.cards, annulled.staked, annulled.refunded, annulled.net) == (
         3,
         Decimal("300.00"),
@@ -172,12 +193,11 @@ def test_history_never_shows_another_players_games(played: Played) -> None:
 
 
 def test_history_filter_by_the_halls_dates(played: Played) -> None:
-    zone = played.lobby.hall.time_zone
-    days = [timezone.localtime(g.sales.first().created_at, timezone=_zone(zone)).date() for g in (played.won, played.lost, played.annulled)]  # type: ignore[union-attr]
+    days = [_day(played, g) for g in (played.won, played.lost, played.annulled)]
     assert days[0] < days[1] < days[2]
     only_lost = player_history(player=played.ana, date_from=days[1], date_to=days[1])
     assert [g.game.pk for g in only_lost.games] == [played.lost.pk]
-    assert only_lost.staked == Decimal("100.00") and only_lost.net == Decimal("-100.00")
+    assert (only_lost.staked, only_lost.net) == (Decimal("100.00"), Decimal("-100.00"))
     since = player_history(player=played.ana, date_from=days[1])
     assert [g.game.pk for g in since.games] == [played.annulled.pk, played.lost.pk]
     until = player_history(player=played.ana, date_to=days[0])
@@ -185,15 +205,14 @@ def test_history_filter_by_the_halls_dates(played: Played) -> None:
     assert player_history(player=played.ana, date_to=days[0] - timedelta(days=1)).games == []
 
 
-def _zone(name: str) -> Any:
-    from zoneinfo import ZoneInfo
+def _day(played: Played, game: Game) -> date:
+    """The hall's date of the player's first purchase in ``game``."""
+    first = Sale.objects.filter(game=game).order_by("created_at").first()
+    assert first is not None
+    return timezone.localtime(first.created_at, timezone=ZoneInfo(played.lobby.hall.time_zone)).date()
 
-    return ZoneInfo(name)
 
-
-def test_history_takes_a_fixed_number_of_queries(
-    played: Played, django_assert_max_num_queries: Any
-) -> None:
+def test_history_takes_a_fixed_number_of_queries(played: Played, django_assert_max_num_queries: Any) -> None:
     """No N+1: three games or thirty, the same queries."""
     with django_assert_max_num_queries(4):
         history = player_history(player=played.ana)
@@ -217,11 +236,21 @@ def test_history_page_in_portuguese_with_totals_and_the_last_game(played: Played
     page = client.get(reverse("players:history"))
     assert page.status_code == 200
     html = page.content.decode()
-    for words in ("O meu histórico", "Última jogada", "Apostado", "Ganho", "Reembolsado", "Anulado", "Perdido"):
+    for words in (
+        "O meu histórico",
+        "Última jogada",
+        "Apostado",
+        "Ganho",
+        "Reembolsado",
+        "Anulado",
+        "Perdido",
+    ):
         assert words in html, words
     assert 'data-staked="600.00"' in html
     assert f'data-net="{player_history(player=played.ana).net}"' in html
-    balls = list(Ball.objects.filter(game=played.annulled).order_by("position").values_list("number", flat=True))
+    balls = list(
+        Ball.objects.filter(game=played.annulled).order_by("position").values_list("number", flat=True)
+    )
     assert len(balls) == 1
     assert f"<li>{balls[0]}</li>" in html
     assert html.count('class="card-grid"') == 3
@@ -255,7 +284,7 @@ def test_history_csv_has_the_filtered_list(played: Played) -> None:
     assert (annulled[4], annulled[6], annulled[9], annulled[10]) == ("3", "300.00", "300.00", "0.00")
     assert (lost[6], lost[8], lost[10], lost[11]) == ("100.00", "0.00", "-100.00", "Perdido")
     assert won[8] == f"{_prizes(played.ana, played.won)}"
-    day = timezone.localtime(played.lost.sales.first().created_at, timezone=_zone(played.lobby.hall.time_zone)).date()  # type: ignore[union-attr]
+    day = _day(played, played.lost)
     filtered = client.get(reverse("players:history_csv"), {"date_from": day, "date_to": day})
     rows = list(csv.reader(io.StringIO(filtered.content.decode()), delimiter=";"))
     assert [int(r[2]) for r in rows[1:]] == [played.lost.number]
@@ -269,10 +298,11 @@ def test_history_api(played: Played) -> None:
     assert body["refunded"] == "300.00"
     assert body["games"][0]["net"] == "0.00"
     assert body["games"][1]["result"] == "lost"
-    day = timezone.localtime(played.won.sales.first().created_at, timezone=_zone(played.lobby.hall.time_zone)).date()  # type: ignore[union-attr]
+    day = _day(played, played.won)
     only = client.get("/api/players/me/history/", {"from": day, "to": day}).json()
     assert [g["game"] for g in only["games"]] == [played.won.pk]
-    assert client.get("/api/players/me/history/", {"from": "2026-12-02", "to": "2026-12-01"}).status_code == 400
+    swapped = client.get("/api/players/me/history/", {"from": "2026-12-02", "to": "2026-12-01"})
+    assert swapped.status_code == 400
     # Only a player: the hall's cashier gets 403.
     staff = Client()
     staff.force_login(played.lobby.cashier)
