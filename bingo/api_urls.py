@@ -97,6 +97,7 @@ urlpatterns: list[URLPattern] = [
     # Online players and their wallets (R85-R103): bingo/players/api.py.
     path("players/register/", players_api.RegisterView.as_view(), name="player-register"),
     path("players/me/wallet/", players_api.MyWalletView.as_view(), name="player-wallet"),
+    path("players/me/history/", players_api.MyHistoryView.as_view(), name="player-history"),
     path("players/", players_api.PlayerLookupView.as_view(), name="player-lookup"),
     path("players/<int:player_id>/deposits/", players_api.DepositView.as_view(), name="player-deposits"),
     path(

@@ -12,6 +12,7 @@ from django.urls import reverse
 ENDPOINTS = {
     "/api/players/register/": {"get", "post"},
     "/api/players/me/wallet/": {"get"},
+    "/api/players/me/history/": {"get"},
     "/api/players/": {"get"},
     "/api/players/{player_id}/deposits/": {"post"},
     "/api/players/{player_id}/withdrawals/": {"post"},

@@ -11,6 +11,7 @@ from django.contrib.auth import login
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
@@ -24,6 +25,7 @@ from rest_framework.views import APIView
 from bingo.common.api import Conflict, ErrorSerializer, MoneyField, Pagination, has_role
 from bingo.common.roles import Role
 from bingo.models import Player, WalletEntry
+from bingo.online import selectors as online_selectors
 from bingo.players import selectors, services
 
 # --- registration ---------------------------------------------------------------------------------
@@ -212,6 +214,94 @@ class MyWalletView(APIView):
             "results": [{"entry": line.entry, "what": line.what} for line in lines],
         }
         return Response(WalletSerializer(body).data)
+
+
+# --- the history (R100) --------------------------------------------------------------------------
+
+
+class HistoryQuerySerializer(serializers.Serializer[Any]):
+    date_from = serializers.DateField(required=False, help_text="First day (the hall's date), included.")
+    date_to = serializers.DateField(required=False, help_text="Last day (the hall's date), included.")
+
+    def to_internal_value(self, data: Any) -> Any:
+        # The query's names are ``from`` and ``to`` (Python keywords: mapped here).
+        mapped = {}
+        if "from" in data:
+            mapped["date_from"] = data["from"]
+        if "to" in data:
+            mapped["date_to"] = data["to"]
+        return super().to_internal_value(mapped)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        start, end = attrs.get("date_from"), attrs.get("date_to")
+        if start is not None and end is not None and start > end:
+            raise serializers.ValidationError({"from": [_("The first date is after the second.")]})
+        return attrs
+
+
+class HistoryPrizeSerializer(serializers.Serializer[Any]):
+    kind = serializers.CharField()
+    name = serializers.CharField()
+    card = serializers.CharField()
+    gross = MoneyField(max_digits=14)
+    net = MoneyField(max_digits=14)
+
+
+class HistoryGameSerializer(serializers.Serializer[Any]):
+    game = serializers.IntegerField(source="game.pk")
+    at = serializers.DateTimeField(help_text="The player's first purchase in the game.")
+    room = serializers.CharField(source="game.session.room.name")
+    number = serializers.IntegerField(source="game.number")
+    variant = serializers.CharField(source="game.variant")
+    cards = serializers.IntegerField()
+    numbers = serializers.CharField()
+    staked = MoneyField(max_digits=14)
+    prizes = HistoryPrizeSerializer(many=True)
+    won = MoneyField(max_digits=14)
+    refunded = MoneyField(max_digits=14)
+    net = MoneyField(max_digits=14)
+    result = serializers.ChoiceField(choices=["won", "lost", "refunded", "pending"])
+    outcome = serializers.ChoiceField(choices=["finished", "annulled", "playing"])
+
+
+class HistorySerializer(serializers.Serializer[Any]):
+    currency = serializers.CharField()
+    time_zone = serializers.CharField()
+    staked = MoneyField(max_digits=14)
+    won = MoneyField(max_digits=14)
+    refunded = MoneyField(max_digits=14)
+    net = MoneyField(max_digits=14)
+    games = HistoryGameSerializer(many=True)
+
+
+class MyHistoryView(APIView):
+    """R100: the logged-in player's online games, newest first, with their totals."""
+
+    permission_classes = [IsPlayer]
+
+    @extend_schema(
+        operation_id="players_me_history",
+        parameters=[
+            OpenApiParameter("from", OpenApiTypes.DATE, description="First day (the hall's date), included"),
+            OpenApiParameter("to", OpenApiTypes.DATE, description="Last day (the hall's date), included"),
+        ],
+        responses={
+            200: HistorySerializer,
+            400: OpenApiResponse(),
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+        },
+        tags=["players"],
+    )
+    def get(self, request: Request) -> Response:
+        try:
+            player = selectors.player_get(user=request.user)
+        except Player.DoesNotExist:
+            raise NotFound from None
+        query = HistoryQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        history = online_selectors.player_history(player=player, **query.validated_data)
+        return Response(HistorySerializer(history).data)
 
 
 class PlayerLookupQuerySerializer(serializers.Serializer[Any]):

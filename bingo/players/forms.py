@@ -127,3 +127,19 @@ class PlayerSearchForm(forms.Form):
     """Find a player by username, e-mail or name."""
 
     q = forms.CharField(label=_("Username, e-mail or name"), max_length=100, required=False)
+
+
+class HistoryFilterForm(forms.Form):
+    """«O meu histórico»'s dates (the hall's), both optional, the first not after the second."""
+
+    date_from = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        start, end = data.get("date_from"), data.get("date_to")
+        if start is not None and end is not None and start > end:
+            raise forms.ValidationError(_("The first date is after the second."))
+        return data

@@ -9,6 +9,8 @@ app_name = "players"
 urlpatterns = [
     path("jogador/registo/", views.register, name="register"),
     path("jogador/carteira/", views.my_wallet, name="wallet"),
+    path("jogador/historico/", views.my_history, name="history"),
+    path("jogador/historico/csv/", views.my_history_csv, name="history_csv"),
     path("carteiras/", views.wallet_staff_search, name="staff_search"),
     path("carteiras/<int:player_id>/", views.wallet_staff_player, name="staff_player"),
 ]

@@ -3,8 +3,10 @@ jogadores» (deposits and withdrawals against the identity document checked)."""
 
 from __future__ import annotations
 
+import csv
 import math
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -20,9 +22,10 @@ from bingo.common.forms import add_service_errors
 from bingo.common.money import money_display
 from bingo.common.roles import Role, role_required
 from bingo.models import Player, WalletEntry
+from bingo.online import selectors as online_selectors
 from bingo.players import selectors, services
 from bingo.players.api import RegistrationThrottle
-from bingo.players.forms import PlayerSearchForm, RegistrationForm, WalletMovementForm
+from bingo.players.forms import HistoryFilterForm, PlayerSearchForm, RegistrationForm, WalletMovementForm
 
 #: Movements per page of the player's statement.
 STATEMENT_PAGE = 25
@@ -115,6 +118,107 @@ def my_wallet(request: HttpRequest) -> HttpResponse:
         "lines": selectors.wallet_statement(entries=list(page.object_list)),
     }
     return render(request, "players/wallet.html", context)
+
+
+def _history_dates(form: HistoryFilterForm) -> dict[str, Any]:
+    """The dates of a valid filter; none (every game) when the form is refused."""
+    if form.is_valid():
+        return {"date_from": form.cleaned_data["date_from"], "date_to": form.cleaned_data["date_to"]}
+    return {}
+
+
+@role_required(Role.PLAYER)
+def my_history(request: HttpRequest) -> HttpResponse:
+    """«O meu histórico» (R100, PT-806/65): every online game the player bought cards in, newest
+    first, with totals, a filter by the hall's dates, and the last game's full details. Bad dates
+    are shown as errors and filter nothing (400)."""
+    player = _player_or_404(request)
+    form = HistoryFilterForm(request.GET or None)
+    refused = form.is_bound and not form.is_valid()
+    history = online_selectors.player_history(player=player, last=True, **_history_dates(form))
+    context = {
+        "player": player,
+        "form": form,
+        "history": history,
+        "last": history.last,
+        "rows": [
+            (line, history_labels()[line.result], history_labels()[line.outcome]) for line in history.games
+        ],
+        "query": request.GET.urlencode() if not refused else "",
+    }
+    return render(request, "players/history.html", context, status=400 if refused else 200)
+
+
+#: The CSV's columns, in order (Portuguese headers: gettext; the file is read in a spreadsheet).
+def _history_header() -> list[str]:
+    return [
+        _("Date"),
+        _("Room"),
+        _("Game"),
+        _("Variant"),
+        _("Cards"),
+        _("Card numbers"),
+        _("Staked"),
+        _("Prizes"),
+        _("Won"),
+        _("Refunded"),
+        _("Net"),
+        _("Result"),
+        _("Outcome"),
+    ]
+
+
+def history_labels() -> dict[str, str]:
+    """The words for a game's result and outcome."""
+    return {
+        "won": _("Won"),
+        "lost": _("Lost"),
+        "refunded": _("Refunded"),
+        "pending": _("Not over yet"),
+        "finished": _("Finished"),
+        "annulled": _("Annulled, stake refunded"),
+        "playing": _("In progress"),
+    }
+
+
+@role_required(Role.PLAYER)
+def my_history_csv(request: HttpRequest) -> HttpResponse:
+    """The same list as «O meu histórico», filtered the same way, as CSV (`;`-separated, a header
+    row, amounts as plain decimals with a point, times on the hall's clock)."""
+    player = _player_or_404(request)
+    form = HistoryFilterForm(request.GET or None)
+    if form.is_bound and not form.is_valid():
+        return HttpResponse(
+            " ".join(str(e) for errors in form.errors.values() for e in errors),
+            status=400,
+            content_type="text/plain; charset=utf-8",
+        )
+    history = online_selectors.player_history(player=player, **_history_dates(form))
+    labels = history_labels()
+    zone = ZoneInfo(history.time_zone)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="historico.csv"'
+    writer = csv.writer(response, delimiter=";")
+    writer.writerow(_history_header())
+    for line in history.games:
+        writer.writerow(
+            [
+                line.at.astimezone(zone).strftime("%Y-%m-%d %H:%M"),
+                line.game.session.room.name,
+                line.game.number,
+                line.game.get_variant_display(),
+                line.cards,
+                line.numbers,
+                f"{line.staked}",
+                ", ".join(f"{p.name} {p.net}" for p in line.prizes),
+                f"{line.won}",
+                f"{line.refunded}",
+                f"{line.net}",
+                labels[line.result],
+                labels[line.outcome],
+            ]
+        )
+    return response
 
 
 # --- the desk's pages -----------------------------------------------------------------------------
