@@ -13,6 +13,9 @@ from django.test import Client
 from bingo.common.roles import Role
 from tests.factories import HallWithSessions, UserFactory
 
+# The online loop's clock and ball tasks, for any test that plays an online game.
+pytest_plugins = ["tests.autodraw.fixtures"]
+
 MakeUser = Callable[..., User]
 
 

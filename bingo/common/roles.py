@@ -163,6 +163,17 @@ class Duty:
     url_name: str | None = None
 
 
+#: Managers and cashiers alike handle the online players' money at the desk.
+_WALLETS_DUTY = Duty(
+    _("Players' wallets"),
+    _(
+        "Find an online player, check their identity document and record a deposit or a "
+        "withdrawal; see their last movements."
+    ),
+    "R85, R100",
+    url_name="players:staff_search",
+)
+
 ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
     Role.MANAGER: (
         Duty(
@@ -220,15 +231,7 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             "R51, R52",
             url_name="acta_cards:home",
         ),
-        Duty(
-            _("Players' wallets"),
-            _(
-                "Find an online player, check their identity document and record a deposit or a "
-                "withdrawal; see their last movements."
-            ),
-            "R85, R100",
-            url_name="players:staff_search",
-        ),
+        _WALLETS_DUTY,
     ),
     Role.CASHIER: (
         Duty(
@@ -243,15 +246,7 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             "R8, R50",
             url_name="draw:prize_pay",
         ),
-        Duty(
-            _("Players' wallets"),
-            _(
-                "Find an online player, check their identity document and record a deposit or a "
-                "withdrawal; see their last movements."
-            ),
-            "R85, R100",
-            url_name="players:staff_search",
-        ),
+        _WALLETS_DUTY,
     ),
     Role.CALLER: (
         Duty(

@@ -17,7 +17,6 @@ from decimal import Decimal
 from typing import Any, ClassVar
 
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Max, Min, QuerySet, Sum
 from django.urls import reverse
 from django.utils import timezone
@@ -42,7 +41,7 @@ from bingo.common.api import Conflict, ErrorSerializer, MoneyField, Pagination
 from bingo.common.roles import Role
 from bingo.engine import Variant
 from bingo.games import selectors, services
-from bingo.games.forms import in_hall_time
+from bingo.games.forms import in_hall_times
 from bingo.models import Game, GameSeries, Sale, Session
 from bingo.sales import services as sales_services
 from cards.models import Series
@@ -143,13 +142,7 @@ class SessionCreateSerializer(serializers.Serializer[Any]):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         zone = zoneinfo.ZoneInfo(attrs["room"].hall.time_zone)
-        errors: dict[str, list[str]] = {}
-        for name in ("starts_at", "scheduled_end"):
-            try:
-                attrs[name] = in_hall_time(attrs[name], zone)
-            except DjangoValidationError as exc:
-                errors[name] = exc.messages
-        if errors:
+        if errors := in_hall_times(attrs, zone, ("starts_at", "scheduled_end")):
             raise serializers.ValidationError(errors)
         return attrs
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import zoneinfo
+from collections.abc import Iterable
 from datetime import datetime, timedelta, tzinfo
 from decimal import Decimal
 from typing import Any
@@ -81,6 +82,18 @@ def in_hall_time(value: datetime, zone: tzinfo) -> datetime:
             params={"time": value.strftime("%Y-%m-%d %H:%M"), "zone": str(zone)},
         )
     return timezone.make_aware(value, zone)
+
+
+def in_hall_times(values: dict[str, Any], zone: tzinfo, names: Iterable[str]) -> dict[str, list[str]]:
+    """Read each of ``names`` in ``values`` on the hall's clock (``in_hall_time``), in place; the
+    refusals by name (empty when every time was read)."""
+    errors: dict[str, list[str]] = {}
+    for name in names:
+        try:
+            values[name] = in_hall_time(values[name], zone)
+        except ValidationError as exc:
+            errors[name] = exc.messages
+    return errors
 
 
 class SessionForm(forms.Form):

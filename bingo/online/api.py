@@ -13,7 +13,6 @@ from __future__ import annotations
 import zoneinfo
 from typing import Any
 
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -25,7 +24,7 @@ from rest_framework.views import APIView
 from bingo.common.api import Conflict, ErrorSerializer, MoneyField, has_role
 from bingo.common.roles import Role
 from bingo.games.api import HallClockField, VariantField
-from bingo.games.forms import in_hall_time
+from bingo.games.forms import in_hall_times
 from bingo.models import Game, Marking, OnlineRoom, Player, RoomMode
 from bingo.online import selectors, services
 from halls.api import request_user
@@ -129,13 +128,7 @@ class SessionScheduleSerializer(serializers.Serializer[Any]):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         # Times without an offset are the hall's (context "room"), as a hall session's are.
         zone = zoneinfo.ZoneInfo(self.context["room"].room.hall.time_zone)
-        errors: dict[str, list[str]] = {}
-        for name in ("starts_at", "sales_close_at", "scheduled_end"):
-            try:
-                attrs[name] = in_hall_time(attrs[name], zone)
-            except DjangoValidationError as exc:
-                errors[name] = exc.messages
-        if errors:
+        if errors := in_hall_times(attrs, zone, ("starts_at", "sales_close_at", "scheduled_end")):
             raise serializers.ValidationError(errors)
         return attrs
 

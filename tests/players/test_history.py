@@ -19,7 +19,6 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from bingo.autodraw.tasks import draw_ball_task
 from bingo.common.roles import Role, user_roles_set
 from bingo.draw import services as draw_services
 from bingo.models import Ball, Game, Player, Sale, WalletEntry
@@ -37,25 +36,6 @@ from tests.autodraw.helpers import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    """The loop's clock (as tests/autodraw/conftest.py): it moves only when told."""
-    now = Clock()
-    monkeypatch.setattr(timezone, "now", now)
-    return now
-
-
-@pytest.fixture
-def tasks(clock: Clock, monkeypatch: pytest.MonkeyPatch) -> Tasks:
-    """The ball tasks queued after commit, run by the test (as tests/autodraw/conftest.py)."""
-    queue = Tasks(clock)
-    monkeypatch.setattr(
-        draw_ball_task, "apply_async", lambda args, eta=None, **kw: queue.take(tuple(args), eta)
-    )
-    monkeypatch.setattr(draw_ball_task, "delay", lambda *args: queue.take(args))
-    return queue
 
 
 @dataclass
