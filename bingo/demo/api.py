@@ -124,9 +124,7 @@ class DemoGameListView(APIView):
             )
         except services.DemoKeyConflictError as reused:
             raise Conflict(reused.messages[0]) from None
-        return Response(
-            selectors.demo_game_state(player=player, game=game), status=status.HTTP_201_CREATED
-        )
+        return Response(selectors.demo_game_state(player=player, game=game), status=status.HTTP_201_CREATED)
 
 
 class DemoGameStateView(APIView):

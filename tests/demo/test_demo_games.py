@@ -17,9 +17,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bingo.demo import selectors, services
+from bingo.draw import detection
 from bingo.engine import PrizeKind, Variant, card_check
 from bingo.engine.demo import demo_draw
-from bingo.draw import detection
 from bingo.models import DemoCreditEntry, DemoGame
 from tests.online.helpers import OnlineSetup
 
@@ -49,7 +49,8 @@ def test_r102_a_full_demo_game_stakes_draws_and_credits_the_win_once(site):
     assert grant.credits == selectors.DEMO_GRANT == selectors.demo_balance(player=player)
 
     game = _start(site, player, cards=3, now=t0)
-    assert game.variant == site.online.variant and game.ball_interval == site.online.ball_interval  # R88
+    assert game.variant == site.online.variant
+    assert game.ball_interval == site.online.ball_interval
     stake = 3 * selectors.DEMO_CARD_PRICE
     assert selectors.demo_balance(player=player) == selectors.DEMO_GRANT - stake
 
@@ -64,8 +65,12 @@ def test_r102_a_full_demo_game_stakes_draws_and_credits_the_win_once(site):
 
     # Balls come one interval apart, never before their time.
     interval = timedelta(seconds=float(game.ball_interval))
-    state = selectors.demo_game_state(player=player, game=game, now=t0 + interval * 3 + timedelta(milliseconds=10))
-    assert state["balls"] == game.balls[:3] and state["demo"] is True and state["winnings"] is None
+    state = selectors.demo_game_state(
+        player=player, game=game, now=t0 + interval * 3 + timedelta(milliseconds=10)
+    )
+    assert state["balls"] == game.balls[:3]
+    assert state["demo"] is True
+    assert state["winnings"] is None
     assert services.demo_game_settle(game=game, now=t0 + interval * 3) is None  # not over: nothing credited
 
     end = t0 + interval * len(game.balls)
@@ -77,7 +82,8 @@ def test_r102_a_full_demo_game_stakes_draws_and_credits_the_win_once(site):
     assert wins.count() == (1 if mine else 0)
     assert selectors.demo_balance(player=player) == selectors.DEMO_GRANT - stake + mine
     final = selectors.demo_game_state(player=player, game=game, now=end)
-    assert final["game"]["state"] == "finished" and final["winnings"] == mine
+    assert final["game"]["state"] == "finished"
+    assert final["winnings"] == mine
     assert final["balls"] == game.balls
 
 
@@ -110,7 +116,9 @@ def test_r102_free_credits_only_when_run_out_and_at_most_once_an_hour(site):
     n = 0
     while selectors.demo_balance(player=player) >= selectors.DEMO_CARD_PRICE:
         cards = min(6, selectors.demo_balance(player=player) // selectors.DEMO_CARD_PRICE)
-        game = services.demo_game_start(player=player, online_room=site.online, cards=cards, key=f"s{n}", now=t0)
+        game = services.demo_game_start(
+            player=player, online_room=site.online, cards=cards, key=f"s{n}", now=t0
+        )
         services.demo_game_settle(game=game, now=t0 + timedelta(minutes=30))
         n += 1
     with pytest.raises(ValidationError, match="uma vez por hora"):
@@ -124,7 +132,8 @@ def test_a_demo_game_is_refused_without_enough_credits_and_changes_nothing(site)
     player = site.player("0")
     with pytest.raises(ValidationError, match="créditos de demonstração"):
         _start(site, player)
-    assert not DemoGame.objects.exists() and not DemoCreditEntry.objects.exists()
+    assert not DemoGame.objects.exists()
+    assert not DemoCreditEntry.objects.exists()
 
 
 def test_the_same_key_starts_one_game_and_bad_input_is_refused(site):
@@ -147,10 +156,12 @@ def test_the_demo_pages_say_demo_and_show_the_game_screen(site):
     player = site.player("0")
     client = login(player.user)
     lobby = client.get(reverse("online:lobby")).content.decode()
-    assert "Experimentar (demonstração)" in lobby and reverse("demo:home") in lobby
+    assert "Experimentar (demonstração)" in lobby
+    assert reverse("demo:home") in lobby
     home = client.get(reverse("demo:home"))
     html = home.content.decode()
-    assert home.status_code == 200 and "DEMONSTRAÇÃO — sem dinheiro real" in html
+    assert home.status_code == 200
+    assert "DEMONSTRAÇÃO — sem dinheiro real" in html
     assert "Online 1" in html
     client.post(reverse("demo:grant"))
     assert selectors.demo_balance(player=player) == selectors.DEMO_GRANT
@@ -158,15 +169,19 @@ def test_the_demo_pages_say_demo_and_show_the_game_screen(site):
     assert "ainda tem créditos de demonstração" in again.lower()
     started = client.post(reverse("demo:start", args=[site.online.pk]), {"cards": "2", "key": "page-1"})
     game = DemoGame.objects.get(player=player)
-    assert started.status_code == 302 and started.url == reverse("demo:game", args=[game.pk])
+    assert started.status_code == 302
+    assert started.url == reverse("demo:game", args=[game.pk])
     page = client.get(started.url)
     html = page.content.decode()
     assert page.status_code == 200
     assert "DEMONSTRAÇÃO — sem dinheiro real" in html
-    assert 'id="online-game"' in html and "js/online_game.js" in html and "<script>" not in html
+    assert 'id="online-game"' in html
+    assert "js/online_game.js" in html
+    assert "<script>" not in html
     assert 'data-poll-ms="2000"' in html  # the room's pace (R88)
     state = json.loads(html.split('id="player-state" type="application/json">')[1].split("</script>")[0])
-    assert state["demo"] is True and len(state["cards"]) == 2
+    assert state["demo"] is True
+    assert len(state["cards"]) == 2
     assert len(state["balls"]) < len(game.balls)  # the future balls are not in the page
 
 
@@ -174,17 +189,23 @@ def test_the_demo_api_starts_a_game_and_hides_future_balls(site):
     player = site.player("0")
     client = login(player.user, "en")
     balance = client.get("/api/demo/balance/").json()
-    assert balance["demo"] is True and balance["notice"] == "DEMO — no real money" and balance["credits"] == 0
+    assert balance["demo"] is True
+    assert balance["notice"] == "DEMO — no real money"
+    assert balance["credits"] == 0
     assert client.post("/api/demo/grants/").status_code == 201
     assert client.post("/api/demo/grants/").status_code == 400
     made = client.post("/api/demo/games/", {"room": site.online.pk, "cards": 2, "key": "api-1"})
     assert made.status_code == 201
     body = made.json()
-    assert body["demo"] is True and body["notice"] == "DEMO — no real money"
+    assert body["demo"] is True
+    assert body["notice"] == "DEMO — no real money"
     game = DemoGame.objects.get(pk=body["game"]["id"])
     state = client.get(f"/api/demo/games/{game.pk}/").json()
     assert len(state["balls"]) <= 1 < len(game.balls)
-    assert client.post("/api/demo/games/", {"room": site.online.pk, "cards": 3, "key": "api-1"}).status_code == 409
+    assert (
+        client.post("/api/demo/games/", {"room": site.online.pk, "cards": 3, "key": "api-1"}).status_code
+        == 409
+    )
     stranger = login(site.player("0").user, "en")
     assert stranger.get(f"/api/demo/games/{game.pk}/").status_code == 404
     assert login(site.cashier, "en").get("/api/demo/balance/").status_code == 403
