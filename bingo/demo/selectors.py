@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import QuerySet
@@ -20,7 +21,10 @@ from django.utils.translation import ngettext
 
 from bingo.draw import detection
 from bingo.engine import Variant
+from bingo.engine.demo import CREDIT
 from bingo.engine.detection import card_check
+from bingo.engine.prizes import PrizeKind as EnginePrizeKind
+from bingo.engine.prizes import PrizePlan, prize_amounts
 from bingo.models import DemoCreditEntry, DemoGame, OnlineRoom, Player, PrizeKind
 
 #: Free demo credits given when the player has run out (R102: the prize is more free play).
@@ -168,20 +172,25 @@ def demo_game_state(*, player: Player, game: DemoGame, now: datetime | None = No
                 "held": [p.value for p in checked.held],
             }
         )
+    # Each prize's value from the plan and the stakes (as a real game's board shows it), never
+    # from the outcome: a prize that will not be won must not show it before the end.
+    plan = PrizePlan(tuple((EnginePrizeKind(k), Decimal(v)) for k, v in game.prize_plan.items()))
+    values = prize_amounts(
+        plan, Decimal(game.card_price * len(game.cards)), jackpot_active=False, quantum=CREDIT
+    ).by_kind
     prizes = []
     won = []
-    for kind, amount in game.prize_plan.items():
+    for kind, share in game.prize_plan.items():
         record = next((r for r in awarded if r["kind"] == kind), None)
-        planned = next((r for r in game.results if r["kind"] == kind), None)
         mine = bool(record and any(w < game.cards_mine for w in record["winners"]))
         if mine:
             won.append(kind)
-        value = planned["amount"] if planned else 0
+        value = int(values[EnginePrizeKind(kind)])
         prizes.append(
             {
                 "kind": kind,
                 "name": names.get(kind, kind),
-                "share": amount,
+                "share": share,
                 "amount": value,
                 "display": credits_display(value),
                 "won": record is not None,

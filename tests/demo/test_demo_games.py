@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 from django.conf import settings
@@ -209,3 +210,26 @@ def test_the_demo_api_starts_a_game_and_hides_future_balls(site):
     stranger = login(site.player("0").user, "en")
     assert stranger.get(f"/api/demo/games/{game.pk}/").status_code == 404
     assert login(site.cashier, "en").get("/api/demo/balance/").status_code == 403
+
+
+def test_the_state_never_shows_what_is_still_to_come(site):
+    """Before a ball's time the state has neither the ball nor a prize it decides, nor the
+    winnings; each prize shows the plan's value of the stakes whether or not it will be won."""
+    player = site.player("0")
+    t0 = timezone.now()
+    services.demo_credit_grant(player=player, now=t0)
+    game = _start(site, player, cards=2, now=t0)
+    interval = timedelta(seconds=float(game.ball_interval))
+    pot = (2 + selectors.DEMO_OTHER_CARDS) * selectors.DEMO_CARD_PRICE
+    for shown in range(len(game.balls)):
+        state = selectors.demo_game_state(player=player, game=game, now=t0 + interval * shown)
+        assert state["balls"] == game.balls[:shown]
+        assert state["winnings"] is None
+        assert state["game"]["state"] == "drawing"
+        assert {p["kind"] for p in state["prizes"] if p["won"]} == {
+            r["kind"] for r in game.results if r["at"] <= shown
+        }
+        assert [p["amount"] for p in state["prizes"]] == [
+            pot * int(Decimal(s)) // 100 for s in game.prize_plan.values()
+        ]
+        assert "results" not in json.dumps(state)
