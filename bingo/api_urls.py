@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from actas.notes import api as acta_notes_api
 from bingo.ballsets import api as ballset_api
+from bingo.demo import api as demo_api
 from bingo.draw import api as draw_api
 from bingo.games import api as game_api
 from bingo.jackpot import api as jackpot_api
@@ -125,4 +126,9 @@ urlpatterns: list[URLPattern] = [
         name="online-game-purchases",
     ),
     path("online/marking/", online_api.MarkingView.as_view(), name="online-marking"),
+    # Demo mode (R102): bingo/demo/api.py. Demo credits only; nothing moves to or from the wallet.
+    path("demo/balance/", demo_api.DemoBalanceView.as_view(), name="demo-balance"),
+    path("demo/grants/", demo_api.DemoGrantView.as_view(), name="demo-grants"),
+    path("demo/games/", demo_api.DemoGameListView.as_view(), name="demo-games"),
+    path("demo/games/<int:game_id>/", demo_api.DemoGameStateView.as_view(), name="demo-game-state"),
 ]

@@ -43,6 +43,7 @@ urlpatterns = [
     path("", include("actas.cards.urls")),
     path("", include("bingo.players.urls")),
     path("online/", include("bingo.online.urls")),
+    path("demo/", include("bingo.demo.urls")),
     path("jackpot/calculadora/", jackpot_views.jackpot_calculator, name="jackpot_calculator"),
     path("api/", include("bingo.api_urls")),
     path("i18n/", include("django.conf.urls.i18n")),

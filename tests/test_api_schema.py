@@ -65,6 +65,10 @@ ENDPOINTS = {
     "/api/online/games/{game_id}/state/": {"get"},
     "/api/online/games/{game_id}/purchases/": {"post"},
     "/api/online/marking/": {"put"},
+    "/api/demo/balance/": {"get"},
+    "/api/demo/grants/": {"post"},
+    "/api/demo/games/": {"post"},
+    "/api/demo/games/{game_id}/": {"get"},
 }
 
 

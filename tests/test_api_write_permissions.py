@@ -64,6 +64,8 @@ ALLOWED: dict[str, set[Role]] = {
     "online_rooms_sessions_create": {M},
     "online_games_purchases_create": {PLAYER},
     "online_marking_update": {PLAYER},
+    "demo_grants_create": {PLAYER},
+    "demo_games_create": {PLAYER},
 }
 
 #: Bodies no endpoint accepts: wrong types everywhere, unknown fields, nothing at all.

@@ -8,7 +8,10 @@
  * when the page must read the whole state again. On every (re)connect and on any gap (a ball
  * missing, a prize or stage change) the page reads the state again, so it never shows a wrong
  * board; a state with fewer balls than the one shown (a read answered after a newer ball was
- * relayed) is never shown over it, and a ball relayed while a read is in flight reads once more. No framework, no build step, no inline script (CSP).
+ * relayed) is never shown over it, and a ball relayed while a read is in flight reads once more.
+ * A demo game's page (templates/demo/game.html, R102) has no websocket: ``data-poll-ms`` makes the
+ * page read its state (/api/demo/games/<id>/) once a ball interval. No framework, no build step,
+ * no inline script (CSP).
  */
 (function () {
   "use strict";
@@ -185,6 +188,14 @@
       buy.hidden = !state.choices.buy;
     }
     root.classList.toggle("is-buying", !!state.choices.buy);
+    // A demo game (R102) offers another game once it is over, and says what it won.
+    var playAgain = root.querySelector('[data-choice="play_again"]');
+    if (playAgain) {
+      playAgain.hidden = !state.choices.play_again;
+    }
+    if (state.winnings_display) {
+      setText("[data-winnings]", state.winnings_display);
+    }
     var mark = root.querySelector('[data-choice="mark"]');
     if (mark) {
       mark.hidden = !state.choices.mark_by_hand;
@@ -345,8 +356,22 @@
   }
 
   render();
-  setLive(false);
-  if (window.WebSocket) {
-    connect();
+  var pollMs = Number(root.getAttribute("data-poll-ms")) || 0;
+  if (pollMs) {
+    // A demo game (R102) has no websocket: the page reads its state as each ball falls due
+    // (the server shows no ball before its time) until the game is over.
+    setLive(true);
+    var poll = function () {
+      if (state.game.state !== "finished") {
+        refetch();
+        window.setTimeout(poll, pollMs);
+      }
+    };
+    window.setTimeout(poll, pollMs);
+  } else {
+    setLive(false);
+    if (window.WebSocket) {
+      connect();
+    }
   }
 })();
