@@ -94,6 +94,7 @@ urlpatterns: list[URLPattern] = [
     path("games/<int:game_id>/suspend/", draw_api.SuspendView.as_view(), name="game-suspend"),
     path("games/<int:game_id>/resume/", draw_api.ResumeView.as_view(), name="game-resume"),
     path("games/<int:game_id>/annul/", draw_api.AnnulView.as_view(), name="game-annul"),
+    path("games/<int:game_id>/fault/", draw_api.FaultView.as_view(), name="game-fault"),
     path("prize-payments/", draw_api.PrizePaymentCreateView.as_view(), name="prize-payments"),
     # Online players and their wallets (R85-R103): bingo/players/api.py.
     path("players/register/", players_api.RegisterView.as_view(), name="player-register"),

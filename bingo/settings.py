@@ -179,6 +179,13 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 2.0},
     },
 }
+# R98 (PT-803/33, PT-806/72): an online game whose next ball is this many seconds overdue (the
+# system was down too long to finish it in real time), or whose same ball task failed
+# ONLINE_FAULT_FAILURES times with an unexpected error, is declared null by the reconciler and
+# every card refunded to the wallets (docs/autodraw.md, «Faults»). A worker killed and started
+# again within seconds is not a fault: the ball is queued again and the game goes on.
+ONLINE_FAULT_AFTER = env.int("ONLINE_FAULT_AFTER", default=300)
+ONLINE_FAULT_FAILURES = env.int("ONLINE_FAULT_FAILURES", default=3)
 
 # --- auth -------------------------------------------------------------------------------------
 

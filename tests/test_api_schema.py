@@ -57,6 +57,7 @@ ENDPOINTS = {
     "/api/games/{game_id}/suspend/": {"post"},
     "/api/games/{game_id}/resume/": {"post"},
     "/api/games/{game_id}/annul/": {"post"},
+    "/api/games/{game_id}/fault/": {"post"},
     "/api/prize-payments/": {"post"},
     "/api/online/rooms/": {"get", "post"},
     "/api/online/rooms/{room_id}/": {"get", "patch"},

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 
 from bingo.engine.gamestate import GameState
-from bingo.models import Ball, DrawMode, Game, OnlineRoom, Session
+from bingo.models import Ball, BallFailure, DrawMode, Game, OnlineRoom, Session
 
 
 def online_rooms_active() -> QuerySet[OnlineRoom]:
@@ -70,3 +70,35 @@ def online_sessions_waiting_to_draw() -> list[int]:
         .values_list("session_id", flat=True)
         .distinct()
     )
+
+
+def online_games_drawing_overdue_ids(*, before: datetime) -> list[int]:
+    """Ids of the online games drawing (electronically) whose next ball was due before
+    ``before``: with ``before`` ``ONLINE_FAULT_AFTER`` seconds ago, the reconciler's candidates
+    for a system fault (R98)."""
+    return [game_id for game_id, _position in online_games_drawing_overdue(before=before)]
+
+
+def online_games_ball_failing(*, at_least: int) -> list[int]:
+    """Ids of the online games drawing whose next ball's task has failed ``at_least`` times
+    (``BallFailure``): the reconciler's other candidates for a system fault (R98)."""
+    rows = (
+        BallFailure.objects.filter(
+            game__state=GameState.DRAWING.value, game__session__room__online__isnull=False
+        )
+        .values("game_id", "position")
+        .annotate(n=Count("pk"))
+        .filter(n__gte=at_least)
+        .order_by()
+    )
+    candidates = {(row["game_id"], row["position"]) for row in rows}
+    if not candidates:
+        return []
+    drawn = dict(
+        Ball.objects.filter(game_id__in={g for g, _p in candidates})
+        .values("game_id")
+        .annotate(n=Count("pk"))
+        .order_by()
+        .values_list("game_id", "n")
+    )
+    return sorted({g for g, p in candidates if p == drawn.get(g, 0) + 1})

@@ -15,7 +15,13 @@ def draw_ball_task(game_id: int, position: int) -> int | None:
     """Draw ball ``position`` of online game ``game_id`` if it is the next and due (R88), award
     and pay what it completes (R97), queue the next. Run twice, it draws once. Returns the
     ball's number, or None when there was nothing to do."""
-    ball = services.online_ball_draw(game_id=game_id, position=position)
+    try:
+        ball = services.online_ball_draw(game_id=game_id, position=position)
+    except Exception as exc:
+        # Nothing drawn (one transaction); counted, so a ball that keeps failing makes the game
+        # null (R98) rather than keep it drawing for ever. Raised again for the worker's log.
+        services.online_ball_failure_record(game_id=game_id, position=position, error=repr(exc))
+        raise
     return ball.number if ball is not None else None
 
 

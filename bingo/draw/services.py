@@ -554,18 +554,20 @@ def game_resume(*, game: Game, user: User) -> Game:
     return game
 
 
-def game_annul(*, game: Game, user: User, reason: str) -> Game:
+def game_annul(*, game: Game, user: User, reason: str, fault: bool = False) -> Game:
     """Annul ``game`` and refund every card sold in full, recording why: a suspension unsolved
     after 15 minutes (R55), or an error in announcing the numbers that affects the result (R57).
     The jackpot gives back this game's contribution (R10): its prize money is refunded. The
-    second game of double cards refunds its half of their price (R15)."""
+    second game of double cards refunds its half of their price (R15). With ``fault``, a fault
+    of the online system that keeps the game from being decided (R98, declared by
+    ``bingo.autodraw.services.online_game_fault``): null at once, even if suspended."""
     reason = reason.strip()
     if not reason:
         raise ValidationError(_("Say why the game is annulled."))
     with transaction.atomic():
         game = _locked(game)
         _require_staff(user, game, Role.CALLER, Role.MANAGER)
-        if game.state == GameState.SUSPENDED.value and game.suspended_at is not None:
+        if not fault and game.state == GameState.SUSPENDED.value and game.suspended_at is not None:
             waited = timezone.now() - game.suspended_at
             if waited < SUSPENSION_LIMIT:
                 minutes = int((SUSPENSION_LIMIT - waited).total_seconds() // 60) + 1

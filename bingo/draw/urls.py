@@ -23,6 +23,7 @@ urlpatterns: list[URLPattern] = [
     path("locutor/jogo/<int:pk>/suspender/", draw_views.game_suspend, name="game_suspend"),
     path("locutor/jogo/<int:pk>/retomar/", draw_views.game_resume, name="game_resume"),
     path("locutor/jogo/<int:pk>/anular/", draw_views.game_annul, name="game_annul"),
+    path("locutor/jogo/<int:pk>/avaria/", draw_views.game_fault, name="game_fault"),
     # A room's display (R28): public, for the hall's TV; the token is signed (draw_selectors).
     path("ecra/<str:token>/", draw_views.display, name="display"),
     # The cashier's screen; its name stays draw:prize_pay, as links and the tests know it.

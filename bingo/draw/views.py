@@ -30,6 +30,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from actas.notes.views import notes_panel
+from bingo.autodraw import services as autodraw_services
 from bingo.common.forms import ReasonForm
 from bingo.common.money import money_display
 from bingo.common.roles import Role, role_required
@@ -473,3 +474,35 @@ def game_resume(request: HttpRequest, pk: int) -> HttpResponse:
 def game_annul(request: HttpRequest, pk: int) -> HttpResponse:
     """R55 (15 minutes suspended) or R57 (an announcement error): annul with a full refund."""
     return _state_action(request, pk, "annul")
+
+
+@require_POST
+@role_required(*STATE_CHANGERS)
+def game_fault(request: HttpRequest, pk: int) -> HttpResponse:
+    """R98 (PT-803/33, PT-806/72): a fault of the system keeps an online game from being
+    decided; a manager or caller of its hall declares it, with the reason: the game is null and
+    every card refunded to the players' wallets, once. Back to the game's page."""
+    game = _get_or_404(selectors.game_list_for(request.user, *STATE_CHANGERS), pk)
+    back = redirect("games:game_detail", pk=game.pk)
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return back
+    try:
+        was = game.state
+        game = autodraw_services.online_game_fault(
+            game=game, user=_user(request), reason=form.cleaned_data["reason"]
+        )
+    except ValidationError as exc:
+        _errors(request, exc)
+        return back
+    if was == GameState.ANNULLED:
+        messages.info(request, gettext("The game was already null: nothing more was refunded."))
+    else:
+        messages.success(
+            request,
+            gettext(
+                "System fault declared (R98): the game is null and every card was refunded to the wallets."
+            ),
+        )
+    return back

@@ -23,13 +23,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from actas.notes.views import notes_panel
+from bingo.autodraw import services as autodraw_services
 from bingo.common.forms import ReasonForm
 from bingo.common.roles import Role, role_required, user_roles
 from bingo.draw import selectors as draw_selectors
 from bingo.engine.prizes import PrizeKind
 from bingo.games import doubles, selectors, services
 from bingo.games.forms import GameForm, OpenSalesForm, SessionForm
-from bingo.models import Game, GameState, Session
+from bingo.models import Game, GameFault, GameState, OnlineRoom, Session
 from halls.selectors import hall_list_for, room_list_for
 
 #: The most recent sessions the list shows.
@@ -141,6 +142,7 @@ def _game_page(request: HttpRequest, game: Game, open_form: OpenSalesForm | None
     doubles_of = doubles.doubles_before(game) if game.state == GameState.PLANNED else None
     if open_form is None and can_manage and game.state == GameState.PLANNED and doubles_of is None:
         open_form = OpenSalesForm(game=game)
+    online = OnlineRoom.objects.filter(pk=game.session.room_id).exists()
     return render(
         request,
         "bingo/game_detail.html",
@@ -158,6 +160,10 @@ def _game_page(request: HttpRequest, game: Game, open_form: OpenSalesForm | None
             if can_manage
             else None,
             "reason_form": ReasonForm(),
+            # R98: its managers and callers (the page's readers) declare a system fault on an
+            # online game not yet decided; a game made null by one shows why and by whom.
+            "can_declare_fault": online and game.state in autodraw_services.FAULT_STATES,
+            "fault": GameFault.objects.filter(game=game).select_related("declared_by").first(),
             # R61 j), l), m): its callers and managers record complaints, failures, occurrences.
             "acta_notes": notes_panel(
                 session=game.session, game=game, next_url=reverse("games:game_detail", args=[game.pk])

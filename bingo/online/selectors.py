@@ -24,6 +24,7 @@ from bingo.models import (
     GameState,
     OnlineRoom,
     Player,
+    PlayerVisit,
     Prize,
     PrizeKind,
     PrizeWinner,
@@ -259,6 +260,7 @@ def player_game_state(*, player: Player, game: Game) -> dict[str, Any]:
     bought = sum(s.quantity for s in sales)
     limit = hall.card_limit_per_player
     targets = [{"prize": t.prize.value, "cells": [list(c) for c in t.cells]} for t in rules.targets]
+    outcome = game_outcome(player=player, game=game)
     return {
         "type": "player.state",
         "game": {
@@ -287,6 +289,16 @@ def player_game_state(*, player: Player, game: Game) -> dict[str, Any]:
         "balance_display": money_display(balance, hall.currency),
         "cards_bought": bought,
         "card_limit": limit,
+        # R99: what the game left the player with once it is over, for one who was away.
+        "outcome": {
+            "over": outcome.over,
+            "annulled": outcome.annulled,
+            "reason": outcome.reason,
+            "credited": f"{outcome.credited:.2f}",
+            "credited_display": money_display(outcome.credited, hall.currency),
+            "refunded": f"{outcome.refunded:.2f}",
+            "refunded_display": money_display(outcome.refunded, hall.currency),
+        },
         # R94: what the player may do now.
         "choices": {
             "buy": selling and (limit is None or bought < limit),
@@ -340,6 +352,12 @@ class HistoryGame:
         if self.game.state == GameState.FINISHED.value:
             return "finished"
         return "playing"
+
+    @property
+    def reason(self) -> str:
+        """Why an annulled game was null and its stake refunded (R61 i), as recorded: a system
+        fault reads «Avaria do sistema (R98): …»; empty for a game not annulled."""
+        return self.game.state_reason if self.outcome == "annulled" else ""
 
     @property
     def result(self) -> str:
@@ -453,3 +471,75 @@ def player_history(
         net=won + refunded - staked,
         last=player_game_state(player=player, game=games[0].game) if last and games else None,
     )
+
+
+# --- what happened while the player was away (R99) ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """What an online game left one player with: over or not, null (R98) and why, the prizes
+    credited to their wallet (net of tax) and the stake refunded."""
+
+    game: Game
+    over: bool
+    annulled: bool
+    reason: str
+    credited: Decimal
+    refunded: Decimal
+    staked: Decimal
+
+    @property
+    def won(self) -> bool:
+        return self.credited > 0
+
+
+def game_outcome(*, player: Player, game: Game) -> GameOutcome:
+    """R99: the player's result in ``game`` as their wallet shows it, whether or not they were
+    connected when it was decided (prizes are paid by the system, R97; a null game refunds)."""
+    annulled = game.state == GameState.ANNULLED.value
+    credits = WalletEntry.objects.filter(player=player)
+    credited = credits.filter(kind=WalletEntry.Kind.PRIZE, prize_payment__winner__prize__game=game).aggregate(
+        s=Sum("amount")
+    )["s"]
+    refunded = credits.filter(kind=WalletEntry.Kind.REFUND, refund__game=game).aggregate(s=Sum("amount"))["s"]
+    staked = Sale.objects.filter(buyer=player, game=game).aggregate(s=Sum("amount"))["s"]
+    return GameOutcome(
+        game=game,
+        over=game.state in (GameState.FINISHED.value, GameState.ANNULLED.value),
+        annulled=annulled,
+        reason=game.state_reason if annulled else "",
+        credited=credited or Decimal("0.00"),
+        refunded=refunded or Decimal("0.00"),
+        staked=staked or Decimal("0.00"),
+    )
+
+
+#: A player never seen in the lobby before is shown the games that ended in this last stretch.
+AWAY_FIRST_VISIT = timedelta(hours=24)
+
+
+def player_lobby_seen_at(*, player: Player) -> datetime | None:
+    """When ``player`` last opened the lobby (None: never)."""
+    return PlayerVisit.objects.filter(player=player).values_list("lobby_seen_at", flat=True).first()
+
+
+def player_games_ended_since(
+    *, player: Player, since: datetime | None, now: datetime | None = None
+) -> list[GameOutcome]:
+    """R99: the online games ``player`` had cards in that ended (finished or null) after
+    ``since`` (their last visit to the lobby; the last ``AWAY_FIRST_VISIT`` if never), newest
+    first, each with what it left them with: the lobby's «While you were away»."""
+    now = now or timezone.now()
+    since = since if since is not None else now - AWAY_FIRST_VISIT
+    games = (
+        Game.objects.filter(
+            pk__in=Sale.objects.filter(buyer=player).values("game_id"),
+            state__in=(GameState.FINISHED.value, GameState.ANNULLED.value),
+            finished_at__gt=since,
+            session__room__online__isnull=False,
+        )
+        .select_related("session__room")
+        .order_by("-finished_at", "-pk")
+    )
+    return [game_outcome(player=player, game=game) for game in games]

@@ -23,10 +23,21 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bingo.games import services as game_services
-from bingo.models import Game, Marking, OnlineRoom, Player, RoomMode, Sale, Session, WalletEntry
+from bingo.models import (
+    Game,
+    Marking,
+    OnlineRoom,
+    Player,
+    PlayerVisit,
+    RoomMode,
+    Sale,
+    Session,
+    WalletEntry,
+)
 from bingo.online import selectors as online_selectors
 from bingo.players import selectors as player_selectors
 from bingo.players import services as player_services
@@ -386,3 +397,19 @@ __all__ = [
     "online_session_schedule",
     "player_marking_set",
 ]
+
+
+def player_lobby_visit(*, player: Player, now: datetime | None = None) -> datetime | None:
+    """R99: the player opens the lobby: record when, and return when they last did (None: the
+    first time), so the lobby lists the games that ended while they were away."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        Player.objects.select_for_update().filter(pk=player.pk).values_list("pk").get()  # two tabs: in turn
+        visit = PlayerVisit.objects.filter(player=player).first()
+        if visit is None:
+            PlayerVisit.objects.create(player=player, lobby_seen_at=now)
+            return None
+        before = visit.lobby_seen_at
+        visit.lobby_seen_at = max(before, now)
+        visit.save(update_fields=["lobby_seen_at"])
+    return before

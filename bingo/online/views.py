@@ -135,8 +135,11 @@ def _game_or_404(player: Player, game_id: int) -> Game:
 @role_required(Role.PLAYER)
 def lobby(request: HttpRequest) -> HttpResponse:
     player = player_of(request)
+    # R99: the games that ended since the player last opened the lobby (away, or disconnected).
+    since = services.player_lobby_visit(player=player)
     context = {
         "lobby": selectors.online_lobby(player=player),
+        "away": selectors.player_games_ended_since(player=player, since=since),
         "marking_form": MarkingForm(initial={"marking": player.marking}),
     }
     return render(request, "online/lobby.html", context)

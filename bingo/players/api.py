@@ -262,6 +262,9 @@ class HistoryGameSerializer(serializers.Serializer[Any]):
     net = MoneyField(max_digits=14)
     result = serializers.ChoiceField(choices=["won", "lost", "refunded", "pending"])
     outcome = serializers.ChoiceField(choices=["finished", "annulled", "playing"])
+    reason = serializers.CharField(
+        help_text="Why an annulled game was null and refunded (R61 i; a system fault: R98); empty otherwise."
+    )
 
 
 class HistorySerializer(serializers.Serializer[Any]):

@@ -154,6 +154,8 @@ def wallet_statement(*, entries: list[WalletEntry]) -> list[StatementLine]:
                 "game": _game(entry.refund.game),
                 "cards": _cards([entry.refund.sale]),
             }
+            if entry.refund.reason:  # why (R61 i): a system fault reads «Avaria do sistema (R98): …»
+                what = f"{what} — {entry.refund.reason}"
         elif entry.recorded_by is not None:
             who = entry.recorded_by.get_full_name() or entry.recorded_by.get_username()
             what = _("At the desk, by %(who)s") % {"who": who}

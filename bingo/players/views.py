@@ -165,6 +165,7 @@ def _history_header() -> list[str]:
         _("Net"),
         _("Result"),
         _("Outcome"),
+        _("Reason"),
     ]
 
 
@@ -216,6 +217,7 @@ def my_history_csv(request: HttpRequest) -> HttpResponse:
                 f"{line.net}",
                 labels[line.result],
                 labels[line.outcome],
+                line.reason,
             ]
         )
     return response

@@ -17,7 +17,7 @@ One module per part of the draw, each view with its serializers beside it; the U
 * ``console`` — the console's state, and the rows it shows that the others answer with too;
 * ``balls`` — starting the draw and drawing its balls (R22-R25, R42, R55);
 * ``claims`` — checking a claim and awarding a prize (R6, R9, R43-R49);
-* ``faults`` — manual extraction, suspension, resumption, annulment (R55, R57);
+* ``faults`` — manual extraction, suspension, resumption, annulment (R55, R57), system fault (R98);
 * ``payments`` — paying a card's prizes at a cash desk (R45, R50);
 * ``fields`` — the choice fields and refusal answers they share.
 
@@ -27,7 +27,7 @@ The modules import ``fields``, then ``console``; none imports another.
 from bingo.draw.api.balls import BallCreateView, DrawStartView
 from bingo.draw.api.claims import ClaimCreateView, PrizeCreateView
 from bingo.draw.api.console import DrawStateView
-from bingo.draw.api.faults import AnnulView, ManualView, ResumeView, SuspendView
+from bingo.draw.api.faults import AnnulView, FaultView, ManualView, ResumeView, SuspendView
 from bingo.draw.api.payments import PrizePaymentCreateView
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "ClaimCreateView",
     "DrawStartView",
     "DrawStateView",
+    "FaultView",
     "ManualView",
     "PrizeCreateView",
     "PrizePaymentCreateView",

@@ -1,11 +1,13 @@
-"""When the draw goes wrong, over the API: manual extraction, suspension, resumption, annulment (R55, R57).
+"""When the draw goes wrong, over the API: manual extraction, suspension, resumption, annulment (R55,
+R57), and a system fault of an online game (R98).
 
 Each change records why (``DrawReasonSerializer``) and answers with the console's state. If the
 electronic mechanism fails after the first ball, the caller keys in the blower's balls from the
 next one on (``ManualView``, R55); a failure before the first ball suspends the game
 (``SuspendView``) until it is solved within 15 minutes (``ResumeView``) or the game is annulled
 and every card refunded (``AnnulView``), as is a game whose result an announcement error
-affected (R57).
+affected (R57). A fault of the online system that keeps a game from being decided makes it null
+and refunds every card to the wallets, once (``FaultView``, R98).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from bingo.autodraw import services as autodraw_services
 from bingo.common.roles import Role
 from bingo.draw import services as draw_services
 from bingo.draw.api.console import DrawStateSerializer, state_response
@@ -124,3 +127,27 @@ class AnnulView(_ReasonedChangeView):
 
     def change(self, game: Game, user: User, reason: str) -> None:
         draw_services.game_annul(game=game, user=user, reason=reason)
+
+
+@extend_schema_view(
+    post=extend_schema(
+        operation_id="games_fault",
+        request=DrawReasonSerializer,
+        responses=responses(DrawStateSerializer),
+        tags=["draw"],
+        description=(
+            "R98 (PT-803/33, PT-806/72): declare a system fault on an online game not yet decided "
+            "(selling, sales closed, drawing or suspended): the game is null and every card sold is "
+            "refunded to its buyer's wallet, with the reason in the acta. Idempotent: a game already "
+            "null refunds nothing more and answers its state. A manager or caller of the game's hall."
+        ),
+    )
+)
+class FaultView(_ReasonedChangeView):
+    """R98: a fault of the system keeps an online game from being decided: null, every card
+    refunded to the wallets, once (a manager or caller of its hall)."""
+
+    write_roles = autodraw_services.FAULT_ROLES
+
+    def change(self, game: Game, user: User, reason: str) -> None:
+        autodraw_services.online_game_fault(game=game, user=user, reason=reason)
