@@ -723,6 +723,8 @@ class DemoCreditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} demo #{self.seq}: {self.credits}"
+
+
 # Faults of the system (R98-R99, PT-803/33-34, PT-806/72-73) ---------------------------------------
 
 
