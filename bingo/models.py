@@ -644,9 +644,7 @@ class PlaySession(models.Model):
     ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
     end_reason = models.CharField(_("ended by"), max_length=12, choices=EndReason.choices, blank=True)
     # The online room the player follows: the room of the last game page opened (PT-806/70 b).
-    room = models.ForeignKey(
-        "halls.Room", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
+    room = models.ForeignKey("halls.Room", on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     # PT-806/71: the games without a purchase counted when the player chose to go on
     # («Continuar»), and when; the warning holds until the next purchase.
     idle_warned = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -676,7 +674,9 @@ class PlaySession(models.Model):
                 condition=Q(ended_at__isnull=True) | Q(ended_at__gte=F("started_at")),
                 name="play_session_ends_after_start",
             ),
-            models.CheckConstraint(condition=Q(net=F("won") + F("refunded") - F("staked")), name="play_session_net"),
+            models.CheckConstraint(
+                condition=Q(net=F("won") + F("refunded") - F("staked")), name="play_session_net"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -688,7 +688,9 @@ class PlayLimit(models.Model):
     they play). A tighter limit applies at once; a looser one (longer, or none) only from
     ``next_from``, 24 hours after it was asked, as money limits do."""
 
-    player = models.OneToOneField(Player, on_delete=models.CASCADE, primary_key=True, related_name="play_limit")
+    player = models.OneToOneField(
+        Player, on_delete=models.CASCADE, primary_key=True, related_name="play_limit"
+    )
     session_minutes = models.PositiveIntegerField(_("session time limit (minutes)"), null=True, blank=True)
     reminder_minutes = models.PositiveIntegerField(_("remind me every (minutes)"), null=True, blank=True)
     # A looser limit asked for: the minutes (None: no limit) and when it applies.
@@ -701,7 +703,8 @@ class PlayLimit(models.Model):
         verbose_name_plural = _("play time limits")
         constraints = [
             models.CheckConstraint(
-                condition=Q(session_minutes__isnull=True) | Q(session_minutes__gte=1), name="play_limit_positive"
+                condition=Q(session_minutes__isnull=True) | Q(session_minutes__gte=1),
+                name="play_limit_positive",
             ),
         ]
 

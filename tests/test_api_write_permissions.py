@@ -64,6 +64,8 @@ ALLOWED: dict[str, set[Role]] = {
     "online_rooms_sessions_create": {M},
     "online_games_purchases_create": {PLAYER},
     "online_marking_update": {PLAYER},
+    "players_me_playtime_continue": {PLAYER},
+    "players_me_playtime_limit_set": {PLAYER},
 }
 
 #: Bodies no endpoint accepts: wrong types everywhere, unknown fields, nothing at all.

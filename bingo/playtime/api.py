@@ -22,6 +22,8 @@ IsPlayer = has_role(Role.PLAYER)
 
 
 def _player(request: Request) -> Player:
+    if request.user.pk is None:
+        raise NotFound
     player = Player.objects.select_related("hall").filter(user_id=request.user.pk).first()
     if player is None:
         raise NotFound
@@ -37,7 +39,9 @@ class PlaytimeStateSerializer(serializers.Serializer[Any]):
     limit_minutes = serializers.IntegerField(required=False, allow_null=True, help_text="R101, in force now.")
     limit_at = serializers.DateTimeField(required=False, allow_null=True)
     limit_reached = serializers.BooleanField(required=False)
-    idle_games = serializers.IntegerField(required=False, help_text="PT-806/70 b: games in a row without a purchase.")
+    idle_games = serializers.IntegerField(
+        required=False, help_text="PT-806/70 b: games in a row without a purchase."
+    )
     inactivity = serializers.ChoiceField(choices=["none", "invite", "warn", "end"], required=False)
     end = serializers.BooleanField(required=False, help_text="The session must end now.")
     end_url = serializers.CharField(required=False)

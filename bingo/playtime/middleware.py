@@ -22,7 +22,7 @@ from django.shortcuts import redirect
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from bingo.models import PlaySession, Player
+from bingo.models import Player, PlaySession
 from bingo.playtime import selectors, services
 
 #: The Django session's keys: the play session of this login, and the one whose summary to show.

@@ -22,7 +22,7 @@ from django.db.models import Max, Q, QuerySet, Sum
 from django.urls import reverse
 from django.utils import timezone
 
-from bingo.models import Game, GameState, PlayLimit, PlaySession, Player, Sale, WalletEntry
+from bingo.models import Game, GameState, Player, PlayLimit, PlaySession, Sale, WalletEntry
 
 #: PT-806/70 b): games in a row without a purchase before the invitation to end the session.
 INVITE_AFTER = 5

@@ -23,7 +23,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from bingo.models import PlayLimit, PlaySession, Player
+from bingo.models import Player, PlayLimit, PlaySession
 from bingo.playtime import selectors
 from halls.models import Room
 
@@ -137,7 +137,10 @@ def play_purchase_check(*, player: Player, now: datetime | None = None) -> None:
     limit_at = selectors.time_limit_at(session=session, limits=selectors.play_limits(player=player, now=now))
     if limit_at is not None and now >= limit_at:
         raise ValidationError(
-            _("You reached the time limit you set for a session (R101): nothing was bought. The session ends.")
+            _(
+                "You reached the time limit you set for a session (R101): nothing was bought."
+                " The session ends."
+            )
         )
 
 
@@ -146,7 +149,10 @@ def _minutes(value: int | None, *, field: str, low: int, high: int) -> int | Non
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ValidationError(
-            {field: _("Give a whole number of minutes from %(low)d to %(high)d, or none.") % {"low": low, "high": high}}
+            {
+                field: _("Give a whole number of minutes from %(low)d to %(high)d, or none.")
+                % {"low": low, "high": high}
+            }
         )
     return value
 

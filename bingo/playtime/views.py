@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from bingo.common.forms import add_service_errors
 from bingo.common.roles import Role, role_required
-from bingo.models import PlaySession, Player
+from bingo.models import Player, PlaySession
 from bingo.playtime import selectors, services
 from bingo.playtime.forms import PlayLimitForm
 from bingo.playtime.middleware import SUMMARY_KEY, remember_summary
@@ -33,7 +33,7 @@ class LogoutView(auth_views.LogoutView):
     """Django's logout (POST only); a player then sees the summary of the session just ended
     (PT-806/67, PT-803/39)."""
 
-    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         response = super().post(request, *args, **kwargs)
         if remember_summary(request):
             return redirect("playtime:summary")
@@ -41,6 +41,8 @@ class LogoutView(auth_views.LogoutView):
 
 
 def _player_or_404(request: HttpRequest) -> Player:
+    if request.user.pk is None:
+        raise Http404
     player = Player.objects.select_related("hall").filter(user_id=request.user.pk).first()
     if player is None:
         raise Http404
@@ -57,7 +59,9 @@ def session_list(request: HttpRequest) -> HttpResponse:
     """«As minhas sessões»: the session open now, the time limit in force, and every ended
     session with its summary, newest first (PT-806/67)."""
     player = _player_or_404(request)
-    page = Paginator(selectors.play_session_list(player=player), SESSIONS_PAGE).get_page(request.GET.get("pagina"))
+    page = Paginator(selectors.play_session_list(player=player), SESSIONS_PAGE).get_page(
+        request.GET.get("pagina")
+    )
     context = {
         "player": player,
         "page": page,
@@ -91,7 +95,10 @@ def limit(request: HttpRequest) -> HttpResponse:
                 if saved.next_from is not None:
                     messages.success(
                         request,
-                        _("Saved. A looser limit applies after 24 hours; until then the current one holds (R101)."),
+                        _(
+                            "Saved. A looser limit applies after 24 hours;"
+                            " until then the current one holds (R101)."
+                        ),
                     )
                 else:
                     messages.success(request, _("Saved: your time limit and reminders apply now."))
@@ -101,7 +108,9 @@ def limit(request: HttpRequest) -> HttpResponse:
         form = PlayLimitForm(
             initial={"session_minutes": limits.session_minutes, "reminder_minutes": limits.reminder_minutes}
         )
-    return render(request, "playtime/limit.html", {"player": player, "form": form, "limits": limits}, status=status)
+    return render(
+        request, "playtime/limit.html", {"player": player, "form": form, "limits": limits}, status=status
+    )
 
 
 @require_GET

@@ -51,7 +51,8 @@ def test_invited_at_5_games_without_a_purchase_warned_on_continue_and_ended_pt80
     play_game(lobby, clock, tasks, [rui], monkeypatch)
     assert _stage(ana) == (5, "invite")  # PT-806/70 b)
     lobby_page = client.get(reverse("online:lobby")).content.decode()
-    assert 'data-playtime-invite role="alert">' in lobby_page and INVITE in lobby_page
+    assert 'data-playtime-invite role="alert">' in lobby_page
+    assert INVITE in lobby_page
     state = client.get(reverse("api:player-playtime")).json()
     assert (state["idle_games"], state["inactivity"], state["end"]) == (5, "invite", False)
     game = next_game(lobby, clock)
@@ -59,7 +60,8 @@ def test_invited_at_5_games_without_a_purchase_warned_on_continue_and_ended_pt80
     assert game_state["playtime"]["inactivity"] == "invite"
 
     back = client.post(reverse("playtime:continue"), {"next": reverse("online:lobby")})
-    assert back.status_code == 302 and back["Location"] == reverse("online:lobby")
+    assert back.status_code == 302
+    assert back["Location"] == reverse("online:lobby")
     assert _stage(ana) == (5, "warn")  # PT-806/71
     lobby_page = client.get(reverse("online:lobby")).content.decode()
     assert 'data-playtime-warn role="alert">' in lobby_page
@@ -68,7 +70,9 @@ def test_invited_at_5_games_without_a_purchase_warned_on_continue_and_ended_pt80
     play_game(lobby, clock, tasks, [rui], monkeypatch)
     assert client.get(reverse("api:player-playtime")).status_code == 403  # ended, logged out
     session = PlaySession.objects.get(player=ana)
-    assert session.end_reason == "inactivity" and session.staked == 0 and session.games == 0
+    assert session.end_reason == "inactivity"
+    assert session.staked == 0
+    assert session.games == 0
     summary = client.get(reverse("playtime:summary")).content.decode()
     assert "Sem compra de cartões (inatividade)" in summary
 

@@ -30,7 +30,9 @@ def lobby(db: None) -> OnlineHall:
     return hall
 
 
-def test_a_tighter_limit_applies_at_once_a_looser_one_after_24_hours_r101(lobby: OnlineHall, clock: Clock) -> None:
+def test_a_tighter_limit_applies_at_once_a_looser_one_after_24_hours_r101(
+    lobby: OnlineHall, clock: Clock
+) -> None:
     ana = player(lobby, "ana")
     services.play_limit_set(player=ana, session_minutes=60, reminder_minutes=15)
     assert play_limits(player=ana) == play_limits(player=ana, now=clock.now)
@@ -41,7 +43,12 @@ def test_a_tighter_limit_applies_at_once_a_looser_one_after_24_hours_r101(lobby:
 
     services.play_limit_set(player=ana, session_minutes=120, reminder_minutes=30)  # looser: in 24 h
     limits = play_limits(player=ana)
-    assert (limits.session_minutes, limits.reminder_minutes, limits.pending, limits.next_minutes) == (30, 30, True, 120)
+    assert (limits.session_minutes, limits.reminder_minutes, limits.pending, limits.next_minutes) == (
+        30,
+        30,
+        True,
+        120,
+    )
     assert limits.next_from == clock.now + timedelta(hours=24)
     clock.advance(24 * 3600 - 1)
     assert play_limits(player=ana).session_minutes == 30
@@ -63,7 +70,12 @@ def test_a_tighter_limit_applies_at_once_a_looser_one_after_24_hours_r101(lobby:
 
 @pytest.mark.parametrize(
     ("minutes", "reminder", "field"),
-    [(5, None, "session_minutes"), (2000, None, "session_minutes"), (True, None, "session_minutes"), (60, 7, "reminder_minutes")],
+    [
+        (5, None, "session_minutes"),
+        (2000, None, "session_minutes"),
+        (True, None, "session_minutes"),
+        (60, 7, "reminder_minutes"),
+    ],
 )
 def test_bad_limits_are_refused_and_change_nothing(lobby: OnlineHall, minutes, reminder, field) -> None:
     ana = player(lobby, "ana")
@@ -92,14 +104,16 @@ def test_purchases_are_refused_at_the_time_limit_and_the_session_ends_r101(
     clock.to(session.started_at + timedelta(minutes=30))
     with pytest.raises(ValidationError, match="R101"):
         online_services.online_buy(player=ana, game=game, quantity=2, key=uuid.uuid4().hex, now=clock.now)
-    assert Sale.objects.filter(buyer=ana).count() == 1 and wallet_balance(player=ana) == balance
+    assert Sale.objects.filter(buyer=ana).count() == 1
+    assert wallet_balance(player=ana) == balance
 
     # Another player buys on: the limit is ana's alone.
     bea = player(lobby, "bea")
     online_services.online_buy(player=bea, game=game, quantity=1, key="k2", now=clock.now)
 
     page = client.get(reverse("online:game", args=[game.pk]))
-    assert page.status_code == 302 and page["Location"] == reverse("playtime:summary")
+    assert page.status_code == 302
+    assert page["Location"] == reverse("playtime:summary")
     session.refresh_from_db()
     assert (session.end_reason, session.staked, session.games) == ("time_limit", Decimal("10.00"), 1)
     assert "Limite de tempo da sessão atingido" in client.get(page["Location"]).content.decode()
@@ -113,26 +127,31 @@ def test_the_game_state_stops_offering_to_buy_at_the_limit(lobby: OnlineHall, cl
     services.play_session_start(player=ana)
     game = next_game(lobby, clock)
     state = player_game_state(player=ana, game=game)
-    assert state["choices"]["buy"] and state["playtime"]["limit_minutes"] == 10
+    assert state["choices"]["buy"]
+    assert state["playtime"]["limit_minutes"] == 10
     clock.advance(10 * 60)
     state = player_game_state(player=ana, game=game)
     assert not state["choices"]["buy"]
-    assert state["playtime"]["limit_reached"] and state["playtime"]["end"]
+    assert state["playtime"]["limit_reached"]
+    assert state["playtime"]["end"]
 
 
 def test_the_limit_page_and_api(lobby: OnlineHall, clock: Clock) -> None:
     ana = player(lobby, "ana")
     client = client_for(ana)
     page = client.get(reverse("playtime:limit"))
-    assert page.status_code == 200 and "Limite de tempo da sessão" in page.content.decode()
+    assert page.status_code == 200
+    assert "Limite de tempo da sessão" in page.content.decode()
     done = client.post(reverse("playtime:limit"), {"session_minutes": "45", "reminder_minutes": "15"})
     assert done.status_code == 302
     assert (play_limits(player=ana).session_minutes, play_limits(player=ana).reminder_minutes) == (45, 15)
     refused = client.post(reverse("playtime:limit"), {"session_minutes": "3", "reminder_minutes": ""})
-    assert refused.status_code == 400 and play_limits(player=ana).session_minutes == 45
+    assert refused.status_code == 400
+    assert play_limits(player=ana).session_minutes == 45
     client.post(reverse("playtime:limit"), {"session_minutes": "90", "reminder_minutes": "15"})
     listing = client.get(reverse("playtime:sessions")).content.decode()
-    assert 'id="session-limit-pending"' in listing and "45 minutos" in listing
+    assert 'id="session-limit-pending"' in listing
+    assert "45 minutos" in listing
 
     url = reverse("api:player-playtime-limit")
     body = client.get(url).json()
@@ -140,7 +159,9 @@ def test_the_limit_page_and_api(lobby: OnlineHall, clock: Clock) -> None:
     bad = client.put(url, {"session_minutes": 5, "reminder_minutes": None}, content_type="application/json")
     assert bad.status_code == 400
     good = client.put(url, {"session_minutes": 20, "reminder_minutes": 30}, content_type="application/json")
-    assert good.status_code == 200 and good.json()["session_minutes"] == 20 and not good.json()["pending"]
+    assert good.status_code == 200
+    assert good.json()["session_minutes"] == 20
+    assert not good.json()["pending"]
 
 
 def test_online_pages_carry_the_reminder_for_the_static_script(lobby: OnlineHall, clock: Clock) -> None:
@@ -154,6 +175,8 @@ def test_online_pages_carry_the_reminder_for_the_static_script(lobby: OnlineHall
     seconds = int((clock.now - PlaySession.objects.get(player=ana).started_at).total_seconds())
     for url in (reverse("online:lobby"), reverse("online:game", args=[game.pk])):
         html = client.get(url).content.decode()
-        assert 'data-every="15"' in html and f'data-seconds="{seconds}"' in html
-        assert "js/playtime.js" in html and "<script>" not in html
+        assert 'data-every="15"' in html
+        assert f'data-seconds="{seconds}"' in html
+        assert "js/playtime.js" in html
+        assert "<script>" not in html
         assert "Está a jogar há {n} minutos." in html

@@ -48,11 +48,13 @@ def test_login_starts_and_logout_ends_the_session_with_its_summary_pt806_67(
     play_game(lobby, clock, tasks, [ana], monkeypatch)  # ana's card wins this one
     clock.advance(60)
     out = client.post(reverse("logout"))
-    assert out.status_code == 302 and out["Location"] == reverse("playtime:summary")
+    assert out.status_code == 302
+    assert out["Location"] == reverse("playtime:summary")
     session.refresh_from_db()
     won = _credits(ana, "prize")
     assert won > 0  # the second game was hers
-    assert session.end_reason == "logout" and session.ended_at == clock.now
+    assert session.end_reason == "logout"
+    assert session.ended_at == clock.now
     assert (session.staked, session.won, session.refunded, session.games) == (
         Decimal("200.00"),
         won,
@@ -65,14 +67,17 @@ def test_login_starts_and_logout_ends_the_session_with_its_summary_pt806_67(
     html = summary.content.decode()
     assert summary.status_code == 200
     assert "A sua sessão de jogo terminou" in html
-    assert f'data-staked="{session.staked}"' in html and f'data-net="{session.net}"' in html
+    assert f'data-staked="{session.staked}"' in html
+    assert f'data-net="{session.net}"' in html
     assert 'data-games="2"' in html
     assert f'data-minutes="{(clock.now - session.started_at).seconds // 60}"' in html
     # Logged out: the player's pages send to the login page.
     assert client.get(reverse("playtime:sessions")).status_code == 302
 
 
-def test_the_summary_counts_a_refund_of_an_annulled_game(lobby: OnlineHall, clock: Clock, tasks: Tasks) -> None:
+def test_the_summary_counts_a_refund_of_an_annulled_game(
+    lobby: OnlineHall, clock: Clock, tasks: Tasks
+) -> None:
     """PT-806/67: a game annulled and refunded (R98) shows as refunded, the net nothing lost."""
     from bingo.draw import services as draw_services
     from tests.autodraw.helpers import committed, online_buy, reconcile
@@ -85,7 +90,9 @@ def test_the_summary_counts_a_refund_of_an_annulled_game(lobby: OnlineHall, cloc
     clock.to(game.sales_close_at)
     reconcile()
     game.refresh_from_db()
-    committed(lambda: draw_services.game_annul(game=game, user=lobby.manager, reason="Falha do sistema (R98)"))
+    committed(
+        lambda: draw_services.game_annul(game=game, user=lobby.manager, reason="Falha do sistema (R98)")
+    )
     ended = services.play_session_end(session=session, reason="logout")
     assert (ended.staked, ended.refunded, ended.won, ended.net, ended.games) == (
         Decimal("200.00"),
@@ -136,7 +143,8 @@ def test_an_idle_player_is_logged_out_on_the_next_request_and_sees_the_summary(
     assert client.get(reverse("online:lobby")).status_code == 200
     clock.advance(31 * 60)
     page = client.get(reverse("online:lobby"))
-    assert page.status_code == 302 and page["Location"] == reverse("playtime:summary")
+    assert page.status_code == 302
+    assert page["Location"] == reverse("playtime:summary")
     session = PlaySession.objects.get(player=ana)
     assert session.end_reason == "timeout"
     assert selectors.played_seconds(session=session) == 10 * 60
@@ -175,7 +183,9 @@ def test_the_beat_task_ends_idle_sessions_and_writes_their_summary(
     clock.advance(11 * 60)
     assert end_due_task() == 1
     ended = PlaySession.objects.get(player=ana)
-    assert ended.end_reason == "timeout" and ended.staked == Decimal("100.00") and ended.games == 1
+    assert ended.end_reason == "timeout"
+    assert ended.staked == Decimal("100.00")
+    assert ended.games == 1
     assert PlaySession.objects.get(player=bea).ended_at is None
     assert end_due_task() == 0  # idempotent
 
@@ -197,15 +207,22 @@ def test_sessions_page_and_api_list_past_sessions_with_their_summaries(
     assert reverse("playtime:sessions") in dashboard
     page = client.get(reverse("playtime:sessions"))
     html = page.content.decode()
-    assert page.status_code == 200 and "As minhas sessões" in html
-    assert f'data-session="{ended.pk}"' in html and 'data-staked="100.00"' in html
+    assert page.status_code == 200
+    assert "As minhas sessões" in html
+    assert f'data-session="{ended.pk}"' in html
+    assert 'data-staked="100.00"' in html
     assert html.count('class="playtime-past"') == 1
 
     body = client.get(reverse("api:player-sessions")).json()
     assert body["count"] == 1
     assert body["current"]["session"] == PlaySession.objects.get(player=ana, ended_at__isnull=True).pk
     (line,) = body["results"]
-    assert (line["id"], line["end_reason"], line["staked"], line["games"]) == (ended.pk, "logout", "100.00", 1)
+    assert (line["id"], line["end_reason"], line["staked"], line["games"]) == (
+        ended.pk,
+        "logout",
+        "100.00",
+        1,
+    )
     assert line["net"] == f"{ended.net:.2f}"
 
 
