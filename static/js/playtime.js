@@ -20,6 +20,7 @@
   var warn = root.querySelector("[data-playtime-warn]");
   var key = "playtime-reminded-" + session;
   var leaving = false;
+  var polling = false;
 
   function reminded() {
     try {
@@ -69,6 +70,10 @@
   }
 
   function poll() {
+    if (polling || leaving) {
+      return; // one read at a time (a tab asleep wakes with many intervals due)
+    }
+    polling = true;
     window.fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (response) {
         if (response.status === 403 || response.status === 401) {
@@ -78,9 +83,28 @@
         }
         return response.ok ? response.json() : null;
       })
-      .then(apply)
-      .catch(function () { /* offline: the next read tries again */ });
+      .then(function (state) {
+        polling = false;
+        apply(state);
+      })
+      .catch(function () {
+        polling = false; // offline: the next read tries again
+      });
   }
+
+  // A form sent (the logout, a purchase) or the page left: a read answered late must not send
+  // the player elsewhere.
+  document.addEventListener("submit", function () {
+    leaving = true;
+  });
+  window.addEventListener("pagehide", function () {
+    leaving = true;
+  });
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) {
+      leaving = false; // back in the history: the page is live again
+    }
+  });
 
   // The game page's own state carries the same part ("playtime"): the game's script may hand it.
   window.bingoPlaytime = { apply: apply };
