@@ -11,6 +11,7 @@ from bingo.games import api as game_api
 from bingo.jackpot import api as jackpot_api
 from bingo.online import api as online_api
 from bingo.players import api as players_api
+from bingo.playtime import api as playtime_api
 from cards import api as cards_api
 from cards.printing import api as printing_api
 from halls import api as halls_api
@@ -100,6 +101,15 @@ urlpatterns: list[URLPattern] = [
     path("players/register/", players_api.RegisterView.as_view(), name="player-register"),
     path("players/me/wallet/", players_api.MyWalletView.as_view(), name="player-wallet"),
     path("players/me/history/", players_api.MyHistoryView.as_view(), name="player-history"),
+    # The player's play sessions (PT-806/67, PT-806/70-71, R101): bingo/playtime/api.py.
+    path("players/me/sessions/", playtime_api.MySessionsView.as_view(), name="player-sessions"),
+    path("players/me/playtime/", playtime_api.PlaytimeView.as_view(), name="player-playtime"),
+    path(
+        "players/me/playtime/continue/",
+        playtime_api.PlaytimeContinueView.as_view(),
+        name="player-playtime-continue",
+    ),
+    path("players/me/playtime/limit/", playtime_api.PlayLimitView.as_view(), name="player-playtime-limit"),
     path("players/", players_api.PlayerLookupView.as_view(), name="player-lookup"),
     path("players/<int:player_id>/deposits/", players_api.DepositView.as_view(), name="player-deposits"),
     path(

@@ -10,13 +10,19 @@ class BingoConfig(AppConfig):
         # Bind shared tasks to our configured Celery app in every Django process.
         # Every login lockout is logged (django-axes sends the signal; bingo/accounts/views.py).
         from axes.signals import user_locked_out
+        from django.contrib.auth.signals import user_logged_in, user_logged_out
 
         from bingo import celery  # noqa: F401
         from bingo.accounts.views import log_lockout
         from bingo.autodraw import tasks as autodraw_tasks  # noqa: F401  (the online loop's tasks)
         from bingo.live import events
+        from bingo.playtime import middleware as playtime
+        from bingo.playtime import tasks as playtime_tasks  # noqa: F401  (the sessions' sweep)
         from halls.signals import hall_jackpot_switched
 
         user_locked_out.connect(log_lockout, dispatch_uid="bingo.log_lockout")
         # halls sits below the features and may not import them: it signals, the displays hear.
         hall_jackpot_switched.connect(events.on_hall_jackpot_switched, dispatch_uid="bingo.jackpot_switched")
+        # A player's play session starts at login and ends at logout (PT-803 g, bingo/playtime).
+        user_logged_in.connect(playtime.on_login, dispatch_uid="bingo.playtime_login")
+        user_logged_out.connect(playtime.on_logout, dispatch_uid="bingo.playtime_logout")

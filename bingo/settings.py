@@ -63,6 +63,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A player's play session: kept alive, ended when idle, over the time limit or inactive.
+    "bingo.playtime.middleware.PlaySessionMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a login refused for too many failures into the
     # lockout page (bingo/accounts/views.py login_locked_out).
@@ -178,6 +180,14 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 1.0,
         "options": {"expires": 2.0},
     },
+    # Players' play sessions (bingo/playtime): every minute, end those idle too long, past the
+    # player's time limit (R101) or inactive (PT-806/70-71), so their summaries are written even
+    # if the player never comes back (PT-806/67).
+    "playtime-end-due": {
+        "task": "playtime.end_due",
+        "schedule": 60.0,
+        "options": {"expires": 50.0},
+    },
 }
 # R98 (PT-803/33, PT-806/72): an online game whose next ball is this many seconds overdue (the
 # system was down too long to finish it in real time), or whose same ball task failed
@@ -268,6 +278,8 @@ BINGO_PUBLIC_URL = env.str("BINGO_PUBLIC_URL", default="http://127.0.0.1:8000").
 # The youngest a player may register at: the legal age to gamble (no other age is set by the
 # regulation the system follows; 18 unless the regulator says otherwise).
 PLAYER_MIN_AGE = env.int("PLAYER_MIN_AGE", default=18)
+# A player's play session ends after this many seconds without a request (bingo/playtime).
+PLAYER_IDLE_TIMEOUT = env.int("PLAYER_IDLE_TIMEOUT", default=30 * 60)
 # Registrations tried per address (bingo/players/api.py RegistrationThrottle: the page and the
 # API count together).
 PLAYER_REGISTER_RATE = env.str("PLAYER_REGISTER_RATE", default="10/hour")

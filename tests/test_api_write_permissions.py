@@ -66,6 +66,8 @@ ALLOWED: dict[str, set[Role]] = {
     "online_marking_update": {PLAYER},
     "demo_grants_create": {PLAYER},
     "demo_games_create": {PLAYER},
+    "players_me_playtime_continue": {PLAYER},
+    "players_me_playtime_limit_set": {PLAYER},
 }
 
 #: Bodies no endpoint accepts: wrong types everywhere, unknown fields, nothing at all.

@@ -8,6 +8,7 @@ from bingo.accounts import views
 from bingo.accounts.forms import LoginForm
 from bingo.common.roles import Role
 from bingo.players.views import PlayerDashboardView
+from bingo.playtime.views import LogoutView
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -16,8 +17,9 @@ urlpatterns = [
         auth_views.LoginView.as_view(authentication_form=LoginForm, redirect_authenticated_user=True),
         name="login",
     ),
-    # Django's LogoutView accepts POST only, so a link or a prefetch cannot log anyone out.
-    path("sair/", auth_views.LogoutView.as_view(), name="logout"),
+    # Django's LogoutView accepts POST only, so a link or a prefetch cannot log anyone out; a
+    # player then sees the summary of the play session just ended (bingo/playtime, PT-806/67).
+    path("sair/", LogoutView.as_view(), name="logout"),
     path("gerente/", views.DashboardView.as_view(role=Role.MANAGER), name=Role.MANAGER.dashboard_url_name),
     # Logins refused after too many failures (django-axes): the manager unlocks their staff.
     path("gerente/bloqueios/", views.login_lockout_list, name="login_lockouts"),

@@ -32,6 +32,7 @@ from bingo.models import (
     WalletEntry,
 )
 from bingo.players import selectors as player_selectors
+from bingo.playtime import selectors as playtime_selectors
 from bingo.sales import selectors as sales_selectors
 from cards.models import CardSet, Series
 from cards.selectors import card_get
@@ -261,6 +262,7 @@ def player_game_state(*, player: Player, game: Game) -> dict[str, Any]:
     limit = hall.card_limit_per_player
     targets = [{"prize": t.prize.value, "cells": [list(c) for c in t.cells]} for t in rules.targets]
     outcome = game_outcome(player=player, game=game)
+    playtime = playtime_selectors.playtime_state(player=player)
     return {
         "type": "player.state",
         "game": {
@@ -299,9 +301,11 @@ def player_game_state(*, player: Player, game: Game) -> dict[str, Any]:
             "refunded": f"{outcome.refunded:.2f}",
             "refunded_display": money_display(outcome.refunded, hall.currency),
         },
+        # The play session: reminders, time limit (R101), inactivity (PT-806/70-71).
+        "playtime": playtime,
         # R94: what the player may do now.
         "choices": {
-            "buy": selling and (limit is None or bought < limit),
+            "buy": selling and (limit is None or bought < limit) and not playtime.get("limit_reached"),
             "marking": True,
             "mark_by_hand": player.marking == "manual" and bool(cards),
             "lobby": True,

@@ -41,6 +41,7 @@ from bingo.models import (
 from bingo.online import selectors as online_selectors
 from bingo.players import selectors as player_selectors
 from bingo.players import services as player_services
+from bingo.playtime import services as playtime_services
 from bingo.sales import services as sales_services
 from cards.models import Series
 from halls.models import Hall, Room
@@ -308,15 +309,17 @@ def _same_purchase(done: OnlinePurchase, game: Game, quantity: int) -> OnlinePur
     return done
 
 
-def online_buy(*, player: Player, game: Game, quantity: int, key: str) -> OnlinePurchase:
+def online_buy(
+    *, player: Player, game: Game, quantity: int, key: str, now: datetime | None = None
+) -> OnlinePurchase:
     """Buy ``quantity`` cards of ``game`` for ``player``: the next cards of its online series in
     number order (R36-R38), paid from the wallet in the same transaction as the sale, never one
     without the other. ``key`` (1 to 40 characters, chosen by the client) makes a retried
     purchase count once: the retry returns the first one's result, even after sales closed.
 
     Refused, selling and taking nothing, when the game is not selling, the wallet holds less
-    than the cards cost, the player would pass the hall's limit of cards (R35), or the game is
-    another operator's.
+    than the cards cost, the player would pass the hall's limit of cards (R35), the game is
+    another operator's, or the player's play session reached their time limit (R101).
     """
     key = (key or "").strip()
     if not key or len(key) > KEY_MAX:
@@ -341,7 +344,7 @@ def online_buy(*, player: Player, game: Game, quantity: int, key: str) -> Online
         )
     if not online.active:
         raise ValidationError(_("This room is closed to players."))
-    if not online_selectors.game_on_sale(game=game):
+    if not online_selectors.game_on_sale(game=game, now=now):
         # R93: at the announced close sales end for everyone, closed by the reconciler or not.
         raise ValidationError(_("Game %(n)d is not selling cards.") % {"n": game.number})
     if game.price is not None:
@@ -354,6 +357,8 @@ def online_buy(*, player: Player, game: Game, quantity: int, key: str) -> Online
             )
     try:
         with transaction.atomic():
+            # R101: the session time limit the player set, checked under the session's lock.
+            playtime_services.play_purchase_check(player=player, now=now)
             result = sales_services.sale_make_online(
                 game=game, quantity=quantity, buyer=player, request_key=request_key
             )

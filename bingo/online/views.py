@@ -24,6 +24,8 @@ from bingo.common.roles import Role, role_required
 from bingo.models import Game, OnlineRoom, Player
 from bingo.online import selectors, services
 from bingo.online.forms import BuyForm, MarkingForm, OnlineRoomForm, SessionScheduleForm
+from bingo.playtime import selectors as playtime_selectors
+from bingo.playtime import services as playtime_services
 from halls.selectors import hall_list_for
 
 # --- managers ----------------------------------------------------------------------------------
@@ -140,6 +142,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     context = {
         "lobby": selectors.online_lobby(player=player),
         "away": selectors.player_games_ended_since(player=player, since=since),
+        "playtime": playtime_selectors.playtime_state(player=player),
         "marking_form": MarkingForm(initial={"marking": player.marking}),
     }
     return render(request, "online/lobby.html", context)
@@ -150,6 +153,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     player = player_of(request)
     game = _game_or_404(player, game_id)
+    # PT-806/70 b: the player's inactivity is counted in the room of the last game page opened.
+    playtime_services.play_session_room_follow(player=player, room=game.session.room)
     state = selectors.player_game_state(player=player, game=game)
     context = {
         "game": game,

@@ -202,6 +202,9 @@
     }
     renderPrizes();
     renderCards(drawn);
+    if (window.bingoPlaytime && state.playtime) {
+      window.bingoPlaytime.apply(state.playtime); // static/js/playtime.js (PT-806/70-71, R101)
+    }
     var alerts = [];
     if (state.won && state.won.length) {
       alerts.push(label("won") + ": " + state.won.map(function (k) {

@@ -1,0 +1,121 @@
+"""The request side of play sessions (PT-803 g): the login and logout receivers, and the
+middleware that keeps a player's session alive and ends it when it is due.
+
+* Login (``user_logged_in``): the player's play session starts (or the open one is joined).
+* Logout (``user_logged_out``): it ends, its summary kept; ``LogoutView`` (bingo/playtime/views.py)
+  then shows the summary (PT-806/67).
+* Every request of a logged-in player: ``last_seen_at`` moves on (at most once a minute); a
+  session idle longer than ``PLAYER_IDLE_TIMEOUT``, past the player's time limit (R101) or
+  inactive (PT-806/71) is ended, the player logged out and shown its summary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import logout
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from bingo.models import Player, PlaySession
+from bingo.playtime import selectors, services
+
+#: The Django session's keys: the play session of this login, and the one whose summary to show.
+SESSION_KEY = "play_session"
+SUMMARY_KEY = "play_summary"
+
+
+def _player(user: AbstractBaseUser | Any) -> Player | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return Player.objects.filter(user_id=user.pk).first()
+
+
+def on_login(sender: Any, request: HttpRequest | None, user: AbstractBaseUser, **kwargs: Any) -> None:
+    """``user_logged_in``: a player's play session starts (PT-803 g)."""
+    player = _player(user)
+    if player is None or request is None:
+        return
+    session = services.play_session_start(player=player)
+    request.session[SESSION_KEY] = session.pk
+
+
+def on_logout(sender: Any, request: HttpRequest | None, user: AbstractBaseUser | None, **kwargs: Any) -> None:
+    """``user_logged_out``: the player's play session ends, its summary kept (PT-806/67); the
+    request remembers it for the summary page (the Django session is flushed next)."""
+    player = _player(user)
+    if player is None or request is None:
+        return
+    session_id = request.session.get(SESSION_KEY)
+    session = PlaySession.objects.filter(pk=session_id, player=player).first() if session_id else None
+    if session is None:
+        session = selectors.play_session_open_get(player=player)
+    if session is None:
+        return
+    ended = services.play_session_end(session=session, reason=PlaySession.EndReason.LOGOUT)
+    request.play_summary_id = ended.pk  # type: ignore[attr-defined]
+
+
+def remember_summary(request: HttpRequest) -> bool:
+    """After a logout: keep the ended session's id in the new Django session for the summary
+    page; False when there is none."""
+    summary_id = getattr(request, "play_summary_id", None)
+    if summary_id is None:
+        return False
+    request.session[SUMMARY_KEY] = summary_id
+    return True
+
+
+class PlaySessionMiddleware:
+    """Keep a logged-in player's play session alive; end it, log out and show its summary when
+    it is due (idle, time limit R101, inactivity PT-806/71) or was ended elsewhere."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.check(request) or self.get_response(request)
+
+    def check(self, request: HttpRequest) -> HttpResponse | None:
+        if request.path.startswith(settings.STATIC_URL):
+            return None
+        player = _player(getattr(request, "user", None))
+        if player is None:
+            return None
+        now = timezone.now()
+        session_id = request.session.get(SESSION_KEY)
+        session = PlaySession.objects.filter(pk=session_id, player=player).first() if session_id else None
+        if session is None:
+            # Logged in before play sessions existed, or the session's row is gone: start one.
+            session = services.play_session_start(player=player, now=now)
+            request.session[SESSION_KEY] = session.pk
+            return None
+        if session.ended_at is None:
+            reason = selectors.play_session_due(session=session, now=now)
+            if reason is not None:
+                session = services.play_session_end(session=session, reason=reason, now=now)
+        if session.ended_at is not None:
+            return self.ended(request, session)
+        services.play_session_touch(session=session, now=now)
+        return None
+
+    def ended(self, request: HttpRequest, session: PlaySession) -> HttpResponse:
+        """Log the player out and show the ended session's summary (JSON for the API)."""
+        logout(request)
+        request.session[SUMMARY_KEY] = session.pk
+        if request.path.startswith("/api/"):
+            return JsonResponse(
+                {
+                    "detail": _("Your play session ended (%(reason)s): log in again to play.")
+                    % {"reason": session.get_end_reason_display()},
+                    "session": session.pk,
+                    "end_reason": session.end_reason,
+                },
+                status=403,
+            )
+        return redirect("playtime:summary")

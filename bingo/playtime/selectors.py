@@ -1,0 +1,259 @@
+"""Reads of the players' play sessions (PT-803 g): the open session, its figures, the player's
+time limit in force (R101), the inactivity count and stage (PT-806/70-71), and the state the
+pages and the API show (``playtime_state``).
+
+Inactivity, exactly (docs/playtime.md): the idle games are the games of the room the player
+follows (the room of the last game page opened) whose sales closed during the session, after
+the player's last purchase, in which the player bought nothing. At ``INVITE_AFTER`` (5) idle
+games the player is invited to end the session (PT-806/70 b); when they go on («Continuar»),
+or at the 6th idle game if they answer nothing, they are warned that the session ends if they
+buy nothing in the next game (PT-806/71); one more game without a purchase ends it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Max, Q, QuerySet, Sum
+from django.urls import reverse
+from django.utils import timezone
+
+from bingo.models import Game, GameState, Player, PlayLimit, PlaySession, Sale, WalletEntry
+
+#: PT-806/70 b): games in a row without a purchase before the invitation to end the session.
+INVITE_AFTER = 5
+#: How often a request moves ``last_seen_at`` on (seconds): at most one write a minute.
+TOUCH_EVERY = 60
+#: A looser limit applies this long after it was asked (R101, like the money limits).
+LOOSEN_AFTER = timedelta(hours=24)
+
+
+def _now(now: datetime | None) -> datetime:
+    return now or timezone.now()
+
+
+def play_session_open_get(*, player: Player) -> PlaySession | None:
+    """The player's open play session, or None."""
+    return PlaySession.objects.filter(player=player, ended_at__isnull=True).first()
+
+
+def play_session_list(*, player: Player) -> QuerySet[PlaySession]:
+    """The player's ended play sessions with their summaries, newest first (PT-806/67)."""
+    return PlaySession.objects.filter(player=player, ended_at__isnull=False).order_by("-started_at", "-pk")
+
+
+def play_session_get(*, session_id: int) -> PlaySession:
+    return PlaySession.objects.select_related("player__hall").get(pk=session_id)
+
+
+# --- the time limit (R101) -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The player's time limit in force now, the reminder interval, and a looser limit waiting
+    for its 24 hours (``pending``: True when one waits; ``next_minutes`` None means no limit)."""
+
+    session_minutes: int | None
+    reminder_minutes: int | None
+    pending: bool = False
+    next_minutes: int | None = None
+    next_from: datetime | None = None
+
+
+def play_limits(*, player: Player, now: datetime | None = None) -> Limits:
+    """R101: the session time limit in force at ``now`` (a looser one asked counts once its 24
+    hours have passed) and the reminder interval."""
+    limit = PlayLimit.objects.filter(player=player).first()
+    if limit is None:
+        return Limits(None, None)
+    if limit.next_from is not None:
+        if _now(now) >= limit.next_from:
+            return Limits(limit.next_session_minutes, limit.reminder_minutes)
+        return Limits(
+            limit.session_minutes, limit.reminder_minutes, True, limit.next_session_minutes, limit.next_from
+        )
+    return Limits(limit.session_minutes, limit.reminder_minutes)
+
+
+def time_limit_at(*, session: PlaySession, limits: Limits) -> datetime | None:
+    """When ``session`` reaches the player's time limit (R101); None without a limit."""
+    if limits.session_minutes is None:
+        return None
+    return session.started_at + timedelta(minutes=limits.session_minutes)
+
+
+# --- inactivity (PT-806/70-71) -------------------------------------------------------------------
+
+
+def _last_purchase_at(session: PlaySession) -> datetime | None:
+    found: datetime | None = WalletEntry.objects.filter(
+        player_id=session.player_id, kind=WalletEntry.Kind.PURCHASE, created_at__gte=session.started_at
+    ).aggregate(last=Max("created_at"))["last"]
+    return found
+
+
+def idle_games(*, session: PlaySession, now: datetime | None = None) -> int:
+    """PT-806/70 b): the games in a row the player bought nothing in: the games of the room they
+    follow whose sales closed during the session, after their last purchase, without a card
+    of theirs. A purchase starts the count again."""
+    if session.room_id is None:
+        return 0
+    since = max(session.started_at, _last_purchase_at(session) or session.started_at)
+    return (
+        Game.objects.filter(
+            session__room_id=session.room_id,
+            sales_close_at__gt=since,
+            sales_close_at__lte=_now(now),
+        )
+        .exclude(state__in=[GameState.PLANNED.value, GameState.SELLING.value])
+        .exclude(sales__buyer_id=session.player_id)
+        .count()
+    )
+
+
+@dataclass(frozen=True)
+class Inactivity:
+    """The idle games and the stage: ``none``, ``invite`` (PT-806/70), ``warn`` (PT-806/71) or
+    ``end`` (the session ends for inactivity)."""
+
+    games: int
+    stage: str
+
+
+def inactivity(*, session: PlaySession, now: datetime | None = None) -> Inactivity:
+    """PT-806/70-71: invited at 5 idle games; warned when the player chose to go on, or at the
+    6th if they answered nothing; the session ends at the next idle game after the warning."""
+    games = idle_games(session=session, now=now)
+    if games < INVITE_AFTER:
+        return Inactivity(games, "none")
+    warned_at = INVITE_AFTER + 1
+    if session.idle_warned is not None and session.idle_warned_at is not None:
+        last = _last_purchase_at(session)
+        if last is None or session.idle_warned_at > last:
+            warned_at = min(warned_at, session.idle_warned)
+    if games < warned_at:
+        return Inactivity(games, "invite")
+    if games == warned_at:
+        return Inactivity(games, "warn")
+    return Inactivity(games, "end")
+
+
+# --- what ends a session ---------------------------------------------------------------------------
+
+
+def play_session_due(*, session: PlaySession, now: datetime | None = None) -> str | None:
+    """Why ``session`` must end now, or None: idle longer than ``PLAYER_IDLE_TIMEOUT``
+    (timeout), the player's time limit reached (R101), or inactivity (PT-806/71)."""
+    now = _now(now)
+    if now - session.last_seen_at > timedelta(seconds=settings.PLAYER_IDLE_TIMEOUT):
+        return PlaySession.EndReason.TIMEOUT.value
+    limit_at = time_limit_at(session=session, limits=play_limits(player=session.player, now=now))
+    if limit_at is not None and now >= limit_at:
+        return PlaySession.EndReason.TIME_LIMIT.value
+    if inactivity(session=session, now=now).stage == "end":
+        return PlaySession.EndReason.INACTIVITY.value
+    return None
+
+
+# --- the summary (PT-806/67) ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What a play session staked, won, got refunded, the net, and the games played (those
+    still in play at the end apart: their prizes or refunds come later)."""
+
+    staked: Decimal
+    won: Decimal
+    refunded: Decimal
+    games: int
+    games_in_play: int
+
+    @property
+    def net(self) -> Decimal:
+        return self.won + self.refunded - self.staked
+
+
+def play_session_figures(*, player: Player, start: datetime, end: datetime) -> Figures:
+    """PT-806/67, PT-803/39: the wallet's purchases, prizes and refunds between ``start`` and
+    ``end``, and the games the player bought cards in meanwhile."""
+    entries = WalletEntry.objects.filter(player=player, created_at__gte=start, created_at__lte=end)
+    totals = entries.aggregate(
+        staked=Sum("amount", filter=Q(kind=WalletEntry.Kind.PURCHASE)),
+        won=Sum("amount", filter=Q(kind=WalletEntry.Kind.PRIZE)),
+        refunded=Sum("amount", filter=Q(kind=WalletEntry.Kind.REFUND)),
+    )
+    games = Game.objects.filter(
+        pk__in=Sale.objects.filter(buyer=player, created_at__gte=start, created_at__lte=end).values("game_id")
+    )
+    zero = Decimal("0.00")
+    return Figures(
+        staked=-(totals["staked"] or zero) + zero,
+        won=totals["won"] or zero,
+        refunded=totals["refunded"] or zero,
+        games=games.count(),
+        games_in_play=games.exclude(state__in=[GameState.FINISHED.value, GameState.ANNULLED.value]).count(),
+    )
+
+
+def played_seconds(*, session: PlaySession, now: datetime | None = None) -> int:
+    """The time played: to the end, or to the last request for a session ended idle."""
+    if session.ended_at is None:
+        end = _now(now)
+    elif session.end_reason == PlaySession.EndReason.TIMEOUT:
+        end = session.last_seen_at
+    else:
+        end = session.ended_at
+    return max(0, int((end - session.started_at).total_seconds()))
+
+
+# --- the state the pages and the API show ------------------------------------------------------------
+
+
+def playtime_state(*, player: Player, now: datetime | None = None) -> dict[str, Any]:
+    """The open session as JSON for the online pages and the API: when it started, the minutes
+    played, the reminder interval and time limit (R101), the idle games and the inactivity stage
+    (PT-806/70-71), and whether it must end now (``end``: the page goes to ``end_url``)."""
+    now = _now(now)
+    session = play_session_open_get(player=player)
+    if session is None:
+        return {"session": None}
+    limits = play_limits(player=player, now=now)
+    limit_at = time_limit_at(session=session, limits=limits)
+    idle = inactivity(session=session, now=now)
+    return {
+        "session": session.pk,
+        "started_at": session.started_at.isoformat(),
+        "seconds": played_seconds(session=session, now=now),
+        "minutes": played_seconds(session=session, now=now) // 60,
+        "reminder_minutes": limits.reminder_minutes,
+        "limit_minutes": limits.session_minutes,
+        "limit_at": limit_at.isoformat() if limit_at else None,
+        "limit_reached": limit_at is not None and now >= limit_at,
+        "idle_games": idle.games,
+        "inactivity": idle.stage,
+        "end": play_session_due(session=session, now=now) is not None,
+        "end_url": reverse("playtime:end"),
+    }
+
+
+__all__ = [
+    "INVITE_AFTER",
+    "Figures",
+    "Inactivity",
+    "Limits",
+    "idle_games",
+    "inactivity",
+    "play_limits",
+    "play_session_due",
+    "play_session_figures",
+    "play_session_get",
+    "play_session_list",
+    "play_session_open_get",
+    "playtime_state",
+]

@@ -1,0 +1,205 @@
+"""Writes of the players' play sessions (PT-803 g: from login to logout).
+
+* ``play_session_start``: at login, the player's open session (joined when one is open and not
+  due to end on another device, else a new one).
+* ``play_session_touch`` / ``play_session_room_follow``: a request keeps it alive (at most one write
+  a minute); a game page opened sets the room followed for inactivity (PT-806/70 b).
+* ``play_session_end``: ends it and keeps its summary (PT-806/67, PT-803/39).
+* ``play_session_end_due``: the beat task's sweep: every open session idle too long, past its
+  time limit (R101) or inactive (PT-806/71) is ended.
+* ``play_session_continue``: the player goes on after the inactivity invitation (PT-806/71).
+* ``play_limit_set``: the session time limit and reminders (R101): tighter at once, looser
+  after 24 hours.
+* ``play_purchase_check``: called by ``online_buy`` inside the purchase's transaction: refused
+  once the session's time limit is reached (R101).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from bingo.models import Player, PlayLimit, PlaySession
+from bingo.playtime import selectors
+from halls.models import Room
+
+#: The shortest and longest session time limit a player may set (minutes).
+LIMIT_MIN, LIMIT_MAX = 10, 24 * 60
+#: The reminder intervals offered (minutes).
+REMINDER_CHOICES = (15, 30, 60)
+
+
+def _now(now: datetime | None) -> datetime:
+    return now or timezone.now()
+
+
+def play_session_end(*, session: PlaySession, reason: str, now: datetime | None = None) -> PlaySession:
+    """End ``session`` for ``reason`` and keep its summary (PT-806/67): staked, won, refunded,
+    the net, the games. Ending an ended session changes nothing."""
+    if reason not in PlaySession.EndReason.values:
+        raise ValueError(f"unknown end reason {reason!r}")
+    now = _now(now)
+    with transaction.atomic():
+        locked = PlaySession.objects.select_for_update().get(pk=session.pk)
+        if locked.ended_at is not None:
+            return locked
+        figures = selectors.play_session_figures(player=locked.player, start=locked.started_at, end=now)
+        locked.ended_at = max(now, locked.started_at)
+        locked.end_reason = reason
+        locked.staked = figures.staked
+        locked.won = figures.won
+        locked.refunded = figures.refunded
+        locked.net = figures.net
+        locked.games = figures.games
+        locked.games_in_play = figures.games_in_play
+        locked.save()
+    return locked
+
+
+def play_session_start(*, player: Player, now: datetime | None = None) -> PlaySession:
+    """The player logs in: their open session (shared by their devices) unless it is due to
+    end, which is ended first (its summary kept); else a new one. One open per player."""
+    now = _now(now)
+    for _attempt in range(2):
+        session = selectors.play_session_open_get(player=player)
+        if session is not None:
+            reason = selectors.play_session_due(session=session, now=now)
+            if reason is None:
+                PlaySession.objects.filter(pk=session.pk).update(last_seen_at=now)
+                session.last_seen_at = now
+                return session
+            play_session_end(session=session, reason=reason, now=now)
+        try:
+            with transaction.atomic():
+                return PlaySession.objects.create(player=player, started_at=now, last_seen_at=now)
+        except IntegrityError:
+            continue  # another login opened one at the same moment: join it
+    raise RuntimeError("could not open a play session")  # pragma: no cover
+
+
+def play_session_touch(*, session: PlaySession, now: datetime | None = None) -> bool:
+    """A request of the player: ``last_seen_at`` moves on, at most once a minute (True if it
+    was written)."""
+    now = _now(now)
+    if (now - session.last_seen_at).total_seconds() < selectors.TOUCH_EVERY:
+        return False
+    PlaySession.objects.filter(pk=session.pk, ended_at__isnull=True).update(last_seen_at=now)
+    session.last_seen_at = now
+    return True
+
+
+def play_session_room_follow(*, player: Player, room: Room) -> None:
+    """The player opened a game page of ``room``: the room their inactivity is counted in from
+    now (PT-806/70 b). Nothing without an open session."""
+    PlaySession.objects.filter(player=player, ended_at__isnull=True).exclude(room=room).update(room=room)
+
+
+def play_session_continue(*, session: PlaySession, now: datetime | None = None) -> PlaySession:
+    """PT-806/71: the player invited to end the session goes on: from now they are warned that
+    the session ends if they buy nothing in the next game. Refused when not invited."""
+    now = _now(now)
+    with transaction.atomic():
+        locked = PlaySession.objects.select_for_update().get(pk=session.pk)
+        idle = selectors.inactivity(session=locked, now=now)
+        if locked.ended_at is not None or idle.stage == "none":
+            raise ValidationError(_("There is no invitation to end the session to answer."))
+        if idle.stage == "invite":
+            locked.idle_warned = idle.games
+            locked.idle_warned_at = now
+            locked.save(update_fields=["idle_warned", "idle_warned_at"])
+    return locked
+
+
+def play_session_end_due(*, now: datetime | None = None) -> list[PlaySession]:
+    """Every open session that must end (idle too long, time limit R101, inactivity PT-806/71)
+    is ended, its summary kept; returns those ended. Run every minute by beat."""
+    now = _now(now)
+    ended = []
+    for session in PlaySession.objects.filter(ended_at__isnull=True).select_related("player"):
+        reason = selectors.play_session_due(session=session, now=now)
+        if reason is not None:
+            ended.append(play_session_end(session=session, reason=reason, now=now))
+    return ended
+
+
+def play_purchase_check(*, player: Player, now: datetime | None = None) -> None:
+    """R101: refuse a purchase once the player's open session reached their time limit. Called
+    inside the purchase's transaction; the session row is locked so a purchase and the session's
+    end do not cross."""
+    now = _now(now)
+    session = PlaySession.objects.select_for_update().filter(player=player, ended_at__isnull=True).first()
+    if session is None:
+        return
+    limit_at = selectors.time_limit_at(session=session, limits=selectors.play_limits(player=player, now=now))
+    if limit_at is not None and now >= limit_at:
+        raise ValidationError(
+            _(
+                "You reached the time limit you set for a session (R101): nothing was bought."
+                " The session ends."
+            )
+        )
+
+
+def _minutes(value: int | None, *, field: str, low: int, high: int) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValidationError(
+            {
+                field: _("Give a whole number of minutes from %(low)d to %(high)d, or none.")
+                % {"low": low, "high": high}
+            }
+        )
+    return value
+
+
+def play_limit_set(
+    *,
+    player: Player,
+    session_minutes: int | None,
+    reminder_minutes: int | None,
+    now: datetime | None = None,
+) -> PlayLimit:
+    """R101: the player's session time limit (None: none) and reminder interval (None: none).
+    A tighter limit applies at once; a looser one (longer, or none) 24 hours later, the current
+    one holding meanwhile. The reminders change at once."""
+    session_minutes = _minutes(session_minutes, field="session_minutes", low=LIMIT_MIN, high=LIMIT_MAX)
+    if reminder_minutes is not None and reminder_minutes not in REMINDER_CHOICES:
+        raise ValidationError(
+            {"reminder_minutes": _("Choose a reminder every 15, 30 or 60 minutes, or none.")}
+        )
+    now = _now(now)
+    with transaction.atomic():
+        Player.objects.select_for_update().get(pk=player.pk)
+        limit, _created = PlayLimit.objects.get_or_create(player=player)
+        in_force = selectors.play_limits(player=player, now=now).session_minutes
+        limit.session_minutes = in_force
+        limit.next_session_minutes, limit.next_from = None, None
+        tighter = session_minutes is not None and (in_force is None or session_minutes < in_force)
+        if tighter or session_minutes == in_force:
+            limit.session_minutes = session_minutes
+        else:
+            limit.next_session_minutes = session_minutes
+            limit.next_from = now + selectors.LOOSEN_AFTER
+        limit.reminder_minutes = reminder_minutes
+        limit.save()
+    return limit
+
+
+__all__ = [
+    "LIMIT_MAX",
+    "LIMIT_MIN",
+    "REMINDER_CHOICES",
+    "play_limit_set",
+    "play_purchase_check",
+    "play_session_continue",
+    "play_session_end",
+    "play_session_end_due",
+    "play_session_room_follow",
+    "play_session_start",
+    "play_session_touch",
+]

@@ -1,0 +1,64 @@
+"""Games played to the end in an online room, for the play session tests: real purchases
+(``online_buy``), the system's draw and prizes (bingo/autodraw), an injected clock."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from bingo.common.roles import Role, user_roles_set
+from bingo.draw import services as draw_services
+from bingo.models import Game, Player
+from cards.selectors import card_set_cells
+from tests.autodraw.helpers import Clock, OnlineHall, Tasks, online_buy, play_to_the_end, reconcile
+
+
+def next_game(lobby: OnlineHall, clock: Clock) -> Game:
+    """Let the pause pass and the reconciler open the room's next game (R90)."""
+    for _ in range(30):
+        reconcile()
+        selling = Game.objects.filter(session__room=lobby.room, state=Game.State.SELLING).first()
+        if selling is not None:
+            return selling
+        clock.advance(5)
+    raise AssertionError("no game opened")
+
+
+def play_game(
+    lobby: OnlineHall, clock: Clock, tasks: Tasks, buyers: list[Player], monkeypatch: pytest.MonkeyPatch
+) -> Game:
+    """One game of the room: ``buyers`` buy a card each, sales close, the balls are drawn to
+    the end and the prizes paid. The balls come in the order of the last buyer's card (its
+    numbers first) so the game ends in a few balls: the tests stay fast."""
+    game = next_game(lobby, clock)
+    sale = None
+    for player in buyers:
+        sale = online_buy(game, player, 1)
+    if sale is not None:
+        cells = card_set_cells(lobby.card_set)[sale.first_number - 1]
+        first = [int(v) for row in cells for v in row if v]
+        order = first + [n for n in range(1, 91) if n not in first]
+        monkeypatch.setattr(draw_services, "next_ball", lambda variant, drawn, rng: order[len(list(drawn))])
+    game.refresh_from_db()
+    assert game.sales_close_at is not None
+    clock.to(game.sales_close_at)
+    reconcile()
+    list(play_to_the_end(tasks, game))
+    game.refresh_from_db()
+    assert game.state in (Game.State.FINISHED, Game.State.ANNULLED)
+    return game
+
+
+def player(lobby: OnlineHall, name: str) -> Player:
+    made = lobby.player(name)
+    user_roles_set(user=made.user, roles=[Role.PLAYER])
+    return made
+
+
+def client_for(made: Player) -> Client:
+    """The test client logged in as ``made`` (the login signal starts the play session)."""
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "pt"
+    client.force_login(made.user)
+    return client
