@@ -47,6 +47,7 @@ ALLOWED: dict[str, set[Role]] = {
     "games_suspend": {M, CALL},
     "games_resume": {M, CALL},
     "games_annul": {M, CALL},
+    "games_fault": {M, CALL},
     "prize_payments_create": {CASH},
     "halls_ball_sets_create": {M},
     "ball_sets_replacements_create": {M},
