@@ -45,7 +45,8 @@ def test_the_player_complains_from_the_history_and_reads_the_answer_there(played
     done = manager.post(decide_url, {"decision": "Prémio de bingo creditado às 21:04."})
     assert done.status_code == 302
     complaint.refresh_from_db()
-    assert complaint.decided and complaint.decision_note is not None
+    assert complaint.decided
+    assert complaint.decision_note is not None
     # Once decided, a second POST changes nothing.
     assert manager.post(decide_url, {"decision": "Outra"}).status_code == 409
     assert ActaNote.objects.filter(kind=ActaNote.Kind.DECISION).count() == 1
@@ -72,7 +73,9 @@ def test_only_managers_reach_the_complaints_pages(played: Played) -> None:
         client = login(user)
         assert client.get(reverse("complaints:staff_list")).status_code == 403
         assert (
-            client.post(reverse("complaints:staff_decide", args=[complaint.pk]), {"decision": "x"}).status_code
+            client.post(
+                reverse("complaints:staff_decide", args=[complaint.pk]), {"decision": "x"}
+            ).status_code
             == 403
         )
     complaint.refresh_from_db()
@@ -100,13 +103,17 @@ def test_api_files_and_lists_the_players_complaints_with_answers(played: Played)
         "",
     )
     complaint = PlayerComplaint.objects.get(pk=body["id"])
-    services.complaint_decide(complaint=complaint, user=played.lobby.manager, decision="Marcado: ver bola 12.")
+    services.complaint_decide(
+        complaint=complaint, user=played.lobby.manager, decision="Marcado: ver bola 12."
+    )
     [listed] = ana.get("/api/players/me/complaints/").json()
     assert (listed["decided"], listed["decision"]) == (True, "Marcado: ver bola 12.")
     assert listed["decided_by"]
 
     for bad in ({"game": played.game.pk, "text": ""}, {"game": 999999, "text": "x"}, {"text": "x"}):
-        assert ana.post("/api/players/me/complaints/", bad, content_type="application/json").status_code == 400
+        assert (
+            ana.post("/api/players/me/complaints/", bad, content_type="application/json").status_code == 400
+        )
     rui = login(played.rui.user)
     not_his = rui.post(
         "/api/players/me/complaints/", {"game": played.game.pk, "text": "x"}, content_type="application/json"
