@@ -13,6 +13,8 @@ ENDPOINTS = {
     "/api/players/register/": {"get", "post"},
     "/api/players/me/wallet/": {"get"},
     "/api/players/me/history/": {"get"},
+    "/api/players/me/history/pdf/": {"get"},
+    "/api/players/me/complaints/": {"get", "post"},
     "/api/players/": {"get"},
     "/api/players/{player_id}/deposits/": {"post"},
     "/api/players/{player_id}/withdrawals/": {"post"},

@@ -64,6 +64,8 @@ ALLOWED: dict[str, set[Role]] = {
     "online_rooms_sessions_create": {M},
     "online_games_purchases_create": {PLAYER},
     "online_marking_update": {PLAYER},
+    # The player's complaints (bingo/complaints/api.py, R61 j)).
+    "players_me_complaints_file": {PLAYER},
 }
 
 #: Bodies no endpoint accepts: wrong types everywhere, unknown fields, nothing at all.

@@ -8,7 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
 from bingo.common.roles import Role
-from bingo.models import Player, PlayerComplaint
+from bingo.models import Game, Player, PlayerComplaint, Sale
 from halls.selectors import hall_list_for
 
 
@@ -21,6 +21,16 @@ def _joined() -> QuerySet[PlayerComplaint]:
 def complaint_list_for_player(*, player: Player) -> QuerySet[PlayerComplaint]:
     """``player``'s complaints, newest first (never another player's)."""
     return _joined().filter(player=player).order_by("-filed_at", "-pk")
+
+
+def complaint_game_get(*, player: Player, game_id: int) -> Game:
+    """A game ``player`` bought cards in, with its session, room and hall; Game.DoesNotExist for
+    any other (another player's games are not found, never refused by name)."""
+    return (
+        Game.objects.filter(pk=game_id, pk__in=Sale.objects.filter(buyer=player).values("game_id"))
+        .select_related("session__room__hall")
+        .get()
+    )
 
 
 def complaint_by_game(*, player: Player, game_ids: Iterable[int]) -> dict[int, list[PlayerComplaint]]:

@@ -14,7 +14,7 @@ from bingo.common.forms import add_service_errors
 from bingo.common.roles import Role, role_required
 from bingo.complaints import selectors, services
 from bingo.complaints.forms import ComplaintForm, DecisionForm
-from bingo.models import Game, Player, PlayerComplaint, Sale
+from bingo.models import Game, Player, PlayerComplaint
 from bingo.players import selectors as player_selectors
 
 
@@ -31,13 +31,10 @@ def complaint_file(request: HttpRequest, game_id: int) -> HttpResponse:
     """«Reclamar»: the player's complaint about one game of their history (one they bought cards
     in; any other is not found); their earlier complaints about it and the answers."""
     player = _player_or_404(request)
-    game = (
-        Game.objects.filter(pk=game_id, pk__in=Sale.objects.filter(buyer=player).values("game_id"))
-        .select_related("session__room__hall")
-        .first()
-    )
-    if game is None:
-        raise Http404
+    try:
+        game = selectors.complaint_game_get(player=player, game_id=game_id)
+    except Game.DoesNotExist:
+        raise Http404 from None
     status = 200
     if request.method == "POST":
         form = ComplaintForm(request.POST)
