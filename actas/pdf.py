@@ -440,3 +440,9 @@ def render_acta_pdf(acta: Data, out: BinaryIO) -> int:
     pages = len(canvas._pages)
     canvas.save()
     return pages
+
+
+#: The page machinery, shared with the other PDFs that read like the acta (the player's
+#: statement, ``bingo.players.pdf``): numbered pages with a running head and foot.
+NumberedCanvas = _NumberedCanvas
+PageWriter = _Writer

@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from actas.notes import api as acta_notes_api
 from bingo.ballsets import api as ballset_api
+from bingo.complaints import api as complaints_api
 from bingo.demo import api as demo_api
 from bingo.draw import api as draw_api
 from bingo.games import api as game_api
@@ -110,6 +111,9 @@ urlpatterns: list[URLPattern] = [
         name="player-playtime-continue",
     ),
     path("players/me/playtime/limit/", playtime_api.PlayLimitView.as_view(), name="player-playtime-limit"),
+    path("players/me/history/pdf/", players_api.MyHistoryPDFView.as_view(), name="player-history-pdf"),
+    # The player's complaints (R61 j)): bingo/complaints/api.py.
+    path("players/me/complaints/", complaints_api.MyComplaintsView.as_view(), name="player-complaints"),
     path("players/", players_api.PlayerLookupView.as_view(), name="player-lookup"),
     path("players/<int:player_id>/deposits/", players_api.DepositView.as_view(), name="player-deposits"),
     path(

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest
 
 from bingo.common.roles import Role, roles_in_order, user_roles
 
 
-def roles(request: HttpRequest) -> dict[str, list[Role]]:
-    """``current_roles``: the logged-in user's roles in display order (empty when anonymous)."""
+def roles(request: HttpRequest) -> dict[str, Any]:
+    """``current_roles``: the logged-in user's roles in display order (empty when anonymous);
+    ``rules_link``: whether the header links the online rules and how to complain (R103,
+    PT-806/66: one click away from every player page; anyone not logged in sees it too)."""
     user = getattr(request, "user", None)
     if user is None:
-        return {"current_roles": []}
-    return {"current_roles": roles_in_order(user_roles(user))}
+        return {"current_roles": [], "rules_link": True}
+    current = roles_in_order(user_roles(user))
+    return {"current_roles": current, "rules_link": not user.is_authenticated or Role.PLAYER in current}

@@ -283,6 +283,9 @@ PLAYER_IDLE_TIMEOUT = env.int("PLAYER_IDLE_TIMEOUT", default=30 * 60)
 # Registrations tried per address (bingo/players/api.py RegistrationThrottle: the page and the
 # API count together).
 PLAYER_REGISTER_RATE = env.str("PLAYER_REGISTER_RATE", default="10/hour")
+# How players reach the operator about a complaint, shown on the rules page (R103, PT-806/66):
+# e.g. "reclamacoes@operador.cv · +238 000 00 00". Empty: the page sends them to the hall's desk.
+OPERATOR_CONTACT = env.str("BINGO_OPERATOR_CONTACT", default="")
 
 # --- API --------------------------------------------------------------------------------------
 

@@ -17,6 +17,8 @@ ENDPOINTS = {
     "/api/players/me/playtime/": {"get"},
     "/api/players/me/playtime/continue/": {"post"},
     "/api/players/me/playtime/limit/": {"get", "put"},
+    "/api/players/me/history/pdf/": {"get"},
+    "/api/players/me/complaints/": {"get", "post"},
     "/api/players/": {"get"},
     "/api/players/{player_id}/deposits/": {"post"},
     "/api/players/{player_id}/withdrawals/": {"post"},

@@ -69,6 +69,8 @@ ALLOWED: dict[str, set[Role]] = {
     "demo_games_create": {PLAYER},
     "players_me_playtime_continue": {PLAYER},
     "players_me_playtime_limit_set": {PLAYER},
+    # The player's complaints (bingo/complaints/api.py, R61 j)).
+    "players_me_complaints_file": {PLAYER},
 }
 
 #: Bodies no endpoint accepts: wrong types everywhere, unknown fields, nothing at all.

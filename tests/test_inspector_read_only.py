@@ -36,7 +36,7 @@ from bingo.common.roles import Role
 from bingo.draw import selectors as draw_selectors
 from bingo.draw import services as draw_services
 from bingo.games import services
-from bingo.models import DrawMode, Game, Sale
+from bingo.models import DrawMode, Game, PlayerComplaint, Sale
 from bingo.players import services as player_services
 from cards.models import PrintJob
 from halls.models import StaffMembership
@@ -98,6 +98,9 @@ class Populated(AuditedHall):
             "token": [draw_selectors.display_token(room=self.room)],
             "number": [1],
             "player": [self.player.pk],
+            # No online game here to complain about: an id that names none still walks the
+            # managers' complaint pages (refused to the inspector before any lookup).
+            "complaint": list(PlayerComplaint.objects.values_list("pk", flat=True)) or [1],
         }
 
     def body(self) -> dict[str, Any]:
@@ -191,6 +194,7 @@ PARAMETER_KINDS = {
     "token": "token",
     "number": "number",
     "player_id": "player",
+    "complaint_id": "complaint",
 }
 #: The admin's parameters (the inspector is not staff: every admin page sends them to log in).
 ADMIN_VALUES = {"app_label": "bingo", "object_id": "1", "content_type_id": "1", "url": "x/"}

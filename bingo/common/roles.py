@@ -232,6 +232,15 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             url_name="acta_cards:home",
         ),
         _WALLETS_DUTY,
+        Duty(
+            _("Players' complaints"),
+            _(
+                "Read the online players' complaints about your halls' games and record your decision; "
+                "both go into the session's acta and the player reads the answer."
+            ),
+            "R61 j)",
+            url_name="complaints:staff_list",
+        ),
     ),
     Role.CASHIER: (
         Duty(
@@ -307,7 +316,18 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             "R94-R97",
             url_name="online:lobby",
         ),
-        Duty(_("History"), _("See every game you played: stakes, results and totals."), "R100, R103"),
+        Duty(
+            _("History"),
+            _("See every game you played: stakes, results and totals."),
+            "R100, R103",
+            url_name="players:history",
+        ),
+        Duty(
+            _("Rules and complaints"),
+            _("The rules, the card prices and prize plans of each room, and how to complain."),
+            "R103, R61 j)",
+            url_name="online:rules",
+        ),
         Duty(_("Limits"), _("Set deposit and loss limits, or exclude yourself."), "R101"),
     ),
 }

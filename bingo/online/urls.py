@@ -13,6 +13,8 @@ urlpatterns: list[URLPattern] = [
     path("jogo/<int:game_id>/", views.game_page, name="game"),
     path("jogo/<int:game_id>/comprar/", views.buy, name="buy"),
     path("marcacao/", views.marking, name="marking"),
+    # Anyone: the rules, the rooms' prices and prize plans, how to complain (R103, PT-806/66).
+    path("regras/", views.rules, name="rules"),
     # Managers: online rooms and their sessions (R88-R93).
     path("salas/", views.room_list, name="room_list"),
     path("salas/nova/", views.room_create, name="room_create"),

@@ -9,6 +9,7 @@ screen's live part is ``static/js/online_game.js`` over ``ws/online/game/<id>/``
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -21,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from bingo.common.money import money_display, places_for
 from bingo.common.roles import Role, role_required
-from bingo.models import Game, OnlineRoom, Player
+from bingo.models import COMPLAINT_MAX_LENGTH, Game, OnlineRoom, Player
 from bingo.online import selectors, services
 from bingo.online.forms import BuyForm, MarkingForm, OnlineRoomForm, SessionScheduleForm
 from bingo.playtime import selectors as playtime_selectors
@@ -146,6 +147,24 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "marking_form": MarkingForm(initial={"marking": player.marking}),
     }
     return render(request, "online/lobby.html", context)
+
+
+@require_GET
+def rules(request: HttpRequest) -> HttpResponse:
+    """«Regras e reclamações» (R103, PT-806/66, PT-803/38): how online bingo is played here,
+    each open online room's card prices, prize plan and time between balls, and how to complain.
+    Public (the rules are public information); a player sees their operator's rooms, anyone
+    else every hall's open online rooms."""
+    player = selectors.rules_player(user=request.user)
+    halls = selectors.rules_hall_list(player=player)
+    context = {
+        "player": player,
+        "rooms": selectors.online_rules(halls=halls),
+        "halls": list(halls),
+        "operator_contact": settings.OPERATOR_CONTACT,
+        "complaint_max": COMPLAINT_MAX_LENGTH,
+    }
+    return render(request, "online/rules.html", context)
 
 
 @require_GET

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import login
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
@@ -17,16 +17,18 @@ from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import BasePermission
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
-from bingo.common.api import Conflict, ErrorSerializer, MoneyField, Pagination, has_role
+from bingo.common.api import Conflict, ErrorSerializer, MoneyField, Pagination, PDFRenderer, has_role
 from bingo.common.roles import Role
 from bingo.models import Player, WalletEntry
 from bingo.online import selectors as online_selectors
 from bingo.players import selectors, services
+from bingo.players.pdf import history_pdf_bytes
 
 # --- registration ---------------------------------------------------------------------------------
 
@@ -305,6 +307,40 @@ class MyHistoryView(APIView):
         query.is_valid(raise_exception=True)
         history = online_selectors.player_history(player=player, **query.validated_data)
         return Response(HistorySerializer(history).data)
+
+
+class MyHistoryPDFView(APIView):
+    """R100: the logged-in player's statement as a PDF, filtered like ``/players/me/history/``."""
+
+    permission_classes = [IsPlayer]
+    renderer_classes = [JSONRenderer, PDFRenderer]
+
+    @extend_schema(
+        operation_id="players_me_history_pdf",
+        parameters=[
+            OpenApiParameter("from", OpenApiTypes.DATE, description="First day (the hall's date), included"),
+            OpenApiParameter("to", OpenApiTypes.DATE, description="Last day (the hall's date), included"),
+        ],
+        responses={
+            (200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, description="The statement."),
+            (400, "application/json"): OpenApiResponse(description="Bad dates."),
+            (403, "application/json"): ErrorSerializer,
+            (404, "application/json"): ErrorSerializer,
+        },
+        tags=["players"],
+    )
+    def get(self, request: Request) -> HttpResponse:
+        try:
+            player = selectors.player_get(user=request.user)
+        except Player.DoesNotExist:
+            raise NotFound from None
+        query = HistoryQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        response = HttpResponse(
+            history_pdf_bytes(player=player, **query.validated_data), content_type="application/pdf"
+        )
+        response["Content-Disposition"] = 'attachment; filename="historico.pdf"'
+        return response
 
 
 class PlayerLookupQuerySerializer(serializers.Serializer[Any]):

@@ -11,6 +11,7 @@ urlpatterns = [
     path("jogador/carteira/", views.my_wallet, name="wallet"),
     path("jogador/historico/", views.my_history, name="history"),
     path("jogador/historico/csv/", views.my_history_csv, name="history_csv"),
+    path("jogador/historico/pdf/", views.my_history_pdf, name="history_pdf"),
     path("carteiras/", views.wallet_staff_search, name="staff_search"),
     path("carteiras/<int:player_id>/", views.wallet_staff_player, name="staff_player"),
 ]

@@ -21,11 +21,13 @@ from bingo.accounts.views import DashboardView
 from bingo.common.forms import add_service_errors
 from bingo.common.money import money_display
 from bingo.common.roles import Role, role_required
+from bingo.complaints import selectors as complaint_selectors
 from bingo.models import Player, WalletEntry
 from bingo.online import selectors as online_selectors
 from bingo.players import selectors, services
 from bingo.players.api import RegistrationThrottle
 from bingo.players.forms import HistoryFilterForm, PlayerSearchForm, RegistrationForm, WalletMovementForm
+from bingo.players.pdf import history_labels, history_pdf_bytes
 
 #: Movements per page of the player's statement.
 STATEMENT_PAGE = 25
@@ -136,13 +138,19 @@ def my_history(request: HttpRequest) -> HttpResponse:
     form = HistoryFilterForm(request.GET or None)
     refused = form.is_bound and not form.is_valid()
     history = online_selectors.player_history(player=player, last=True, **_history_dates(form))
+    # R61 j): the player's complaints about each game, with the managers' answers, on its row.
+    complaints = complaint_selectors.complaint_by_game(
+        player=player, game_ids=[g.game.pk for g in history.games]
+    )
+    labels = history_labels()
     context = {
         "player": player,
         "form": form,
         "history": history,
         "last": history.last,
         "rows": [
-            (line, history_labels()[line.result], history_labels()[line.outcome]) for line in history.games
+            (line, labels[line.result], labels[line.outcome], complaints.get(line.game.pk, []))
+            for line in history.games
         ],
         "query": request.GET.urlencode() if not refused else "",
     }
@@ -167,19 +175,6 @@ def _history_header() -> list[str]:
         _("Outcome"),
         _("Reason"),
     ]
-
-
-def history_labels() -> dict[str, str]:
-    """The words for a game's result and outcome."""
-    return {
-        "won": _("Won"),
-        "lost": _("Lost"),
-        "refunded": _("Refunded"),
-        "pending": _("Not over yet"),
-        "finished": _("Finished"),
-        "annulled": _("Annulled, stake refunded"),
-        "playing": _("In progress"),
-    }
 
 
 @role_required(Role.PLAYER)
@@ -220,6 +215,25 @@ def my_history_csv(request: HttpRequest) -> HttpResponse:
                 line.reason,
             ]
         )
+    return response
+
+
+@role_required(Role.PLAYER)
+def my_history_pdf(request: HttpRequest) -> HttpResponse:
+    """The same list as «O meu histórico», filtered the same way, as a PDF statement (R100):
+    the totals, then every game with its cards, stake, prizes, refund, net and result."""
+    player = _player_or_404(request)
+    form = HistoryFilterForm(request.GET or None)
+    if form.is_bound and not form.is_valid():
+        return HttpResponse(
+            " ".join(str(e) for errors in form.errors.values() for e in errors),
+            status=400,
+            content_type="text/plain; charset=utf-8",
+        )
+    response = HttpResponse(
+        history_pdf_bytes(player=player, **_history_dates(form)), content_type="application/pdf"
+    )
+    response["Content-Disposition"] = 'attachment; filename="historico.pdf"'
     return response
 
 
