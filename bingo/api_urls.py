@@ -10,6 +10,7 @@ from bingo.games import api as game_api
 from bingo.jackpot import api as jackpot_api
 from bingo.online import api as online_api
 from bingo.players import api as players_api
+from bingo.protection import api as protection_api
 from cards import api as cards_api
 from cards.printing import api as printing_api
 from halls import api as halls_api
@@ -98,6 +99,15 @@ urlpatterns: list[URLPattern] = [
     path("players/register/", players_api.RegisterView.as_view(), name="player-register"),
     path("players/me/wallet/", players_api.MyWalletView.as_view(), name="player-wallet"),
     path("players/me/history/", players_api.MyHistoryView.as_view(), name="player-history"),
+    # Responsible gaming (R101): bingo/protection/api.py.
+    path("players/me/limits/", protection_api.MyLimitsView.as_view(), name="player-limits"),
+    path("players/me/exclusion/", protection_api.MyExclusionView.as_view(), name="player-exclusion"),
+    path("players/exclusions/", protection_api.ExclusionListView.as_view(), name="player-exclusions"),
+    path(
+        "players/exclusions/<int:exclusion_id>/lift/",
+        protection_api.ExclusionLiftView.as_view(),
+        name="player-exclusion-lift",
+    ),
     path("players/", players_api.PlayerLookupView.as_view(), name="player-lookup"),
     path("players/<int:player_id>/deposits/", players_api.DepositView.as_view(), name="player-deposits"),
     path(

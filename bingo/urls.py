@@ -42,6 +42,7 @@ urlpatterns = [
     path("", include("actas.urls")),
     path("", include("actas.cards.urls")),
     path("", include("bingo.players.urls")),
+    path("", include("bingo.protection.urls")),
     path("online/", include("bingo.online.urls")),
     path("jackpot/calculadora/", jackpot_views.jackpot_calculator, name="jackpot_calculator"),
     path("api/", include("bingo.api_urls")),

@@ -232,6 +232,12 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             url_name="acta_cards:home",
         ),
         _WALLETS_DUTY,
+        Duty(
+            _("Exclusion list"),
+            _("See every player excluded from play, exclude a player with the reason, or lift it."),
+            "R101",
+            url_name="protection:exclusions",
+        ),
     ),
     Role.CASHIER: (
         Duty(
@@ -308,6 +314,11 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             url_name="online:lobby",
         ),
         Duty(_("History"), _("See every game you played: stakes, results and totals."), "R100, R103"),
-        Duty(_("Limits"), _("Set deposit and loss limits, or exclude yourself."), "R101"),
+        Duty(
+            _("Limits"),
+            _("Set deposit and loss limits, or exclude yourself."),
+            "R101",
+            url_name="protection:mine",
+        ),
     ),
 }

@@ -30,6 +30,7 @@ from bingo.models import Game, Marking, OnlineRoom, Player, RoomMode, Sale, Sess
 from bingo.online import selectors as online_selectors
 from bingo.players import selectors as player_selectors
 from bingo.players import services as player_services
+from bingo.protection import services as protection_services
 from bingo.sales import services as sales_services
 from cards.models import Series
 from halls.models import Hall, Room
@@ -297,15 +298,18 @@ def _same_purchase(done: OnlinePurchase, game: Game, quantity: int) -> OnlinePur
     return done
 
 
-def online_buy(*, player: Player, game: Game, quantity: int, key: str) -> OnlinePurchase:
+def online_buy(
+    *, player: Player, game: Game, quantity: int, key: str, now: datetime | None = None
+) -> OnlinePurchase:
     """Buy ``quantity`` cards of ``game`` for ``player``: the next cards of its online series in
     number order (R36-R38), paid from the wallet in the same transaction as the sale, never one
     without the other. ``key`` (1 to 40 characters, chosen by the client) makes a retried
     purchase count once: the retry returns the first one's result, even after sales closed.
 
     Refused, selling and taking nothing, when the game is not selling, the wallet holds less
-    than the cards cost, the player would pass the hall's limit of cards (R35), or the game is
-    another operator's.
+    than the cards cost, the player would pass the hall's limit of cards (R35), the game is
+    another operator's, or (R101, ``bingo.protection.services.purchase_check``, judged at ``now``)
+    an exclusion bars the player or the cost would pass a loss limit of theirs.
     """
     key = (key or "").strip()
     if not key or len(key) > KEY_MAX:
@@ -346,6 +350,8 @@ def online_buy(*, player: Player, game: Game, quantity: int, key: str) -> Online
             result = sales_services.sale_make_online(
                 game=game, quantity=quantity, buyer=player, request_key=request_key
             )
+            Player.objects.select_for_update().filter(pk=player.pk).values_list("pk").get()  # R101
+            protection_services.purchase_check(player=player, amount=result.amount, now=now)
             entry = player_services.wallet_post(
                 player=player,
                 kind=WalletEntry.Kind.PURCHASE,

@@ -24,6 +24,7 @@ from bingo.common.roles import Role, role_required
 from bingo.models import Game, OnlineRoom, Player
 from bingo.online import selectors, services
 from bingo.online.forms import BuyForm, MarkingForm, OnlineRoomForm, SessionScheduleForm
+from bingo.protection import selectors as protection_selectors
 from halls.selectors import hall_list_for
 
 # --- managers ----------------------------------------------------------------------------------
@@ -137,6 +138,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     player = player_of(request)
     context = {
         "lobby": selectors.online_lobby(player=player),
+        "protection_notice": protection_selectors.player_notice(player=player),  # R101
         "marking_form": MarkingForm(initial={"marking": player.marking}),
     }
     return render(request, "online/lobby.html", context)
@@ -151,6 +153,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     context = {
         "game": game,
         "state": state,
+        "protection_notice": protection_selectors.player_notice(player=player),  # R101
         "buy_form": BuyForm(),
         "marking_form": MarkingForm(initial={"marking": player.marking}),
         "ws_path": f"/ws/online/game/{game.pk}/",
