@@ -64,12 +64,12 @@ def test_r101_api_self_exclusion(site: Site) -> None:
     made = api.post("/api/players/me/exclusion/", {"length": "1m", "confirmed": True}, format="json")
     assert made.status_code == 201 and made.json()["source"] == "self" and made.json()["active"]
     state = api.get("/api/players/me/exclusion/").json()
-    assert state["excluded"] and "You excluded yourself" in state["message"]
+    assert state["excluded"] and "Excluiu-se do jogo até" in state["message"]
     bought = api.post(
         f"/api/online/games/{site.selling.pk}/purchases/", {"quantity": 1, "key": "a1"}, format="json"
     )
     assert bought.status_code == 400
-    assert "You excluded yourself" in str(bought.json())
+    assert "Excluiu-se do jogo até" in str(bought.json())
 
 
 def test_r101_api_exclusion_list_is_for_managers(site: Site, clock: Clock) -> None:

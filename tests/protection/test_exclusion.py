@@ -111,13 +111,13 @@ def test_r101_self_exclusion_survives_logging_out_and_in(site: Site) -> None:
 
     again = login(player)
     buy = again.post(f"/online/jogo/{site.selling.pk}/comprar/", {"quantity": "1", "key": "abc"}, follow=True)
-    assert "You excluded yourself from play until" in buy.content.decode()
+    assert "Excluiu-se do jogo até" in buy.content.decode()
     assert not Sale.objects.filter(buyer=player).exists()
     for url in ("/online/", f"/online/jogo/{site.selling.pk}/"):
         page = again.get(url)
         assert page.status_code == 200
         assert 'id="protection-notice"' in page.content.decode()
-        assert "You excluded yourself from play until" in page.content.decode()
+        assert "Excluiu-se do jogo até" in page.content.decode()
     for url in ("/jogador/historico/", "/jogador/carteira/"):
         assert again.get(url).status_code == 200
     mine = again.get("/jogador/protecao/").content.decode()
@@ -128,7 +128,7 @@ def test_r101_the_page_refuses_an_unconfirmed_exclusion(site: Site) -> None:
     player = site.player("0")
     answer = login(player).post("/jogador/protecao/", {"action": "exclude", "exclusion-length": "1m"})
     assert answer.status_code == 400
-    assert "Confirm that you want to exclude yourself." in answer.content.decode()
+    assert "Confirme que se quer excluir." in answer.content.decode()
     assert not PlayerExclusion.objects.exists()
 
 
@@ -187,8 +187,8 @@ def test_r101_the_exclusion_list_page_is_for_managers_only(site: Site) -> None:
     manager = Client()
     manager.force_login(site.manager)
     page = manager.get("/jogadores/exclusoes/").content.decode()
-    assert player.user.username in page and "Self-exclusion" in page
-    assert "Lift" not in page.split('id="exclusions"')[1]  # a self-exclusion has no lift button
+    assert player.user.username in page and "Autoexclusão" in page
+    assert "Levantar" not in page.split('id="exclusions"')[1]  # a self-exclusion has no lift button
     answer = manager.post(
         "/jogadores/exclusoes/", {"username": player.user.username, "length": "forever", "reason": "Tribunal"}
     )
@@ -201,7 +201,7 @@ def test_r101_the_exclusion_list_page_is_for_managers_only(site: Site) -> None:
     assert PlayerExclusionLift.objects.get().reason == "Erro de identidade"
     self_row = PlayerExclusion.objects.get(source="self")
     answer = manager.post(f"/jogadores/exclusoes/{self_row.pk}/levantar/", {"reason": "Pediu"}, follow=True)
-    assert "cannot be lifted before its end" in answer.content.decode()
+    assert "não pode ser levantada antes do seu fim" in answer.content.decode()
     assert PlayerExclusionLift.objects.count() == 1
 
 
