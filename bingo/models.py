@@ -657,10 +657,14 @@ class PlayerLimit(models.Model):
         verbose_name = _("player limit")
         verbose_name_plural = _("player limits")
         ordering = ("player", "kind", "period", "requested_at", "pk")
-        indexes = [models.Index(fields=["player", "kind", "period", "requested_at"], name="player_limit_lookup")]
+        indexes = [
+            models.Index(fields=["player", "kind", "period", "requested_at"], name="player_limit_lookup")
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(kind__in=LimitKind.values), name="player_limit_kind_known"),
-            models.CheckConstraint(condition=Q(period__in=LimitPeriod.values), name="player_limit_period_known"),
+            models.CheckConstraint(
+                condition=Q(period__in=LimitPeriod.values), name="player_limit_period_known"
+            ),
             models.CheckConstraint(
                 condition=Q(amount__isnull=True) | Q(amount__gt=0), name="player_limit_amount_positive"
             ),
@@ -697,7 +701,9 @@ class PlayerExclusion(models.Model):
         verbose_name_plural = _("player exclusions")
         ordering = ("-starts_at", "-pk")
         constraints = [
-            models.CheckConstraint(condition=Q(source__in=["self", "operator"]), name="player_exclusion_source"),
+            models.CheckConstraint(
+                condition=Q(source__in=["self", "operator"]), name="player_exclusion_source"
+            ),
             models.CheckConstraint(
                 condition=Q(ends_at__isnull=True) | Q(ends_at__gt=F("starts_at")),
                 name="player_exclusion_ends_after_start",

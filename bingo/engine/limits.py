@@ -131,8 +131,6 @@ def limit_passed(*, limit: Decimal | None, used: Decimal, amount: Decimal) -> bo
     return limit is not None and used + amount > limit
 
 
-
-
 def add_months(moment: datetime, months: int, zone: ZoneInfo) -> datetime:
     """``moment`` plus ``months`` calendar months on the hall's clock (the same time of day; the
     day kept, or the month's last when it has fewer days): a self-exclusion's end."""
@@ -149,10 +147,10 @@ def add_months(moment: datetime, months: int, zone: ZoneInfo) -> datetime:
 
 __all__ = [
     "LOOSEN_DELAY",
-    "add_months",
     "LimitRequest",
     "LimitState",
     "Period",
+    "add_months",
     "is_looser",
     "is_tighter",
     "limit_effective_at",

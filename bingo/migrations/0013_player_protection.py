@@ -31,96 +31,194 @@ def _insert_only_undo(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('bingo', '0012_online_system_user'),
+        ("bingo", "0012_online_system_user"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PlayerExclusion',
+            name="PlayerExclusion",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('source', models.CharField(choices=[('self', 'Self-exclusion'), ('operator', 'Operator')], max_length=8, verbose_name='excluded by')),
-                ('starts_at', models.DateTimeField(verbose_name='from')),
-                ('ends_at', models.DateTimeField(blank=True, null=True, verbose_name='until')),
-                ('reason', models.TextField(blank=True, verbose_name='reason')),
-                ('created_at', models.DateTimeField(verbose_name='recorded at')),
-                ('created_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='recorded by')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='exclusions', to='bingo.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "source",
+                    models.CharField(
+                        choices=[("self", "Self-exclusion"), ("operator", "Operator")],
+                        max_length=8,
+                        verbose_name="excluded by",
+                    ),
+                ),
+                ("starts_at", models.DateTimeField(verbose_name="from")),
+                ("ends_at", models.DateTimeField(blank=True, null=True, verbose_name="until")),
+                ("reason", models.TextField(blank=True, verbose_name="reason")),
+                ("created_at", models.DateTimeField(verbose_name="recorded at")),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="recorded by",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="exclusions",
+                        to="bingo.player",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'player exclusion',
-                'verbose_name_plural': 'player exclusions',
-                'ordering': ('-starts_at', '-pk'),
+                "verbose_name": "player exclusion",
+                "verbose_name_plural": "player exclusions",
+                "ordering": ("-starts_at", "-pk"),
             },
         ),
         migrations.CreateModel(
-            name='PlayerLimit',
+            name="PlayerLimit",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('deposit', 'Deposits'), ('loss', 'Losses')], max_length=8, verbose_name='limit of')),
-                ('period', models.CharField(choices=[('day', 'Daily'), ('week', 'Weekly'), ('month', 'Monthly')], max_length=8, verbose_name='period')),
-                ('amount', models.DecimalField(blank=True, decimal_places=2, max_digits=14, null=True, verbose_name='amount')),
-                ('requested_at', models.DateTimeField(verbose_name='requested at')),
-                ('effective_at', models.DateTimeField(verbose_name='takes effect at')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='limits', to='bingo.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("deposit", "Deposits"), ("loss", "Losses")],
+                        max_length=8,
+                        verbose_name="limit of",
+                    ),
+                ),
+                (
+                    "period",
+                    models.CharField(
+                        choices=[("day", "Daily"), ("week", "Weekly"), ("month", "Monthly")],
+                        max_length=8,
+                        verbose_name="period",
+                    ),
+                ),
+                (
+                    "amount",
+                    models.DecimalField(
+                        blank=True, decimal_places=2, max_digits=14, null=True, verbose_name="amount"
+                    ),
+                ),
+                ("requested_at", models.DateTimeField(verbose_name="requested at")),
+                ("effective_at", models.DateTimeField(verbose_name="takes effect at")),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="limits", to="bingo.player"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'player limit',
-                'verbose_name_plural': 'player limits',
-                'ordering': ('player', 'kind', 'period', 'requested_at', 'pk'),
+                "verbose_name": "player limit",
+                "verbose_name_plural": "player limits",
+                "ordering": ("player", "kind", "period", "requested_at", "pk"),
             },
         ),
         migrations.CreateModel(
-            name='PlayerExclusionLift',
+            name="PlayerExclusionLift",
             fields=[
-                ('exclusion', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, primary_key=True, related_name='lift', serialize=False, to='bingo.playerexclusion')),
-                ('lifted_at', models.DateTimeField(verbose_name='lifted at')),
-                ('reason', models.TextField(verbose_name='reason')),
-                ('lifted_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='lifted by')),
+                (
+                    "exclusion",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        primary_key=True,
+                        related_name="lift",
+                        serialize=False,
+                        to="bingo.playerexclusion",
+                    ),
+                ),
+                ("lifted_at", models.DateTimeField(verbose_name="lifted at")),
+                ("reason", models.TextField(verbose_name="reason")),
+                (
+                    "lifted_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="lifted by",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'exclusion lifted',
-                'verbose_name_plural': 'exclusions lifted',
+                "verbose_name": "exclusion lifted",
+                "verbose_name_plural": "exclusions lifted",
             },
         ),
         migrations.AddConstraint(
-            model_name='playerexclusion',
-            constraint=models.CheckConstraint(condition=models.Q(('source__in', ['self', 'operator'])), name='player_exclusion_source'),
+            model_name="playerexclusion",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("source__in", ["self", "operator"])), name="player_exclusion_source"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='playerexclusion',
-            constraint=models.CheckConstraint(condition=models.Q(('ends_at__isnull', True), ('ends_at__gt', models.F('starts_at')), _connector='OR'), name='player_exclusion_ends_after_start'),
+            model_name="playerexclusion",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("ends_at__isnull", True), ("ends_at__gt", models.F("starts_at")), _connector="OR"
+                ),
+                name="player_exclusion_ends_after_start",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='playerexclusion',
-            constraint=models.CheckConstraint(condition=models.Q(('source', 'self'), models.Q(('reason', ''), _negated=True), _connector='OR'), name='player_exclusion_operator_reason'),
+            model_name="playerexclusion",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("source", "self"), models.Q(("reason", ""), _negated=True), _connector="OR"
+                ),
+                name="player_exclusion_operator_reason",
+            ),
         ),
         migrations.AddIndex(
-            model_name='playerlimit',
-            index=models.Index(fields=['player', 'kind', 'period', 'requested_at'], name='player_limit_lookup'),
+            model_name="playerlimit",
+            index=models.Index(
+                fields=["player", "kind", "period", "requested_at"], name="player_limit_lookup"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='playerlimit',
-            constraint=models.CheckConstraint(condition=models.Q(('kind__in', ['deposit', 'loss'])), name='player_limit_kind_known'),
+            model_name="playerlimit",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("kind__in", ["deposit", "loss"])), name="player_limit_kind_known"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='playerlimit',
-            constraint=models.CheckConstraint(condition=models.Q(('period__in', ['day', 'week', 'month'])), name='player_limit_period_known'),
+            model_name="playerlimit",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("period__in", ["day", "week", "month"])), name="player_limit_period_known"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='playerlimit',
-            constraint=models.CheckConstraint(condition=models.Q(('amount__isnull', True), ('amount__gt', 0), _connector='OR'), name='player_limit_amount_positive'),
+            model_name="playerlimit",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("amount__isnull", True), ("amount__gt", 0), _connector="OR"),
+                name="player_limit_amount_positive",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='playerlimit',
-            constraint=models.CheckConstraint(condition=models.Q(('effective_at__gte', models.F('requested_at'))), name='player_limit_effective_after_request'),
+            model_name="playerlimit",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("effective_at__gte", models.F("requested_at"))),
+                name="player_limit_effective_after_request",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='playerexclusionlift',
-            constraint=models.CheckConstraint(condition=models.Q(('reason', ''), _negated=True), name='player_exclusion_lift_reason'),
+            model_name="playerexclusionlift",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("reason", ""), _negated=True), name="player_exclusion_lift_reason"
+            ),
         ),
         migrations.RunPython(_insert_only, _insert_only_undo),
     ]

@@ -57,7 +57,7 @@ class LimitsSerializer(serializers.Serializer[Any]):
 class LimitRequestSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=LimitKind.choices)
     period = serializers.ChoiceField(choices=LimitPeriod.choices)
-    amount = MoneyField(max_digits=14, allow_null=True, help_text='A decimal string; null removes the limit.')
+    amount = MoneyField(max_digits=14, allow_null=True, help_text="A decimal string; null removes the limit.")
 
 
 class LimitRecordedSerializer(serializers.Serializer[Any]):
@@ -122,7 +122,7 @@ class ExclusionSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="pk")
     player = serializers.IntegerField(source="player_id")
     username = serializers.CharField(source="player.user.username")
-    source = serializers.ChoiceField(choices=PlayerExclusion.Source.choices)
+    source = serializers.ChoiceField(choices=PlayerExclusion.Source.choices)  # type: ignore[assignment]
     starts_at = serializers.DateTimeField()
     ends_at = serializers.DateTimeField(allow_null=True, help_text="null: for good")
     reason = serializers.CharField()
@@ -134,7 +134,7 @@ class ExclusionSerializer(serializers.Serializer[Any]):
 def _exclusion_data(exclusion: PlayerExclusion) -> dict[str, Any]:
     exclusion.lift_or_none = getattr(exclusion, "lift", None)  # type: ignore[attr-defined]
     exclusion.active = selectors.exclusion_is_active(exclusion=exclusion)  # type: ignore[attr-defined]
-    return ExclusionSerializer(exclusion).data  # type: ignore[return-value]
+    return ExclusionSerializer(exclusion).data
 
 
 class MyExclusionSerializer(serializers.Serializer[Any]):
@@ -172,7 +172,12 @@ class MyExclusionView(APIView):
     @extend_schema(
         operation_id="players_me_exclusion_create",
         request=SelfExclusionSerializer,
-        responses={201: ExclusionSerializer, 400: OpenApiResponse(), 403: ErrorSerializer, 404: ErrorSerializer},
+        responses={
+            201: ExclusionSerializer,
+            400: OpenApiResponse(),
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+        },
         tags=["players"],
     )
     def post(self, request: Request) -> Response:
@@ -207,14 +212,21 @@ class ExclusionListView(APIView):
     @extend_schema(
         operation_id="players_exclusions_create",
         request=OperatorExclusionSerializer,
-        responses={201: ExclusionSerializer, 400: OpenApiResponse(), 403: ErrorSerializer, 404: ErrorSerializer},
+        responses={
+            201: ExclusionSerializer,
+            400: OpenApiResponse(),
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+        },
         tags=["players"],
     )
     def post(self, request: Request) -> Response:
         body = OperatorExclusionSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         try:
-            player = selectors.player_get_for_manager(user=request.user, player_id=body.validated_data["player"])
+            player = selectors.player_get_for_manager(
+                user=request.user, player_id=body.validated_data["player"]
+            )
         except Player.DoesNotExist:
             raise NotFound from None
         row = services.player_exclude(
@@ -239,7 +251,12 @@ class ExclusionLiftView(APIView):
     @extend_schema(
         operation_id="players_exclusions_lift",
         request=LiftRequestSerializer,
-        responses={201: ExclusionSerializer, 400: OpenApiResponse(), 403: ErrorSerializer, 404: ErrorSerializer},
+        responses={
+            201: ExclusionSerializer,
+            400: OpenApiResponse(),
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+        },
         tags=["players"],
     )
     def post(self, request: Request, exclusion_id: int) -> Response:

@@ -31,7 +31,9 @@ class SelfExclusionForm(forms.Form):
         label=_("Exclude me for"), choices=EXCLUSION_CHOICES, widget=forms.RadioSelect, initial="1m"
     )
     confirmed = forms.BooleanField(
-        label=_("I understand that I cannot buy cards or deposit until it ends, and that it cannot be undone."),
+        label=_(
+            "I understand that I cannot buy cards or deposit until it ends, and that it cannot be undone."
+        ),
         required=False,
     )
 

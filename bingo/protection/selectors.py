@@ -140,7 +140,9 @@ def exclusion_active(*, player: Player, now: datetime | None = None) -> PlayerEx
 
 def exclusion_history(*, player: Player) -> QuerySet[PlayerExclusion]:
     """Every exclusion of ``player``, newest first, with its lifting."""
-    return PlayerExclusion.objects.filter(player=player).select_related("lift", "created_by", "lift__lifted_by")
+    return PlayerExclusion.objects.filter(player=player).select_related(
+        "lift", "created_by", "lift__lifted_by"
+    )
 
 
 def exclusion_hall_list(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Hall]:

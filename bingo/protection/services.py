@@ -217,7 +217,9 @@ def player_exclusion_lift(
             raise ValidationError(_("This exclusion was lifted already."))
         if fresh.ends_at is not None and fresh.ends_at <= now:
             raise ValidationError(_("This exclusion has ended already."))
-        return PlayerExclusionLift.objects.create(exclusion=fresh, lifted_at=now, lifted_by=staff, reason=reason)
+        return PlayerExclusionLift.objects.create(
+            exclusion=fresh, lifted_at=now, lifted_by=staff, reason=reason
+        )
 
 
 # --- the checks a purchase and a deposit run ---------------------------------------------------

@@ -52,7 +52,10 @@ def my_protection(request: HttpRequest) -> HttpResponse:
                     if row.effective_at > row.requested_at:
                         messages.success(
                             request,
-                            _("Limit change recorded. As it loosens the limit, it takes effect at %(at)s (R101).")
+                            _(
+                                "Limit change recorded. As it loosens the limit, it takes effect "
+                                "at %(at)s (R101)."
+                            )
                             % {"at": selectors.hall_time(row.effective_at, player)},
                         )
                     else:
@@ -63,7 +66,9 @@ def my_protection(request: HttpRequest) -> HttpResponse:
             if exclusion_form.is_valid():
                 data = exclusion_form.cleaned_data
                 try:
-                    services.player_self_exclude(player=player, length=data["length"], confirmed=data["confirmed"])
+                    services.player_self_exclude(
+                        player=player, length=data["length"], confirmed=data["confirmed"]
+                    )
                 except ValidationError as exc:
                     add_service_errors(exclusion_form, exc)
                 else:
@@ -113,7 +118,8 @@ def exclusion_list(request: HttpRequest) -> HttpResponse:
                     return redirect("protection:exclusions")
         status = 400
     rows = [
-        (e, selectors.exclusion_is_active(exclusion=e)) for e in selectors.exclusion_list_for_staff(user=request.user)
+        (e, selectors.exclusion_is_active(exclusion=e))
+        for e in selectors.exclusion_list_for_staff(user=request.user)
     ]
     return render(
         request,

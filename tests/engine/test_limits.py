@@ -15,11 +15,15 @@ from hypothesis import strategies as st
 from bingo.engine import limits
 from bingo.engine.limits import LOOSEN_DELAY, LimitRequest, LimitState, Period
 
-ZONES = [ZoneInfo(z) for z in ("Atlantic/Cape_Verde", "Europe/Lisbon", "UTC", "America/New_York", "Asia/Kolkata")]
+ZONES = [
+    ZoneInfo(z) for z in ("Atlantic/Cape_Verde", "Europe/Lisbon", "UTC", "America/New_York", "Asia/Kolkata")
+]
 T0 = datetime(2026, 3, 11, 13, 0, tzinfo=UTC)
 
 moments = st.datetimes(
-    min_value=datetime(2020, 1, 1), max_value=datetime(2035, 12, 31), timezones=st.just(UTC)
+    min_value=datetime(2020, 1, 1),  # noqa: DTZ001 - Hypothesis bounds are naive; the zone comes next
+    max_value=datetime(2035, 12, 31),  # noqa: DTZ001
+    timezones=st.just(UTC),
 )
 amounts = st.one_of(st.none(), st.integers(1, 500).map(lambda n: Decimal(n)))
 
@@ -53,7 +57,7 @@ def test_the_hall_day_is_not_utcs() -> None:
 
 def test_a_naive_moment_is_refused() -> None:
     with pytest.raises(ValueError):
-        limits.period_bounds("day", datetime(2026, 1, 1), ZoneInfo("UTC"))
+        limits.period_bounds("day", datetime(2026, 1, 1), ZoneInfo("UTC"))  # noqa: DTZ001 - on purpose
 
 
 @given(moment=moments, zone=st.sampled_from(ZONES), months=st.integers(0, 120))
@@ -70,10 +74,14 @@ def test_add_months_keeps_the_time_and_the_day_when_it_can(moment, zone, months)
 
 def test_tighter_and_looser() -> None:
     d = Decimal
-    assert limits.is_tighter(d(10), None) and limits.is_tighter(d(10), d(20))
-    assert not limits.is_tighter(None, d(10)) and not limits.is_tighter(d(20), d(20))
-    assert limits.is_looser(None, d(10)) and limits.is_looser(d(30), d(20))
-    assert not limits.is_looser(None, None) and not limits.is_looser(d(20), d(20))
+    assert limits.is_tighter(d(10), None)
+    assert limits.is_tighter(d(10), d(20))
+    assert not limits.is_tighter(None, d(10))
+    assert not limits.is_tighter(d(20), d(20))
+    assert limits.is_looser(None, d(10))
+    assert limits.is_looser(d(30), d(20))
+    assert not limits.is_looser(None, None)
+    assert not limits.is_looser(d(20), d(20))
 
 
 def reference(requests: list[tuple[Decimal | None, datetime]], now: datetime) -> LimitState:
@@ -109,7 +117,9 @@ def test_limit_state_follows_the_rule_step_by_step(steps, probes) -> None:
     for gap, amount in steps:
         at += timedelta(seconds=gap)
         current = limits.limit_state(stored, at).in_force
-        stored.append(LimitRequest(amount, at, limits.limit_effective_at(new=amount, in_force=current, requested_at=at)))
+        stored.append(
+            LimitRequest(amount, at, limits.limit_effective_at(new=amount, in_force=current, requested_at=at))
+        )
         told.append((amount, at))
     for probe in probes:
         now = T0 + timedelta(seconds=probe)
@@ -128,7 +138,9 @@ def test_a_limit_never_loosens_sooner_than_24_hours_after_it_was_asked(steps, pr
     for gap, amount in steps:
         at += timedelta(seconds=gap)
         current = limits.limit_state(stored, at).in_force
-        stored.append(LimitRequest(amount, at, limits.limit_effective_at(new=amount, in_force=current, requested_at=at)))
+        stored.append(
+            LimitRequest(amount, at, limits.limit_effective_at(new=amount, in_force=current, requested_at=at))
+        )
     now = T0 + timedelta(seconds=probe)
     in_force = limits.limit_state(stored, now).in_force
     made = [r for r in stored if r.requested_at <= now]
@@ -157,9 +169,11 @@ def test_a_movement_passes_the_limit_exactly_when_it_is_more_than_what_is_left(l
     room = limits.limit_room(limit=limit, used=used)
     passed = limits.limit_passed(limit=limit, used=used, amount=amount)
     if limit is None:
-        assert room is None and not passed
+        assert room is None
+        assert not passed
     else:
-        assert room is not None and room >= 0
+        assert room is not None
+        assert room >= 0
         assert passed == (used + amount > limit)
         if used >= 0:
             assert passed == (amount > room)

@@ -44,7 +44,8 @@ def test_r101_self_exclusion_blocks_buying_and_deposits_at_once(site: Site, cloc
     row = services.player_self_exclude(player=player, length="3m", confirmed=True)
     # Three calendar months on the hall's clock: 11 March 12:00 to 11 June 12:00 (UTC-1).
     assert (row.starts_at, row.ends_at) == (clock.now, datetime(2026, 6, 11, 13, 0, tzinfo=UTC))
-    assert row.source == "self" and row.created_by == player.user
+    assert row.source == "self"
+    assert row.created_by == player.user
     with pytest.raises(ValidationError) as refused:
         site.buy(player, 1)
     assert refused.value.messages == [
@@ -56,7 +57,9 @@ def test_r101_self_exclusion_blocks_buying_and_deposits_at_once(site: Site, cloc
     assert wallet_balance(player=player) == Decimal("90.00")
     assert Sale.objects.filter(buyer=player).count() == 1
     # The balance can still be withdrawn at the desk.
-    player_services.wallet_withdraw(player=player, amount=Decimal("90"), staff=site.cashier, reference="CNI", key="w")
+    player_services.wallet_withdraw(
+        player=player, amount=Decimal("90"), staff=site.cashier, reference="CNI", key="w"
+    )
     assert wallet_balance(player=player) == Decimal("0.00")
 
 
@@ -70,7 +73,9 @@ def test_r101_self_exclusion_ends_at_its_end_and_never_before(site: Site, clock:
     site.buy(player, 1)
 
 
-def test_r101_self_exclusion_for_good_needs_confirmation_and_is_never_lifted(site: Site, clock: Clock) -> None:
+def test_r101_self_exclusion_for_good_needs_confirmation_and_is_never_lifted(
+    site: Site, clock: Clock
+) -> None:
     player = site.player("100.00")
     with pytest.raises(ValidationError) as unconfirmed:
         services.player_self_exclude(player=player, length="forever", confirmed=False)
@@ -101,7 +106,8 @@ def test_r101_self_exclusion_survives_logging_out_and_in(site: Site) -> None:
     player = site.player("100.00")
     client = login(player)
     page = client.get("/jogador/protecao/")
-    assert page.status_code == 200 and b"exclusion-form" in page.content
+    assert page.status_code == 200
+    assert b"exclusion-form" in page.content
     answer = client.post(
         "/jogador/protecao/",
         {"action": "exclude", "exclusion-length": "6m", "exclusion-confirmed": "on"},
@@ -121,7 +127,8 @@ def test_r101_self_exclusion_survives_logging_out_and_in(site: Site) -> None:
     for url in ("/jogador/historico/", "/jogador/carteira/"):
         assert again.get(url).status_code == 200
     mine = again.get("/jogador/protecao/").content.decode()
-    assert 'id="exclusion-status"' in mine and "exclusion-form" not in mine
+    assert 'id="exclusion-status"' in mine
+    assert "exclusion-form" not in mine
 
 
 def test_r101_the_page_refuses_an_unconfirmed_exclusion(site: Site) -> None:
@@ -146,7 +153,9 @@ def test_r101_a_manager_excludes_a_player_with_a_reason_and_lifts_it(site: Site,
         services.player_exclude(player=player, staff=site.manager, length="1y", reason=" ")
     assert "reason" in no_reason.value.message_dict
     row = services.player_exclude(player=player, staff=site.manager, length="1y", reason="Parecer clínico")
-    with pytest.raises(ValidationError, match="The operator has excluded you from play until 2027-03-11 12:00"):
+    with pytest.raises(
+        ValidationError, match="The operator has excluded you from play until 2027-03-11 12:00"
+    ):
         site.buy(player, 1)
     with pytest.raises(ValidationError) as no_lift_reason:
         services.player_exclusion_lift(exclusion=row, staff=site.manager, reason="")
@@ -187,7 +196,8 @@ def test_r101_the_exclusion_list_page_is_for_managers_only(site: Site) -> None:
     manager = Client()
     manager.force_login(site.manager)
     page = manager.get("/jogadores/exclusoes/").content.decode()
-    assert player.user.username in page and "Autoexclusão" in page
+    assert player.user.username in page
+    assert "Autoexclusão" in page
     assert "Levantar" not in page.split('id="exclusions"')[1]  # a self-exclusion has no lift button
     answer = manager.post(
         "/jogadores/exclusoes/", {"username": player.user.username, "length": "forever", "reason": "Tribunal"}
@@ -196,7 +206,8 @@ def test_r101_the_exclusion_list_page_is_for_managers_only(site: Site) -> None:
     operator = PlayerExclusion.objects.get(source="operator")
     assert (operator.ends_at, operator.reason, operator.created_by) == (None, "Tribunal", site.manager)
     refused = manager.post(f"/jogadores/exclusoes/{operator.pk}/levantar/", {"reason": ""}, follow=True)
-    assert not PlayerExclusionLift.objects.exists() and refused.status_code == 200
+    assert not PlayerExclusionLift.objects.exists()
+    assert refused.status_code == 200
     manager.post(f"/jogadores/exclusoes/{operator.pk}/levantar/", {"reason": "Erro de identidade"})
     assert PlayerExclusionLift.objects.get().reason == "Erro de identidade"
     self_row = PlayerExclusion.objects.get(source="self")

@@ -10,10 +10,9 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 
-from bingo.models import PlayerLimit, Sale, WalletEntry
+from bingo.models import Game, PlayerLimit, Sale, WalletEntry
 from bingo.players.selectors import wallet_balance
 from bingo.protection import selectors, services
-from bingo.models import Game
 from tests.autodraw.helpers import Clock, OnlineHall, Tasks, online_buy, play_to_the_end, reconcile
 from tests.protection.conftest import WEDNESDAY_NOON, Site
 
@@ -49,7 +48,8 @@ def test_r101_a_raise_takes_effect_exactly_24_hours_later(site: Site, clock: Clo
     assert row.effective_at == asked + timedelta(hours=24)
     clock.advance(24 * 3600 - 1)
     now = state(player, clock)
-    assert now.in_force == Decimal("30.00") and now.pending is not None
+    assert now.in_force == Decimal("30.00")
+    assert now.pending is not None
     assert now.pending.amount == Decimal("80.00")
     clock.advance(1)
     assert state(player, clock) == selectors.limits.LimitState(Decimal("80.00"), None)
@@ -74,7 +74,8 @@ def test_r101_a_newer_request_supersedes_a_pending_raise(site: Site, clock: Cloc
     services.player_limit_set(player=player, kind="loss", period="month", amount="120")
     clock.advance(23 * 3600)  # the first raise's 24 hours are over
     now = state(player, clock, period="month")
-    assert now.in_force == Decimal("100.00") and now.pending.amount == Decimal("120.00")
+    assert now.in_force == Decimal("100.00")
+    assert now.pending.amount == Decimal("120.00")
     clock.advance(3600)
     assert state(player, clock, period="month").in_force == Decimal("120.00")
     services.player_limit_set(player=player, kind="loss", period="month", amount="500")
@@ -84,7 +85,9 @@ def test_r101_a_newer_request_supersedes_a_pending_raise(site: Site, clock: Cloc
     assert PlayerLimit.objects.filter(player=player).count() == 5  # every request kept
 
 
-def test_r101_a_cut_while_a_raise_is_pending_takes_effect_at_once_and_cancels_it(site: Site, clock: Clock) -> None:
+def test_r101_a_cut_while_a_raise_is_pending_takes_effect_at_once_and_cancels_it(
+    site: Site, clock: Clock
+) -> None:
     player = site.player("500.00")
     services.player_limit_set(player=player, kind="loss", period="day", amount="100")
     services.player_limit_set(player=player, kind="loss", period="day", amount="300")
@@ -145,7 +148,7 @@ def test_r101_the_strictest_period_refuses(site: Site, clock: Clock) -> None:
     services.player_limit_set(player=player, kind="loss", period="day", amount="100")
     services.player_limit_set(player=player, kind="loss", period="week", amount="40")
     site.buy(player, 3)
-    with pytest.raises(ValidationError, match="weekly loss limit of 40 CVE .* 10 CVE is left this week"):
+    with pytest.raises(ValidationError, match=r"weekly loss limit of 40 CVE .* 10 CVE is left this week"):
         site.buy(player, 2)
 
 
@@ -261,12 +264,18 @@ def test_r101_a_retried_deposit_is_answered_not_refused_by_the_limit(site: Site)
 
     player = site.player("0")
     services.player_limit_set(player=player, kind="deposit", period="day", amount="100")
-    first = player_services.wallet_deposit(player=player, amount=Decimal("100"), staff=site.cashier, reference="CNI", key="k1")
-    again = player_services.wallet_deposit(player=player, amount=Decimal("100"), staff=site.cashier, reference="CNI", key="k1")
+    first = player_services.wallet_deposit(
+        player=player, amount=Decimal("100"), staff=site.cashier, reference="CNI", key="k1"
+    )
+    again = player_services.wallet_deposit(
+        player=player, amount=Decimal("100"), staff=site.cashier, reference="CNI", key="k1"
+    )
     assert again.pk == first.pk
 
 
-def test_r101_purchases_do_not_count_against_the_deposit_limit_nor_deposits_against_the_loss(site: Site) -> None:
+def test_r101_purchases_do_not_count_against_the_deposit_limit_nor_deposits_against_the_loss(
+    site: Site,
+) -> None:
     player = site.player("0")
     services.player_limit_set(player=player, kind="deposit", period="day", amount="100")
     services.player_limit_set(player=player, kind="loss", period="day", amount="50")
@@ -276,4 +285,5 @@ def test_r101_purchases_do_not_count_against_the_deposit_limit_nor_deposits_agai
     assert overview["deposit", "day"].used == Decimal("100.00")
     assert overview["deposit", "day"].left == Decimal("0.00")
     assert overview["loss", "day"].used == Decimal("50.00")
-    assert overview["loss", "week"].in_force is None and overview["loss", "week"].left is None
+    assert overview["loss", "week"].in_force is None
+    assert overview["loss", "week"].left is None
