@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from bingo.common.api import ErrorSerializer, IsManager, MoneyField, has_role
 from bingo.common.roles import Role
-from bingo.models import LimitKind, LimitPeriod, Player, PlayerExclusion
+from bingo.models import LimitPeriod, Player, PlayerExclusion
 from bingo.players import selectors as player_selectors
 from bingo.protection import selectors, services
 
@@ -38,7 +38,7 @@ class PendingSerializer(serializers.Serializer[Any]):
 
 
 class LimitLineSerializer(serializers.Serializer[Any]):
-    kind = serializers.ChoiceField(choices=LimitKind.choices)
+    kind = serializers.CharField(help_text="deposit or loss (R101)")
     period = serializers.ChoiceField(choices=LimitPeriod.choices)
     in_force = MoneyField(max_digits=14, allow_null=True, help_text="null: no limit")
     pending = PendingSerializer(allow_null=True)
@@ -55,7 +55,7 @@ class LimitsSerializer(serializers.Serializer[Any]):
 
 
 class LimitRequestSerializer(serializers.Serializer[Any]):
-    kind = serializers.ChoiceField(choices=LimitKind.choices)
+    kind = serializers.CharField(help_text="deposit or loss (R101)")
     period = serializers.ChoiceField(choices=LimitPeriod.choices)
     amount = MoneyField(max_digits=14, allow_null=True, help_text="A decimal string; null removes the limit.")
 
