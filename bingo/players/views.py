@@ -26,6 +26,7 @@ from bingo.online import selectors as online_selectors
 from bingo.players import selectors, services
 from bingo.players.api import RegistrationThrottle
 from bingo.players.forms import HistoryFilterForm, PlayerSearchForm, RegistrationForm, WalletMovementForm
+from bingo.protection import selectors as protection_selectors
 
 #: Movements per page of the player's statement.
 STATEMENT_PAGE = 25
@@ -285,6 +286,8 @@ def wallet_staff_player(request: HttpRequest, player_id: int) -> HttpResponse:
     context = {
         "player": player,
         "balance": selectors.wallet_balance(player=player),
+        # R101: the desk sees at once that no deposit is taken from an excluded player.
+        "exclusion_notice": protection_selectors.desk_notice(player=player),
         "form": form,
         "lines": selectors.wallet_statement(entries=entries),
     }

@@ -225,3 +225,15 @@ def player_notice(*, player: Player, now: datetime | None = None) -> str:
     """Why ``player`` cannot buy now, for the lobby and game pages; empty when they can."""
     exclusion = exclusion_active(player=player, now=now)
     return exclusion_text(exclusion=exclusion, player=player) if exclusion is not None else ""
+
+
+def desk_notice(*, player: Player, now: datetime | None = None) -> str:
+    """What the desk is told about ``player`` while an exclusion bars their deposits; empty otherwise."""
+    exclusion = exclusion_active(player=player, now=now)
+    if exclusion is None:
+        return ""
+    if exclusion.ends_at is None:
+        return _("Excluded from play for good (R101): no deposit is taken; the balance may be withdrawn.")
+    return _(
+        "Excluded from play until %(until)s (R101): no deposit is taken; the balance may be withdrawn."
+    ) % {"until": hall_time(exclusion.ends_at, player)}

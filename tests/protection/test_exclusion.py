@@ -56,6 +56,11 @@ def test_r101_self_exclusion_blocks_buying_and_deposits_at_once(site: Site, cloc
     assert "excluded from play until 2026-06-11 12:00" in no_deposit.value.message_dict["amount"][0]
     assert wallet_balance(player=player) == Decimal("90.00")
     assert Sale.objects.filter(buyer=player).count() == 1
+    desk = Client()
+    desk.force_login(site.cashier)
+    page = desk.get(f"/carteiras/{player.pk}/").content.decode()
+    assert 'id="exclusion-notice"' in page
+    assert "Excluído do jogo até 2026-06-11 12:00 (R101): não se aceitam depósitos" in page
     # The balance can still be withdrawn at the desk.
     player_services.wallet_withdraw(
         player=player, amount=Decimal("90"), staff=site.cashier, reference="CNI", key="w"
