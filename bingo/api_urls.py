@@ -13,6 +13,7 @@ from bingo.jackpot import api as jackpot_api
 from bingo.online import api as online_api
 from bingo.players import api as players_api
 from bingo.playtime import api as playtime_api
+from bingo.protection import api as protection_api
 from cards import api as cards_api
 from cards.printing import api as printing_api
 from halls import api as halls_api
@@ -114,6 +115,15 @@ urlpatterns: list[URLPattern] = [
     path("players/me/history/pdf/", players_api.MyHistoryPDFView.as_view(), name="player-history-pdf"),
     # The player's complaints (R61 j)): bingo/complaints/api.py.
     path("players/me/complaints/", complaints_api.MyComplaintsView.as_view(), name="player-complaints"),
+    # Responsible gaming (R101): bingo/protection/api.py.
+    path("players/me/limits/", protection_api.MyLimitsView.as_view(), name="player-limits"),
+    path("players/me/exclusion/", protection_api.MyExclusionView.as_view(), name="player-exclusion"),
+    path("players/exclusions/", protection_api.ExclusionListView.as_view(), name="player-exclusions"),
+    path(
+        "players/exclusions/<int:exclusion_id>/lift/",
+        protection_api.ExclusionLiftView.as_view(),
+        name="player-exclusion-lift",
+    ),
     path("players/", players_api.PlayerLookupView.as_view(), name="player-lookup"),
     path("players/<int:player_id>/deposits/", players_api.DepositView.as_view(), name="player-deposits"),
     path(

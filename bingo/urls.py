@@ -44,6 +44,7 @@ urlpatterns = [
     path("", include("bingo.players.urls")),
     path("", include("bingo.playtime.urls")),
     path("", include("bingo.complaints.urls")),
+    path("", include("bingo.protection.urls")),
     path("online/", include("bingo.online.urls")),
     path("demo/", include("bingo.demo.urls")),
     path("jackpot/calculadora/", jackpot_views.jackpot_calculator, name="jackpot_calculator"),

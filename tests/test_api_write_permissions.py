@@ -18,7 +18,17 @@ from drf_spectacular.generators import SchemaGenerator
 
 from bingo.ballsets import services as ballset_services
 from bingo.common.roles import Role, user_roles_set
-from bingo.models import Game, Player, Sale, Session, WalletEntry
+from bingo.models import (
+    Game,
+    Player,
+    PlayerExclusion,
+    PlayerExclusionLift,
+    PlayerLimit,
+    Sale,
+    Session,
+    WalletEntry,
+)
+from bingo.protection import services as protection_services
 from halls.models import StaffMembership
 from tests.factories import UserFactory
 from tests.sales.test_services import HallSetup
@@ -71,6 +81,11 @@ ALLOWED: dict[str, set[Role]] = {
     "players_me_playtime_limit_set": {PLAYER},
     # The player's complaints (bingo/complaints/api.py, R61 j)).
     "players_me_complaints_file": {PLAYER},
+    # Responsible gaming (bingo/protection/api.py, R101).
+    "players_me_limits_set": {PLAYER},
+    "players_me_exclusion_create": {PLAYER},
+    "players_exclusions_create": {M},
+    "players_exclusions_lift": {M},
 }
 
 #: Bodies no endpoint accepts: wrong types everywhere, unknown fields, nothing at all.
@@ -125,6 +140,9 @@ class World(HallSetup):
             birth_date=date(1990, 1, 1),
             adult_confirmed_at=timezone.now(),
         )
+        self.exclusion = protection_services.player_exclude(
+            player=self.player, staff=self.people[M], length="1m", reason="walk"
+        )
 
     def ids(self) -> dict[str, int]:
         return {
@@ -136,6 +154,7 @@ class World(HallSetup):
             "ball_set_id": self.ball_set.pk,
             "player_id": self.player.pk,
             "room_id": self.room.pk,
+            "exclusion_id": self.exclusion.pk,
         }
 
 
@@ -179,6 +198,9 @@ def test_nothing_changed_after_the_forbidden_requests(world: World) -> None:
         Game.objects.count(),
         Sale.objects.count(),
         WalletEntry.objects.count(),
+        PlayerLimit.objects.count(),
+        PlayerExclusion.objects.count(),
+        PlayerExclusionLift.objects.count(),
     )
     for method, path, operation in write_operations():
         for role, user in world.people.items():
@@ -187,5 +209,13 @@ def test_nothing_changed_after_the_forbidden_requests(world: World) -> None:
             client = Client()
             client.force_login(user)
             client.generic(method, _url(path, world.ids()), data="{}", content_type="application/json")
-    after = (Session.objects.count(), Game.objects.count(), Sale.objects.count(), WalletEntry.objects.count())
+    after = (
+        Session.objects.count(),
+        Game.objects.count(),
+        Sale.objects.count(),
+        WalletEntry.objects.count(),
+        PlayerLimit.objects.count(),
+        PlayerExclusion.objects.count(),
+        PlayerExclusionLift.objects.count(),
+    )
     assert after == before

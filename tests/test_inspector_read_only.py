@@ -38,6 +38,7 @@ from bingo.draw import services as draw_services
 from bingo.games import services
 from bingo.models import DrawMode, Game, PlayerComplaint, Sale
 from bingo.players import services as player_services
+from bingo.protection import services as protection_services
 from cards.models import PrintJob
 from halls.models import StaffMembership
 from tests.actas.world import AuditedHall
@@ -78,6 +79,9 @@ class Populated(AuditedHall):
             password="correct-horse-battery-staple", birth_date=date(1990, 1, 1), adult_confirmed=True,
             hall=self.hall,
         )  # fmt: skip
+        self.exclusion = protection_services.player_exclude(
+            player=self.player, staff=self.manager, length="1m", reason="walked"
+        )
 
     def ids(self) -> dict[str, list[Any]]:
         """The values each path parameter takes: every object of its kind."""
@@ -101,6 +105,7 @@ class Populated(AuditedHall):
             # No online game here to complain about: an id that names none still walks the
             # managers' complaint pages (refused to the inspector before any lookup).
             "complaint": list(PlayerComplaint.objects.values_list("pk", flat=True)) or [1],
+            "exclusion": [self.exclusion.pk],
         }
 
     def body(self) -> dict[str, Any]:
@@ -195,6 +200,7 @@ PARAMETER_KINDS = {
     "number": "number",
     "player_id": "player",
     "complaint_id": "complaint",
+    "exclusion_id": "exclusion",
 }
 #: The admin's parameters (the inspector is not staff: every admin page sends them to log in).
 ADMIN_VALUES = {"app_label": "bingo", "object_id": "1", "content_type_id": "1", "url": "x/"}

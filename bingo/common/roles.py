@@ -241,6 +241,12 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             "R61 j)",
             url_name="complaints:staff_list",
         ),
+        Duty(
+            _("Exclusion list"),
+            _("See every player excluded from play, exclude a player with the reason, or lift it."),
+            "R101",
+            url_name="protection:exclusions",
+        ),
     ),
     Role.CASHIER: (
         Duty(
@@ -328,6 +334,11 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             "R103, R61 j)",
             url_name="online:rules",
         ),
-        Duty(_("Limits"), _("Set deposit and loss limits, or exclude yourself."), "R101"),
+        Duty(
+            _("Limits"),
+            _("Set deposit and loss limits, or exclude yourself."),
+            "R101",
+            url_name="protection:mine",
+        ),
     ),
 }

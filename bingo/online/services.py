@@ -42,6 +42,7 @@ from bingo.online import selectors as online_selectors
 from bingo.players import selectors as player_selectors
 from bingo.players import services as player_services
 from bingo.playtime import services as playtime_services
+from bingo.protection import services as protection_services
 from bingo.sales import services as sales_services
 from cards.models import Series
 from halls.models import Hall, Room
@@ -319,7 +320,9 @@ def online_buy(
 
     Refused, selling and taking nothing, when the game is not selling, the wallet holds less
     than the cards cost, the player would pass the hall's limit of cards (R35), the game is
-    another operator's, or the player's play session reached their time limit (R101).
+    another operator's, the player's play session reached their time limit (R101), or (R101,
+    ``bingo.protection.services.purchase_check``, judged at ``now``) an exclusion bars the player
+    or the cost would pass a loss limit of theirs.
     """
     key = (key or "").strip()
     if not key or len(key) > KEY_MAX:
@@ -362,6 +365,8 @@ def online_buy(
             result = sales_services.sale_make_online(
                 game=game, quantity=quantity, buyer=player, request_key=request_key
             )
+            Player.objects.select_for_update().filter(pk=player.pk).values_list("pk").get()  # R101
+            protection_services.purchase_check(player=player, amount=result.amount, now=now)
             entry = player_services.wallet_post(
                 player=player,
                 kind=WalletEntry.Kind.PURCHASE,

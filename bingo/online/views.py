@@ -27,6 +27,7 @@ from bingo.online import selectors, services
 from bingo.online.forms import BuyForm, MarkingForm, OnlineRoomForm, SessionScheduleForm
 from bingo.playtime import selectors as playtime_selectors
 from bingo.playtime import services as playtime_services
+from bingo.protection import selectors as protection_selectors
 from halls.selectors import hall_list_for
 
 # --- managers ----------------------------------------------------------------------------------
@@ -144,6 +145,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "lobby": selectors.online_lobby(player=player),
         "away": selectors.player_games_ended_since(player=player, since=since),
         "playtime": playtime_selectors.playtime_state(player=player),
+        "protection_notice": protection_selectors.player_notice(player=player),  # R101
         "marking_form": MarkingForm(initial={"marking": player.marking}),
     }
     return render(request, "online/lobby.html", context)
@@ -178,6 +180,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     context = {
         "game": game,
         "state": state,
+        "protection_notice": protection_selectors.player_notice(player=player),  # R101
         "buy_form": BuyForm(),
         "marking_form": MarkingForm(initial={"marking": player.marking}),
         "ws_path": f"/ws/online/game/{game.pk}/",

@@ -25,6 +25,7 @@ from bingo.common.money import money_display, quantum_for
 from bingo.common.roles import Role
 from bingo.models import Player, PrizePayment, Refund, Sale, WalletEntry
 from bingo.players.selectors import player_age, player_email_taken, wallet_balance
+from bingo.protection import services as protection_services
 from halls.models import Hall
 from halls.selectors import staff_has_role
 
@@ -206,7 +207,14 @@ def player_register(
 
 
 def _cash_movement(
-    *, kind: str, player: Player, amount: Decimal, staff: User, reference: str, key: str
+    *,
+    kind: str,
+    player: Player,
+    amount: Decimal,
+    staff: User,
+    reference: str,
+    key: str,
+    now: datetime | None = None,
 ) -> WalletEntry:
     hall = player.hall
     if not any(
@@ -234,6 +242,8 @@ def _cash_movement(
     if errors:
         raise ValidationError(errors)
     with transaction.atomic():
+        if kind == WalletEntry.Kind.DEPOSIT:  # R101: exclusion and deposit limits, under the lock
+            protection_services.deposit_check(player=player, amount=amount, key=desk_key(key), now=now)
         try:
             return wallet_post(
                 player=player,
@@ -265,15 +275,26 @@ def _cash_movement(
             raise
 
 
-def wallet_deposit(*, player: Player, amount: Decimal, staff: User, reference: str, key: str) -> WalletEntry:
+def wallet_deposit(
+    *, player: Player, amount: Decimal, staff: User, reference: str, key: str, now: datetime | None = None
+) -> WalletEntry:
     """Money handed in at the desk put into ``player``'s wallet by ``staff``, a cashier or manager
     of the player's hall (PermissionDenied for anyone else), after checking the identity
     document ``reference`` (required). ``key`` makes a repeated request (a form sent twice)
     count once: it returns the entry written the first time; the same key for another movement
     is refused (``WalletKeyConflictError``). The ledger stores it as ``desk_key(key)``, so it never
-    meets a key the system writes (``refund-57`` from a client is not Refund 57's)."""
+    meets a key the system writes (``refund-57`` from a client is not Refund 57's).
+
+    R101: refused, changing nothing, while an exclusion bars the player or when it would pass a
+    deposit limit of theirs (``bingo.protection.services.deposit_check``, judged at ``now``)."""
     return _cash_movement(
-        kind=WalletEntry.Kind.DEPOSIT, player=player, amount=amount, staff=staff, reference=reference, key=key
+        kind=WalletEntry.Kind.DEPOSIT,
+        player=player,
+        amount=amount,
+        staff=staff,
+        reference=reference,
+        key=key,
+        now=now,
     )
 
 

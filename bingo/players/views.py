@@ -28,6 +28,7 @@ from bingo.players import selectors, services
 from bingo.players.api import RegistrationThrottle
 from bingo.players.forms import HistoryFilterForm, PlayerSearchForm, RegistrationForm, WalletMovementForm
 from bingo.players.pdf import history_labels, history_pdf_bytes
+from bingo.protection import selectors as protection_selectors
 
 #: Movements per page of the player's statement.
 STATEMENT_PAGE = 25
@@ -301,6 +302,8 @@ def wallet_staff_player(request: HttpRequest, player_id: int) -> HttpResponse:
     context = {
         "player": player,
         "balance": selectors.wallet_balance(player=player),
+        # R101: the desk sees at once that no deposit is taken from an excluded player.
+        "exclusion_notice": protection_selectors.desk_notice(player=player),
         "form": form,
         "lines": selectors.wallet_statement(entries=entries),
     }

@@ -1,0 +1,318 @@
+"""Writes of responsible gaming (R101): a player's deposit and loss limits, self-exclusion, the
+operator's exclusions, and the checks the purchase and the deposit run.
+
+R101 leaves each player to decide when they start and stop and how much they play, save for the
+restrictions they or the operator set against the risk of gambling disorder. Those restrictions
+are checked here, in the service, inside the purchase's (or deposit's) transaction, after the
+player's row is locked: two purchases at once queue on that lock, and the second sees the first's
+stake before it is judged. The arithmetic (periods, tightening at once, loosening after 24 h)
+is ``bingo.engine.limits``.
+
+* ``player_limit_set``: ask for a limit (deposit or loss, daily/weekly/monthly, or none).
+* ``player_self_exclude``: the player bars themself for a period or for good; never undone early.
+* ``player_exclude`` / ``player_exclusion_lift``: a manager of the hall bars a player, or lifts
+  such an exclusion, with a reason.
+* ``purchase_check`` / ``deposit_check``: refuse a purchase or a deposit that an exclusion or a
+  limit forbids, saying which and how much is left.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+from zoneinfo import ZoneInfo
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from bingo.common.money import money_display, quantum_for
+from bingo.common.roles import Role
+from bingo.engine import limits
+from bingo.models import (
+    LimitKind,
+    LimitPeriod,
+    Player,
+    PlayerExclusion,
+    PlayerExclusionLift,
+    PlayerLimit,
+    WalletEntry,
+)
+from bingo.protection import selectors
+from halls.selectors import hall_list_for
+
+#: The largest limit a player may set (the ledger's columns hold 14 digits, 2 decimals).
+MAX_LIMIT = Decimal("9999999999.99")
+
+#: The lengths of an exclusion a player or a manager chooses from: months, None for good.
+EXCLUSION_MONTHS: dict[str, int | None] = {"1m": 1, "3m": 3, "6m": 6, "1y": 12, "5y": 60, "forever": None}
+EXCLUSION_CHOICES = [
+    ("1m", gettext_lazy("1 month")),
+    ("3m", gettext_lazy("3 months")),
+    ("6m", gettext_lazy("6 months")),
+    ("1y", gettext_lazy("1 year")),
+    ("5y", gettext_lazy("5 years")),
+    ("forever", gettext_lazy("For good")),
+]
+
+
+def _lock(player: Player) -> None:
+    """Lock ``player``'s row until the transaction ends (the wallet's own lock, ``wallet_post``)."""
+    Player.objects.select_for_update().filter(pk=player.pk).values_list("pk").get()
+
+
+# --- limits ------------------------------------------------------------------------------------
+
+
+def _amount(value: Decimal | str | None, currency: str) -> Decimal | None:
+    if value is None or value == "":
+        return None
+    try:
+        amount = Decimal(str(value))
+        if not amount.is_finite():
+            raise InvalidOperation
+    except (InvalidOperation, ValueError):
+        raise ValidationError({"amount": [_("Give the limit as an amount of money.")]}) from None
+    if amount <= 0:
+        raise ValidationError({"amount": [_("A limit is more than zero; leave it empty for no limit.")]})
+    if amount > MAX_LIMIT:
+        raise ValidationError({"amount": [_("The limit is too large.")]})
+    if amount % quantum_for(currency):
+        raise ValidationError(
+            {
+                "amount": [
+                    _("Amounts in %(currency)s are in steps of %(step)s.")
+                    % {"currency": currency, "step": quantum_for(currency)}
+                ]
+            }
+        )
+    return amount.quantize(Decimal("0.01"))
+
+
+def player_limit_set(
+    *, player: Player, kind: str, period: str, amount: Decimal | str | None, now: datetime | None = None
+) -> PlayerLimit:
+    """R101: ``player`` asks for their ``kind`` (deposit or loss) limit of ``period`` (day, week,
+    month) to be ``amount`` (None: no limit). A tighter limit takes effect at once; a looser one
+    (higher, or none) 24 hours after this request. The request supersedes a pending one. Stored
+    as a new row: the history of requests is kept."""
+    if kind not in LimitKind.values:
+        raise ValidationError({"kind": [_("Choose a deposit limit or a loss limit.")]})
+    if period not in LimitPeriod.values:
+        raise ValidationError({"period": [_("Choose a daily, weekly or monthly limit.")]})
+    checked = _amount(amount, player.hall.currency)
+    with transaction.atomic():
+        _lock(player)  # requests of one player one after another
+        now = now or timezone.now()
+        state = selectors.limit_state_get(player=player, kind=kind, period=period, now=now)
+        return PlayerLimit.objects.create(
+            player=player,
+            kind=kind,
+            period=period,
+            amount=checked,
+            requested_at=now,
+            effective_at=limits.limit_effective_at(new=checked, in_force=state.in_force, requested_at=now),
+        )
+
+
+# --- exclusions --------------------------------------------------------------------------------
+
+
+def _exclusion_end(length: str, start: datetime, player: Player) -> datetime | None:
+    if length not in EXCLUSION_MONTHS:
+        raise ValidationError({"length": [_("Choose how long the exclusion lasts.")]})
+    months = EXCLUSION_MONTHS[length]
+    return None if months is None else limits.add_months(start, months, ZoneInfo(player.hall.time_zone))
+
+
+def _covered(player: Player, ends_at: datetime | None, now: datetime) -> PlayerExclusion | None:
+    """An exclusion in force that already lasts at least until ``ends_at``."""
+    current = selectors.exclusion_active(player=player, now=now)
+    if current is None:
+        return None
+    if current.ends_at is None or (ends_at is not None and current.ends_at >= ends_at):
+        return current
+    return None
+
+
+def player_self_exclude(
+    *, player: Player, length: str, confirmed: bool, now: datetime | None = None
+) -> PlayerExclusion:
+    """R101: ``player`` bars themself from buying and depositing, from now for ``length`` (a key
+    of ``EXCLUSION_MONTHS``: 1, 3, 6 months, 1 or 5 years, or for good), once ``confirmed``. It
+    cannot be undone before its end, by anyone. Refused when an exclusion in force already lasts
+    as long."""
+    if not confirmed:
+        raise ValidationError({"confirmed": [_("Confirm that you want to exclude yourself.")]})
+    with transaction.atomic():
+        _lock(player)  # a purchase waiting for this lock sees the exclusion once it commits
+        now = now or timezone.now()
+        ends_at = _exclusion_end(length, now, player)
+        if _covered(player, ends_at, now) is not None:
+            raise ValidationError(
+                {"length": [_("You are already excluded for at least as long; nothing was changed.")]}
+            )
+        return PlayerExclusion.objects.create(
+            player=player,
+            source=PlayerExclusion.Source.SELF,
+            starts_at=now,
+            ends_at=ends_at,
+            reason="",
+            created_by=player.user,
+            created_at=now,
+        )
+
+
+def _require_manager(user: AbstractBaseUser | AnonymousUser, player: Player) -> None:
+    if not hall_list_for(user, Role.MANAGER).filter(pk=player.hall_id).exists():
+        raise PermissionDenied(_("Only a manager of the player's hall keeps its exclusion list."))
+
+
+def player_exclude(
+    *, player: Player, staff: User, length: str, reason: str, now: datetime | None = None
+) -> PlayerExclusion:
+    """R101: a manager of ``player``'s hall bars them from buying and depositing, from now for
+    ``length`` (as ``player_self_exclude``), for ``reason`` (required: e.g. a diagnosis by an
+    accredited body). A manager may lift it later (``player_exclusion_lift``)."""
+    _require_manager(staff, player)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError({"reason": [_("Give the reason for the exclusion.")]})
+    with transaction.atomic():
+        _lock(player)
+        now = now or timezone.now()
+        ends_at = _exclusion_end(length, now, player)
+        return PlayerExclusion.objects.create(
+            player=player,
+            source=PlayerExclusion.Source.OPERATOR,
+            starts_at=now,
+            ends_at=ends_at,
+            reason=reason,
+            created_by=staff,
+            created_at=now,
+        )
+
+
+def player_exclusion_lift(
+    *, exclusion: PlayerExclusion, staff: User, reason: str, now: datetime | None = None
+) -> PlayerExclusionLift:
+    """R101: a manager of the player's hall lifts an operator's exclusion before its end, for
+    ``reason`` (required). A self-exclusion is never lifted; nor one already ended or lifted.
+    The exclusion stays on record with its lifting beside it."""
+    player = exclusion.player
+    _require_manager(staff, player)
+    reason = (reason or "").strip()
+    if exclusion.source != PlayerExclusion.Source.OPERATOR:
+        raise ValidationError(_("A self-exclusion cannot be lifted before its end (R101)."))
+    if not reason:
+        raise ValidationError({"reason": [_("Give the reason for lifting the exclusion.")]})
+    with transaction.atomic():
+        _lock(player)
+        now = now or timezone.now()
+        fresh = PlayerExclusion.objects.select_related("lift").get(pk=exclusion.pk)
+        if hasattr(fresh, "lift"):
+            raise ValidationError(_("This exclusion was lifted already."))
+        if fresh.ends_at is not None and fresh.ends_at <= now:
+            raise ValidationError(_("This exclusion has ended already."))
+        return PlayerExclusionLift.objects.create(
+            exclusion=fresh, lifted_at=now, lifted_by=staff, reason=reason
+        )
+
+
+# --- the checks a purchase and a deposit run ---------------------------------------------------
+
+
+def _exclusion_refusal(exclusion: PlayerExclusion, player: Player, *, deposit: bool) -> ValidationError:
+    text = selectors.exclusion_text(exclusion=exclusion, player=player, deposit=deposit)
+    return ValidationError({"amount": [text]}) if deposit else ValidationError(text)
+
+
+_LOSS_REFUSED = {
+    "day": gettext_lazy(
+        "Your daily loss limit of %(limit)s would be passed: %(left)s is left today and these "
+        "cards cost %(cost)s (R101). Nothing was bought."
+    ),
+    "week": gettext_lazy(
+        "Your weekly loss limit of %(limit)s would be passed: %(left)s is left this week and these "
+        "cards cost %(cost)s (R101). Nothing was bought."
+    ),
+    "month": gettext_lazy(
+        "Your monthly loss limit of %(limit)s would be passed: %(left)s is left this month and "
+        "these cards cost %(cost)s (R101). Nothing was bought."
+    ),
+}
+_DEPOSIT_REFUSED = {
+    "day": gettext_lazy(
+        "The player's daily deposit limit of %(limit)s would be passed: %(left)s is left today "
+        "(R101). Nothing was deposited."
+    ),
+    "week": gettext_lazy(
+        "The player's weekly deposit limit of %(limit)s would be passed: %(left)s is left this week "
+        "(R101). Nothing was deposited."
+    ),
+    "month": gettext_lazy(
+        "The player's monthly deposit limit of %(limit)s would be passed: %(left)s is left this "
+        "month (R101). Nothing was deposited."
+    ),
+}
+
+
+def _limits_check(*, player: Player, kind: str, amount: Decimal, now: datetime) -> None:
+    zone = ZoneInfo(player.hall.time_zone)
+    currency = player.hall.currency
+    for period in LimitPeriod.values:
+        limit = selectors.limit_state_get(player=player, kind=kind, period=period, now=now).in_force
+        if limit is None:
+            continue
+        start, end = limits.period_bounds(period, now, zone)
+        used = selectors.limit_used(player=player, kind=kind, start=start, end=end)
+        if limits.limit_passed(limit=limit, used=used, amount=amount):
+            left = limits.limit_room(limit=limit, used=used) or Decimal("0")
+            words = {
+                "limit": money_display(limit, currency),
+                "left": money_display(left, currency),
+                "cost": money_display(amount, currency),
+            }
+            if kind == LimitKind.DEPOSIT:
+                raise ValidationError({"amount": [str(_DEPOSIT_REFUSED[period]) % words]})
+            raise ValidationError(str(_LOSS_REFUSED[period]) % words)
+
+
+def purchase_check(*, player: Player, amount: Decimal, now: datetime | None = None) -> None:
+    """R101: refuse (ValidationError, saying why) a purchase of ``amount`` by ``player`` while an
+    exclusion bars them, or when their loss in a period so far plus ``amount`` would pass a loss
+    limit in force. Runs inside the purchase's transaction; the caller has locked the player's
+    row (``online_buy``), so a purchase made at the same moment is counted."""
+    now = now or timezone.now()
+    if (exclusion := selectors.exclusion_active(player=player, now=now)) is not None:
+        raise _exclusion_refusal(exclusion, player, deposit=False)
+    _limits_check(player=player, kind=LimitKind.LOSS, amount=amount, now=now)
+
+
+def deposit_check(*, player: Player, amount: Decimal, key: str = "", now: datetime | None = None) -> None:
+    """R101: refuse (ValidationError on ``amount``) a desk deposit of ``amount`` while an exclusion
+    bars ``player``, or when their deposits in a period plus ``amount`` would pass a deposit limit
+    in force. Locks the player's row first (the caller's transaction keeps it until the deposit is
+    written). A retry of a deposit already written under ``key`` is not checked again."""
+    _lock(player)
+    if key and WalletEntry.objects.filter(player=player, key=key).exists():
+        return  # wallet_post answers the retry with the first entry
+    now = now or timezone.now()
+    if (exclusion := selectors.exclusion_active(player=player, now=now)) is not None:
+        raise _exclusion_refusal(exclusion, player, deposit=True)
+    _limits_check(player=player, kind=LimitKind.DEPOSIT, amount=amount, now=now)
+
+
+__all__ = [
+    "EXCLUSION_CHOICES",
+    "EXCLUSION_MONTHS",
+    "deposit_check",
+    "player_exclude",
+    "player_exclusion_lift",
+    "player_limit_set",
+    "player_self_exclude",
+    "purchase_check",
+]

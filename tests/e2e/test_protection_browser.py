@@ -1,0 +1,168 @@
+"""Responsible gaming (R101) in a real browser (Chromium + uvicorn), with the injected clock (the
+``clock`` fixture moves ``timezone.now`` for the live server too, which runs in this process):
+
+a player sets a weekly loss limit on «Jogo responsável», buys until it is reached, is refused on
+the game page with a message saying which limit and how much is left; asks to raise it and sees
+the old limit still in force with the raise pending; 24 hours later (the clock moved) sees the
+raise in force and buys again; then excludes themself, cannot buy (the game page says why), and
+after logging out and in again still cannot. Everything in Portuguese, at a phone's width.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from bingo.models import OnlineRoom, PlayerExclusion, PlayerLimit, Sale
+from bingo.players.selectors import wallet_balance
+from tests.autodraw.helpers import Clock
+from tests.e2e.conftest import RunInBrowser
+from tests.factories import DEFAULT_PASSWORD
+from tests.online.helpers import OnlineSetup
+from tests.protection.conftest import WEDNESDAY_NOON
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT_MS = 30_000
+PHONE = {"width": 360, "height": 740}
+
+
+def test_a_player_hits_a_loss_limit_raises_it_a_day_later_then_excludes_themself(
+    asgi_served: tuple[str, asyncio.AbstractEventLoop],
+    browser: RunInBrowser[Any],
+    clock: Clock,
+) -> None:
+    base, _loop = asgi_served
+    clock.now = WEDNESDAY_NOON  # the hall's week runs Monday 9 to Sunday 15 March
+    site = OnlineSetup(name="Salão Protegido")
+    OnlineRoom.objects.filter(pk=site.online.pk).update(sales_seconds=600)
+    game = site.game(site.series(1, price="10.00"))  # sells at 10 CVE a card, no announced close
+    player = site.player("100.00", username="maria")
+
+    def login(page: Any) -> None:
+        page.set_default_timeout(TIMEOUT_MS)
+        page.set_viewport_size(PHONE)
+        page.goto(f"{base}/entrar/")
+        page.get_by_label("Nome de utilizador").fill("maria")
+        page.get_by_label("Palavra-passe").fill(DEFAULT_PASSWORD)
+        with page.expect_navigation():
+            page.get_by_role("button", name="Entrar").click()
+
+    def buy(page: Any, quantity: int) -> str:
+        page.goto(f"{base}/online/jogo/{game.pk}/")
+        page.get_by_label("Quantos cartões?").fill(str(quantity))
+        with page.expect_navigation():
+            page.get_by_role("button", name="Comprar", exact=True).click()
+        return page.locator(".messages .alert").first.inner_text()
+
+    def set_limit(page: Any, amount: str) -> str:
+        page.goto(f"{base}/jogador/protecao/")
+        page.get_by_label("Limite de").select_option("loss")
+        page.get_by_label("Período").select_option("week")
+        page.get_by_label("Montante (vazio: sem limite)").fill(amount)
+        with page.expect_navigation():
+            page.get_by_role("button", name="Guardar o limite").click()
+        return page.locator(".messages .alert").first.inner_text()
+
+    def week_row(page: Any) -> dict[str, str]:
+        row = page.locator("#limit-loss-week")
+        return {
+            "in_force": row.locator("[data-in-force]").inner_text(),
+            "used": row.locator("[data-used]").inner_text(),
+            "left": row.locator("[data-left]").inner_text(),
+            "pending": row.locator("[data-pending]").inner_text(),
+        }
+
+    # --- 1. a limit of 20 a week, two cards, then refused; a raise asked for -------------------
+    def hit_the_limit(context: Any) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        page = context.new_page()
+        login(page)
+        page.locator("#wallet-summary").get_by_role("link", name="Jogo responsável").click()
+        page.wait_for_url(f"{base}/jogador/protecao/")
+        seen["heading"] = page.locator("h1").inner_text()
+        seen["width"] = page.evaluate("document.documentElement.scrollWidth")
+        seen["set"] = set_limit(page, "20")
+        seen["row_set"] = week_row(page)
+        seen["bought"] = buy(page, 2)
+        seen["refused"] = buy(page, 1)
+        seen["raise"] = set_limit(page, "50")
+        seen["row_raised"] = week_row(page)
+        seen["refused_after_raise"] = buy(page, 1)
+        return seen
+
+    first = browser(hit_the_limit)
+    assert first["heading"] == "Jogo responsável"
+    assert first["width"] <= PHONE["width"]
+    assert "está já em vigor" in first["set"]
+    assert first["row_set"]["in_force"].strip() == "20 CVE"
+    assert first["bought"] == "2 cartões comprados por 20 CVE."
+    assert first["refused"] == (
+        "O seu limite semanal de perdas de 20 CVE seria ultrapassado: restam 0 CVE esta semana e "
+        "estes cartões custam 10 CVE (R101). Nada foi comprado."
+    )
+    assert "entra em vigor em 2026-03-12 12:00" in first["raise"]
+    assert first["row_raised"]["in_force"].strip() == "20 CVE"  # still the old limit
+    assert first["row_raised"]["used"].strip() == "20 CVE"
+    assert "50 CVE" in first["row_raised"]["pending"]
+    assert "2026-03-12 12:00" in first["row_raised"]["pending"]
+    assert "limite semanal de perdas de 20 CVE" in first["refused_after_raise"]
+    assert Sale.objects.filter(buyer=player).count() == 1
+    assert wallet_balance(player=player) == Decimal("80.00")
+
+    # --- 2. 24 hours later the raise is in force: three more cards; then self-exclusion --------
+    clock.advance(timedelta(hours=24).total_seconds())
+
+    def raised_then_exclude(context: Any) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        page = context.new_page()
+        login(page)
+        page.goto(f"{base}/jogador/protecao/")
+        seen["row"] = week_row(page)
+        seen["bought"] = buy(page, 3)
+        page.goto(f"{base}/jogador/protecao/")
+        page.get_by_label("1 mês").check()
+        page.get_by_label("Compreendo que não poderei comprar cartões").check()
+        with page.expect_navigation():
+            page.get_by_role("button", name="Excluir-me").click()
+        seen["excluded"] = page.locator("#exclusion-status").inner_text()
+        seen["form_gone"] = page.locator("#exclusion-form").count() == 0
+        page.goto(f"{base}/online/jogo/{game.pk}/")
+        seen["notice"] = page.locator("#protection-notice").inner_text()
+        seen["refused"] = buy(page, 1)
+        seen["game_width"] = page.evaluate("document.documentElement.scrollWidth")
+        with page.expect_navigation():
+            page.get_by_role("button", name="Sair").click()
+        return seen
+
+    second = browser(raised_then_exclude)
+    assert second["row"]["in_force"].strip() == "50 CVE"
+    assert second["row"]["pending"].strip() == "—"
+    assert second["bought"] == "3 cartões comprados por 30 CVE."
+    assert "Excluiu-se do jogo até 2026-04-12 12:00" in second["excluded"]
+    assert second["form_gone"]
+    assert "Excluiu-se do jogo até 2026-04-12 12:00 (R101): não pode comprar cartões." in second["notice"]
+    assert second["refused"] == "Excluiu-se do jogo até 2026-04-12 12:00 (R101): não pode comprar cartões."
+    assert second["game_width"] <= PHONE["width"]
+
+    # --- 3. a new login: still excluded ---------------------------------------------------------
+    def log_in_again(context: Any) -> dict[str, Any]:
+        page = context.new_page()
+        login(page)
+        page.goto(f"{base}/online/")
+        notice = page.locator("#protection-notice").inner_text()
+        return {"lobby_notice": notice, "refused": buy(page, 1)}
+
+    third = browser(log_in_again)
+    assert "Excluiu-se do jogo até" in third["lobby_notice"]
+    assert "Excluiu-se do jogo até" in third["refused"]
+    assert sum(s.quantity for s in Sale.objects.filter(buyer=player)) == 5
+    assert wallet_balance(player=player) == Decimal("50.00")
+    assert PlayerLimit.objects.filter(player=player).count() == 2
+    assert PlayerExclusion.objects.get(player=player).source == "self"
+
+    # Fault refund step: added by the lead
