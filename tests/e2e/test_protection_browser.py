@@ -5,7 +5,9 @@ a player sets a weekly loss limit on «Jogo responsável», buys until it is rea
 the game page with a message saying which limit and how much is left; asks to raise it and sees
 the old limit still in force with the raise pending; 24 hours later (the clock moved) sees the
 raise in force and buys again; then excludes themself, cannot buy (the game page says why), and
-after logging out and in again still cannot. Everything in Portuguese, at a phone's width.
+after logging out and in again still cannot; finally a fault of the system (R98) declared by the
+manager on the game's page refunds every card once, and the history shows the refund and why.
+Everything in Portuguese, at a phone's width.
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.urls import reverse
 
-from bingo.models import OnlineRoom, PlayerExclusion, PlayerLimit, Sale
+from bingo.engine import GameState
+from bingo.models import OnlineRoom, PlayerExclusion, PlayerLimit, Sale, WalletEntry
 from bingo.players.selectors import wallet_balance
 from tests.autodraw.helpers import Clock
 from tests.e2e.conftest import RunInBrowser
@@ -165,4 +169,48 @@ def test_a_player_hits_a_loss_limit_raises_it_a_day_later_then_excludes_themself
     assert PlayerLimit.objects.filter(player=player).count() == 2
     assert PlayerExclusion.objects.get(player=player).source == "self"
 
-    # Fault refund step: added by the lead
+    # --- 4. a fault of the system (R98): the manager declares the game null, every card comes
+    # back, and the excluded player still sees it in «O meu histórico» -------------------------
+    def declare_the_fault(context: Any) -> dict[str, Any]:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(f"{base}/entrar/")
+        page.get_by_label("Nome de utilizador").fill(site.manager.username)
+        page.get_by_label("Palavra-passe").fill(DEFAULT_PASSWORD)
+        with page.expect_navigation():
+            page.get_by_role("button", name="Entrar").click()
+        page.goto(base + reverse("games:game_detail", args=[game.pk]))
+        page.get_by_text("Uma avaria do sistema impede decidir esta jogada online").click()
+        form = page.locator("[data-fault-form]")
+        form.get_by_label("Motivo").fill("Servidor de extração sem resposta")
+        with page.expect_navigation():
+            form.get_by_role("button", name="Declarar a avaria do sistema e reembolsar").click()
+        return {"message": page.locator(".messages .alert").first.inner_text()}
+
+    fault = browser(declare_the_fault)
+    assert fault["message"]
+    game.refresh_from_db()
+    assert game.state == GameState.ANNULLED.value
+    assert "Servidor de extração sem resposta" in game.state_reason
+
+    def history_after_the_fault(context: Any) -> dict[str, Any]:
+        page = context.new_page()
+        login(page)
+        page.goto(f"{base}/jogador/historico/")
+        row = page.locator(f"tr[data-game='{game.pk}']")
+        return {
+            "outcome": row.get_attribute("data-outcome"),
+            "net": row.get_attribute("data-net"),
+            "reason": row.locator("[data-reason]").inner_text(),
+            "prizes": row.locator("td").nth(6).inner_text(),
+        }
+
+    after = browser(history_after_the_fault)
+    assert "Servidor de extração sem resposta" in after["reason"]
+    assert "R98" in after["reason"]
+    assert "Reembolso 50 CVE" in after["prizes"]
+    assert Decimal(after["net"]) == Decimal("0")
+    assert wallet_balance(player=player) == Decimal("100.00")  # every card back, once
+    refunds = WalletEntry.objects.filter(player=player, kind=WalletEntry.Kind.REFUND)
+    # One refund per purchase (2 and 3 cards), each once: 50 CVE in all.
+    assert sorted(e.amount for e in refunds) == [Decimal("20.00"), Decimal("30.00")]
