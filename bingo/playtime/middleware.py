@@ -22,6 +22,7 @@ from django.shortcuts import redirect
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bingo.common.roles import Role, user_roles
 from bingo.models import Player, PlaySession
 from bingo.playtime import selectors, services
 
@@ -34,6 +35,17 @@ def _player(user: AbstractBaseUser | Any) -> Player | None:
     if user is None or not getattr(user, "is_authenticated", False):
         return None
     return Player.objects.filter(user_id=user.pk).first()
+
+
+def _request_player(user: AbstractBaseUser | Any) -> Player | None:
+    """The player making a request; None for anyone else. The roles are asked first (cached on
+    the user for the request, and read by every page and API view anyway), so a staff request
+    costs no query here."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    if Role.PLAYER not in user_roles(user):
+        return None
+    return _player(user)
 
 
 def on_login(sender: Any, request: HttpRequest | None, user: AbstractBaseUser, **kwargs: Any) -> None:
@@ -84,7 +96,7 @@ class PlaySessionMiddleware:
     def check(self, request: HttpRequest) -> HttpResponse | None:
         if request.path.startswith(settings.STATIC_URL):
             return None
-        player = _player(getattr(request, "user", None))
+        player = _request_player(getattr(request, "user", None))
         if player is None:
             return None
         now = timezone.now()
