@@ -19,6 +19,7 @@ from django.contrib.auth import logout
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -113,7 +114,10 @@ class PlaySessionMiddleware:
                 session = services.play_session_end(session=session, reason=reason, now=now)
         if session.ended_at is not None:
             return self.ended(request, session)
-        services.play_session_touch(session=session, now=now)
+        if not (request.method == "GET" and request.path == reverse("api:player-playtime")):
+            # The pages' own reading of the session's state, every 30 seconds, is not the player
+            # being there: a tab left open must not hold off the idle timeout.
+            services.play_session_touch(session=session, now=now)
         return None
 
     def ended(self, request: HttpRequest, session: PlaySession) -> HttpResponse:

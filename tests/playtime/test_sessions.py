@@ -268,3 +268,24 @@ def test_the_middleware_reads_nothing_of_players_on_staff_requests(lobby: Online
         assert manager.get(reverse("dashboard-manager")).status_code == 200
     assert not [q["sql"] for q in queries.captured_queries if '"bingo_player"' in q["sql"]]
     assert not PlaySession.objects.exists()
+
+
+def test_the_pages_own_polling_does_not_keep_an_idle_player_logged_in(
+    lobby: OnlineHall, clock: Clock, settings
+) -> None:
+    """The lobby's script reads GET /api/players/me/playtime/ every 30 seconds by itself: a tab
+    left open must not count as the player being there, or the idle timeout never comes and the
+    session (and its summary, PT-806/67) never ends."""
+    settings.PLAYER_IDLE_TIMEOUT = 30 * 60
+    ana = player(lobby, "ana")
+    client = client_for(ana)
+    assert client.get(reverse("online:lobby")).status_code == 200
+    for _ in range(31):
+        clock.advance(60)
+        answer = client.get(reverse("api:player-playtime"))
+        if answer.status_code == 403:
+            break
+    assert answer.status_code == 403
+    assert answer.json()["end_reason"] == "timeout"
+    session = PlaySession.objects.get(player=ana)
+    assert selectors.played_seconds(session=session) == 0
