@@ -240,7 +240,8 @@ def test_the_summary_is_never_shown_to_the_next_user_of_the_browser_pt806_67(
 ) -> None:
     """PT-806/67: the summary is the player's own. Ana logs out on a shared browser (a hall's
     terminal); Rui logs in on it next: the summary page must not show him ana's stakes."""
-    ana, rui = player(lobby, "ana"), player(lobby, "rui")
+    ana = player(lobby, "ana")
+    player(lobby, "rui")
     client = Client()
     client.post(reverse("login"), {"username": "ana", "password": DEFAULT_PASSWORD})
     play_game(lobby, clock, tasks, [ana], monkeypatch)
