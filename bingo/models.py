@@ -816,6 +816,8 @@ class PlaySession(models.Model):
     end_reason = models.CharField(_("ended by"), max_length=12, choices=EndReason.choices, blank=True)
     # The online room the player follows: the room of the last game page opened (PT-806/70 b).
     room = models.ForeignKey("halls.Room", on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    # Since when it follows that room: games played there before do not count (PT-806/70 b).
+    room_since = models.DateTimeField(null=True, blank=True)
     # PT-806/71: the games without a purchase counted when the player chose to go on
     # («Continuar»), and when; the warning holds until the next purchase.
     idle_warned = models.PositiveSmallIntegerField(null=True, blank=True)

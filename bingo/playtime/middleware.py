@@ -19,9 +19,11 @@ from django.contrib.auth import logout
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bingo.common.roles import Role, user_roles
 from bingo.models import Player, PlaySession
 from bingo.playtime import selectors, services
 
@@ -34,6 +36,17 @@ def _player(user: AbstractBaseUser | Any) -> Player | None:
     if user is None or not getattr(user, "is_authenticated", False):
         return None
     return Player.objects.filter(user_id=user.pk).first()
+
+
+def _request_player(user: AbstractBaseUser | Any) -> Player | None:
+    """The player making a request; None for anyone else. The roles are asked first (cached on
+    the user for the request, and read by every page and API view anyway), so a staff request
+    costs no query here."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    if Role.PLAYER not in user_roles(user):
+        return None
+    return _player(user)
 
 
 def on_login(sender: Any, request: HttpRequest | None, user: AbstractBaseUser, **kwargs: Any) -> None:
@@ -84,7 +97,7 @@ class PlaySessionMiddleware:
     def check(self, request: HttpRequest) -> HttpResponse | None:
         if request.path.startswith(settings.STATIC_URL):
             return None
-        player = _player(getattr(request, "user", None))
+        player = _request_player(getattr(request, "user", None))
         if player is None:
             return None
         now = timezone.now()
@@ -101,7 +114,10 @@ class PlaySessionMiddleware:
                 session = services.play_session_end(session=session, reason=reason, now=now)
         if session.ended_at is not None:
             return self.ended(request, session)
-        services.play_session_touch(session=session, now=now)
+        if not (request.method == "GET" and request.path == reverse("api:player-playtime")):
+            # The pages' own reading of the session's state, every 30 seconds, is not the player
+            # being there: a tab left open must not hold off the idle timeout.
+            services.play_session_touch(session=session, now=now)
         return None
 
     def ended(self, request: HttpRequest, session: PlaySession) -> HttpResponse:

@@ -99,11 +99,16 @@ def _last_purchase_at(session: PlaySession) -> datetime | None:
 
 def idle_games(*, session: PlaySession, now: datetime | None = None) -> int:
     """PT-806/70 b): the games in a row the player bought nothing in: the games of the room they
-    follow whose sales closed during the session, after their last purchase, without a card
+    follow whose sales closed during the session, after they began following it and after their
+    last purchase, without a card
     of theirs. A purchase starts the count again."""
     if session.room_id is None:
         return 0
-    since = max(session.started_at, _last_purchase_at(session) or session.started_at)
+    since = max(
+        session.started_at,
+        session.room_since or session.started_at,  # not the games before the player came
+        _last_purchase_at(session) or session.started_at,
+    )
     return (
         Game.objects.filter(
             session__room_id=session.room_id,

@@ -92,10 +92,13 @@ def play_session_touch(*, session: PlaySession, now: datetime | None = None) -> 
     return True
 
 
-def play_session_room_follow(*, player: Player, room: Room) -> None:
+def play_session_room_follow(*, player: Player, room: Room, now: datetime | None = None) -> None:
     """The player opened a game page of ``room``: the room their inactivity is counted in from
-    now (PT-806/70 b). Nothing without an open session."""
-    PlaySession.objects.filter(player=player, ended_at__isnull=True).exclude(room=room).update(room=room)
+    now (PT-806/70 b): games played there before they came do not count. Nothing without an
+    open session."""
+    PlaySession.objects.filter(player=player, ended_at__isnull=True).exclude(room=room).update(
+        room=room, room_since=_now(now)
+    )
 
 
 def play_session_continue(*, session: PlaySession, now: datetime | None = None) -> PlaySession:

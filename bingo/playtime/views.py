@@ -124,6 +124,10 @@ def summary(request: HttpRequest) -> HttpResponse:
         session = selectors.play_session_get(session_id=session_id)
     except PlaySession.DoesNotExist:
         raise Http404 from None
+    if request.user.is_authenticated and session.player.user_id != request.user.pk:
+        # Someone else logged in on this browser since (a shared terminal): not theirs to read.
+        request.session.pop(SUMMARY_KEY, None)
+        return redirect("home")
     context = {"line": _line(session), "player": session.player}
     return render(request, "playtime/summary.html", context)
 

@@ -116,3 +116,21 @@ def test_continue_without_an_invitation_is_refused(lobby: OnlineHall, clock: Clo
     assert client.post(reverse("api:player-playtime-continue")).status_code == 400
     session.refresh_from_db()
     assert session.idle_warned is None
+
+
+def test_games_played_before_the_player_opened_the_room_are_not_idle_games_pt806_70(
+    lobby: OnlineHall, clock: Clock, tasks: Tasks, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PT-806/70 b): the games in a row the player did not bet in are games at the table they
+    sit at. Ana logs in and stays in the lobby while 7 games of the room are played by others;
+    opening the room's game page must not count those 7 (it used to end her session at once
+    for inactivity); the count starts from the moment she follows the room."""
+    ana, rui = player(lobby, "ana"), player(lobby, "rui")
+    client = client_for(ana)
+    for _ in range(7):
+        play_game(lobby, clock, tasks, [rui], monkeypatch)
+    game = next_game(lobby, clock)
+    assert client.get(reverse("online:game", args=[game.pk])).status_code == 200
+    assert _stage(ana) == (0, "none")
+    assert client.get(reverse("api:player-playtime")).json()["end"] is False
+    assert PlaySession.objects.get(player=ana).ended_at is None

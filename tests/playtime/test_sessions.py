@@ -233,3 +233,60 @@ def test_only_players_reach_the_session_pages(lobby: OnlineHall, client_as) -> N
     assert cashier.get(reverse("playtime:sessions")).status_code == 403
     assert cashier.get(reverse("api:player-sessions")).status_code == 403
     assert not PlaySession.objects.exists()  # staff have no play session
+
+
+def test_the_summary_is_never_shown_to_the_next_user_of_the_browser_pt806_67(
+    lobby: OnlineHall, clock: Clock, tasks: Tasks, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PT-806/67: the summary is the player's own. Ana logs out on a shared browser (a hall's
+    terminal); Rui logs in on it next: the summary page must not show him ana's stakes."""
+    ana = player(lobby, "ana")
+    player(lobby, "rui")
+    client = Client()
+    client.post(reverse("login"), {"username": "ana", "password": DEFAULT_PASSWORD})
+    play_game(lobby, clock, tasks, [ana], monkeypatch)
+    assert client.post(reverse("logout"))["Location"] == reverse("playtime:summary")
+    ended = PlaySession.objects.get(player=ana)
+    assert client.get(reverse("playtime:summary")).status_code == 200  # ana sees hers
+
+    client.post(reverse("login"), {"username": "rui", "password": DEFAULT_PASSWORD})
+    page = client.get(reverse("playtime:summary"))
+    assert f'data-session="{ended.pk}"' not in page.content.decode()
+    assert page.status_code == 302
+
+
+def test_the_middleware_reads_nothing_of_players_on_staff_requests(lobby: OnlineHall, client_as) -> None:
+    """Staff have no play session: the middleware must not cost a query on each of their
+    requests (it asks the roles the page reads anyway)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from bingo.common.roles import Role
+
+    manager = client_as(Role.MANAGER)
+    manager.get(reverse("dashboard-manager"))
+    with CaptureQueriesContext(connection) as queries:
+        assert manager.get(reverse("dashboard-manager")).status_code == 200
+    assert not [q["sql"] for q in queries.captured_queries if '"bingo_player"' in q["sql"]]
+    assert not PlaySession.objects.exists()
+
+
+def test_the_pages_own_polling_does_not_keep_an_idle_player_logged_in(
+    lobby: OnlineHall, clock: Clock, settings
+) -> None:
+    """The lobby's script reads GET /api/players/me/playtime/ every 30 seconds by itself: a tab
+    left open must not count as the player being there, or the idle timeout never comes and the
+    session (and its summary, PT-806/67) never ends."""
+    settings.PLAYER_IDLE_TIMEOUT = 30 * 60
+    ana = player(lobby, "ana")
+    client = client_for(ana)
+    assert client.get(reverse("online:lobby")).status_code == 200
+    for _ in range(31):
+        clock.advance(60)
+        answer = client.get(reverse("api:player-playtime"))
+        if answer.status_code == 403:
+            break
+    assert answer.status_code == 403
+    assert answer.json()["end_reason"] == "timeout"
+    session = PlaySession.objects.get(player=ana)
+    assert selectors.played_seconds(session=session) == 0
