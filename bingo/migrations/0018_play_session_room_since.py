@@ -6,7 +6,7 @@ class Migration(migrations.Migration):
     before do not count as the player's idle games."""
 
     dependencies = [
-        ("bingo", "0016_complaints"),
+        ("bingo", "0017_player_protection"),
     ]
 
     operations = [
