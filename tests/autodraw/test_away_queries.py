@@ -21,9 +21,12 @@ def _faulted_games(lobby: OnlineHall, clock: Clock, ana: Player, count: int) -> 
     games = []
     for n in range(count):
         game = committed(lambda: services.online_room_advance(room_id=lobby.room.pk))
-        assert game is not None and game.state == Game.State.SELLING
+        assert game is not None
+        assert game.state == Game.State.SELLING
         online_buy(game, ana, 1)
-        committed(lambda g=game: services.online_game_fault(game=g, user=lobby.manager, reason=f"Avaria {n}"))
+        committed(
+            lambda g=game, n=n: services.online_game_fault(game=g, user=lobby.manager, reason=f"Avaria {n}")
+        )
         clock.advance(3600)  # past the room's pause
         games.append(game)
     return games
