@@ -606,11 +606,15 @@ def game_annul(*, game: Game, user: User, reason: str, fault: bool = False) -> G
             Refund(sale=sale, game=game, amount=amount, reason=reason, created_by=user)
             for sale, amount in refunds
         )
+        # R10: its prize money is refunded, so its contribution goes back (never blocking).
+        jackpot_services.jackpot_reverse(hall=game.session.room.hall, game_id=game.pk)
+        # R61 i): the annulment, its reason and the refunds are in the acta, in this transaction.
+        acta_services.acta_record_game(game=game, user=user)
         # R98: an online card's stake goes back to its buyer's wallet, in this transaction and
-        # once (a refund per sale, a wallet entry per refund). The buyers' rows are locked first,
-        # in one order (their keys), as every write over several wallets takes them: in the
-        # order of the sales, two refunds (or a refund and a payout) over the same players
-        # could wait for each other and one fail (a deadlock).
+        # once (a refund per sale, a wallet entry per refund). The wallets last, their rows
+        # locked first in one order (their keys): as a bingo takes them (game, jackpot, acta,
+        # then the winners' wallets) and whatever the order of the sales, or two writes over
+        # the same players wait for each other and one fails (a deadlock).
         _players_lock(Refund.objects.filter(game=game, sale__buyer__isnull=False).values("sale__buyer_id"))
         for refund in Refund.objects.filter(game=game, sale__buyer__isnull=False).select_related(
             "sale__buyer"
@@ -620,9 +624,5 @@ def game_annul(*, game: Game, user: User, reason: str, fault: bool = False) -> G
             player_services.wallet_post(
                 player=buyer, kind="refund", amount=refund.amount, refund=refund, key=f"refund-{refund.pk}"
             )
-        # R10: its prize money is refunded, so its contribution goes back (never blocking).
-        jackpot_services.jackpot_reverse(hall=game.session.room.hall, game_id=game.pk)
-        # R61 i): the annulment, its reason and the refunds are in the acta, in this transaction.
-        acta_services.acta_record_game(game=game, user=user)
         transaction.on_commit(lambda: events.game_changed(game.pk))
     return game

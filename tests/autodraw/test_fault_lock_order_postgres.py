@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.db import connection, connections
+from django.db import connection, connections, transaction
 
 from bingo.autodraw import services
 from bingo.models import Game, OnlineRoom, Player, RoomMode
 from bingo.players import services as player_services
 from bingo.players.selectors import wallet_balance
-from halls.models import Room
+from halls.models import Jackpot, Room
 from tests.autodraw.helpers import OnlineHall, committed, online_buy
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -92,3 +93,58 @@ def test_r98_two_faults_refunding_the_same_players_in_crossed_order_both_refund(
         assert game.state == Game.State.ANNULLED
     for player in (ana, rui):
         assert wallet_balance(player=Player.objects.get(pk=player.pk)) == Decimal("1000.00")
+
+
+def test_r98_a_fault_takes_the_jackpot_before_the_wallets_as_a_bingo_does() -> None:
+    """A bingo that wins the jackpot (R9) locks the hall's jackpot, then pays the wallets (R97);
+    a fault refunding the same players at that moment must take the jackpot (R10's reversal)
+    before their wallets too, or the two wait for each other and one fails."""
+    lobby = OnlineHall("Sala do Jackpot")
+    lobby.series(1)
+    ana = lobby.player("ana")
+    game = committed(lambda: services.online_room_advance(room_id=lobby.room.pk))
+    assert game is not None
+    online_buy(game, ana, 1)
+    Jackpot.objects.get_or_create(hall=lobby.hall)
+
+    held, started = threading.Event(), threading.Event()
+    errors: list[BaseException] = []
+
+    def bingo_paying() -> None:  # the order of prize_award's jackpot win, then the payout
+        try:
+            with transaction.atomic():
+                Jackpot.objects.select_for_update().get(hall=lobby.hall)
+                held.set()
+                started.wait(10)
+                time.sleep(1.5)  # the fault is under way, waiting for what it needs
+                player_services.wallet_post(
+                    player=ana,
+                    kind="deposit",
+                    amount=Decimal("5.00"),
+                    recorded_by=lobby.cashier,
+                    reference="x",
+                )
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    def fault() -> None:
+        try:
+            held.wait(10)
+            started.set()
+            services.online_game_fault(game=game, user=lobby.manager, reason="Servidor")
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=bingo_paying), threading.Thread(target=fault)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert errors == []
+    game.refresh_from_db()
+    assert game.state == Game.State.ANNULLED
+    assert wallet_balance(player=Player.objects.get(pk=ana.pk)) == Decimal("1005.00")
