@@ -539,7 +539,7 @@ def player_games_ended_since(
     first, each with what it left them with: the lobby's «While you were away»."""
     now = now or timezone.now()
     since = since if since is not None else now - AWAY_FIRST_VISIT
-    games = (
+    games = list(
         Game.objects.filter(
             pk__in=Sale.objects.filter(buyer=player).values("game_id"),
             state__in=(GameState.FINISHED.value, GameState.ANNULLED.value),
@@ -549,7 +549,6 @@ def player_games_ended_since(
         .select_related("session__room")
         .order_by("-finished_at", "-pk")
     )
-    games = list(games)
     ids = [game.pk for game in games]
     if not ids:
         return []
