@@ -12,11 +12,13 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -48,6 +50,7 @@ from bingo.models import (
     DrawMode,
     Game,
     OnlineRoom,
+    Player,
     Prize,
     PrizeKind,
     PrizePayment,
@@ -356,6 +359,17 @@ def _decide_jackpot(
         _award(game, PrizeKind.JACKPOT, won, within, balls, quantum, user, now)
 
 
+def _players_lock(player_ids: list[int] | QuerySet[Any]) -> None:
+    """Lock the players' rows (``wallet_post`` locks each one) in the order of their keys, so
+    two writes over several wallets never wait for each other (no deadlock)."""
+    list(
+        Player.objects.select_for_update()
+        .filter(pk__in=player_ids)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
 def prize_pay_to_wallets(*, game: Game) -> list[PrizePayment]:
     """R97: pay every share won in ``game`` and not yet paid into the wallet of the player who
     bought the card, with no action by them: gross, the hall's tax withheld (as at the desk),
@@ -379,17 +393,20 @@ def prize_pay_to_wallets(*, game: Game) -> list[PrizePayment]:
             .order_by("prize_id", "series_id", "card_number")
         )
         sale_game = game.doubles_of_id or game.pk
-        for winner in owed:
-            sale = (
-                Sale.objects.filter(
-                    game_id=sale_game,
-                    series_id=winner.series_id,
-                    first_number__lte=winner.card_number,
-                    last_number__gte=winner.card_number,
-                )
-                .select_related("buyer")
-                .first()
+        sales = [
+            Sale.objects.filter(
+                game_id=sale_game,
+                series_id=winner.series_id,
+                first_number__lte=winner.card_number,
+                last_number__gte=winner.card_number,
             )
+            .select_related("buyer")
+            .first()
+            for winner in owed
+        ]
+        # The winners' rows in one order (their keys), as game_annul's refunds take them.
+        _players_lock([sale.buyer_id for sale in sales if sale is not None and sale.buyer_id is not None])
+        for winner, sale in zip(owed, sales, strict=True):
             if sale is None or sale.buyer is None:
                 continue  # a hall's card: paid at a desk against its check code (R50)
             tax = tax_withheld(
@@ -589,8 +606,16 @@ def game_annul(*, game: Game, user: User, reason: str, fault: bool = False) -> G
             Refund(sale=sale, game=game, amount=amount, reason=reason, created_by=user)
             for sale, amount in refunds
         )
+        # R10: its prize money is refunded, so its contribution goes back (never blocking).
+        jackpot_services.jackpot_reverse(hall=game.session.room.hall, game_id=game.pk)
+        # R61 i): the annulment, its reason and the refunds are in the acta, in this transaction.
+        acta_services.acta_record_game(game=game, user=user)
         # R98: an online card's stake goes back to its buyer's wallet, in this transaction and
-        # once (a refund per sale, a wallet entry per refund).
+        # once (a refund per sale, a wallet entry per refund). The wallets last, their rows
+        # locked first in one order (their keys): as a bingo takes them (game, jackpot, acta,
+        # then the winners' wallets) and whatever the order of the sales, or two writes over
+        # the same players wait for each other and one fails (a deadlock).
+        _players_lock(Refund.objects.filter(game=game, sale__buyer__isnull=False).values("sale__buyer_id"))
         for refund in Refund.objects.filter(game=game, sale__buyer__isnull=False).select_related(
             "sale__buyer"
         ):
@@ -599,9 +624,5 @@ def game_annul(*, game: Game, user: User, reason: str, fault: bool = False) -> G
             player_services.wallet_post(
                 player=buyer, kind="refund", amount=refund.amount, refund=refund, key=f"refund-{refund.pk}"
             )
-        # R10: its prize money is refunded, so its contribution goes back (never blocking).
-        jackpot_services.jackpot_reverse(hall=game.session.room.hall, game_id=game.pk)
-        # R61 i): the annulment, its reason and the refunds are in the acta, in this transaction.
-        acta_services.acta_record_game(game=game, user=user)
         transaction.on_commit(lambda: events.game_changed(game.pk))
     return game
