@@ -6,6 +6,7 @@ services queue the ball task by name, the beat schedule names the reconciler
 """
 
 from celery import shared_task
+from django.db import InterfaceError, OperationalError
 
 from bingo.autodraw import services
 
@@ -17,6 +18,11 @@ def draw_ball_task(game_id: int, position: int) -> int | None:
     ball's number, or None when there was nothing to do."""
     try:
         ball = services.online_ball_draw(game_id=game_id, position=position)
+    except (OperationalError, InterfaceError):
+        # The database busy or away (a lock wait, a deadlock, a lost connection) is not the ball
+        # failing: nothing is counted, the reconciler queues the ball again, and a database away
+        # for good makes the game null by ONLINE_FAULT_AFTER instead (R98).
+        raise
     except Exception as exc:
         # Nothing drawn (one transaction); counted, so a ball that keeps failing makes the game
         # null (R98) rather than keep it drawing for ever. Raised again for the worker's log.

@@ -201,7 +201,7 @@ def my_history_csv(request: HttpRequest) -> HttpResponse:
         writer.writerow(
             [
                 line.at.astimezone(zone).strftime("%Y-%m-%d %H:%M"),
-                line.game.session.room.name,
+                _spreadsheet_text(line.game.session.room.name),
                 line.game.number,
                 line.game.get_variant_display(),
                 line.cards,
@@ -213,10 +213,16 @@ def my_history_csv(request: HttpRequest) -> HttpResponse:
                 f"{line.net}",
                 labels[line.result],
                 labels[line.outcome],
-                line.reason,
+                _spreadsheet_text(line.reason),
             ]
         )
     return response
+
+
+def _spreadsheet_text(text: str) -> str:
+    """Text typed by staff (a room's name, a fault's reason) as a CSV cell a spreadsheet shows
+    as text: one starting with =, +, -, @ or a control character would be run as a formula."""
+    return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 @role_required(Role.PLAYER)

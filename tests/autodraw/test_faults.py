@@ -13,6 +13,7 @@ import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.db import OperationalError
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -309,6 +310,41 @@ def test_r98_a_ball_whose_task_keeps_failing_makes_the_game_null(
     reason = _hall_language(FAILING, position=2, count=3)
     assert GameFault.objects.get(game=game).reason == reason
     _assert_null_and_refunded_once(played, reason)
+
+
+def test_r98_a_busy_database_is_not_a_failing_ball(
+    played: Played, tasks: Tasks, clock: Clock, monkeypatch: pytest.MonkeyPatch, settings: object
+) -> None:
+    """A lock wait or deadlock (OperationalError) is the database being busy, not the ball
+    failing: never counted, so three of them do not make the game null; a database away for
+    good is caught by ONLINE_FAULT_AFTER instead."""
+    settings.ONLINE_FAULT_FAILURES = 3  # type: ignore[attr-defined]
+    game = played.start()
+    tasks.run_next()
+    tasks.queued.clear()
+
+    def busy(**kwargs: object) -> Ball:
+        raise OperationalError("deadlock detected")
+
+    real = draw_services.game_draw_ball
+    monkeypatch.setattr(draw_services, "game_draw_ball", busy)
+    game.refresh_from_db()
+    assert game.next_ball_at is not None
+    clock.to(game.next_ball_at)
+    for _attempt in range(4):
+        with pytest.raises(OperationalError):
+            draw_ball_task(game.pk, 2)
+        reconcile()
+    assert not BallFailure.objects.filter(game=game).exists()
+    game.refresh_from_db()
+    assert game.state == Game.State.DRAWING
+    assert not GameFault.objects.exists()
+    monkeypatch.setattr(draw_services, "game_draw_ball", real)  # the database is back
+    tasks.queued.clear()
+    assert committed(lambda: draw_ball_task(game.pk, 2)) is not None  # the retry draws it
+    list(play_to_the_end(tasks, game))
+    game.refresh_from_db()
+    assert game.state == Game.State.FINISHED
 
 
 # --- the page and the API ----------------------------------------------------------------------

@@ -25,6 +25,7 @@ from bingo.models import Ball, Game, Player, Sale, WalletEntry
 from bingo.online.selectors import player_history
 from bingo.players.selectors import wallet_balance
 from cards.selectors import card_set_cells
+from halls.models import Room
 from tests.autodraw.helpers import (
     Clock,
     OnlineHall,
@@ -268,6 +269,20 @@ def test_history_csv_has_the_filtered_list(played: Played) -> None:
     filtered = client.get(reverse("players:history_csv"), {"date_from": day, "date_to": day})
     rows = list(csv.reader(io.StringIO(filtered.content.decode()), delimiter=";"))
     assert [int(r[2]) for r in rows[1:]] == [played.lost.number]
+
+
+def test_history_csv_keeps_staff_text_from_running_as_a_formula(played: Played) -> None:
+    """A room named by staff like a formula is written as text, so a spreadsheet opening the
+    player's statement does not run it; amounts keep their sign."""
+    Room.objects.filter(pk=played.won.session.room_id).update(name='=HYPERLINK("http://x","y")')
+    rows = list(
+        csv.reader(
+            io.StringIO(_login(played.ana).get(reverse("players:history_csv")).content.decode()),
+            delimiter=";",
+        )
+    )
+    assert {r[1] for r in rows[1:]} == {'\'=HYPERLINK("http://x","y")'}
+    assert rows[2][10] == "-100.00"
 
 
 def test_history_api(played: Played) -> None:
