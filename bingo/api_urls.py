@@ -115,6 +115,12 @@ urlpatterns: list[URLPattern] = [
     path("players/me/history/pdf/", players_api.MyHistoryPDFView.as_view(), name="player-history-pdf"),
     # The player's complaints (R61 j)): bingo/complaints/api.py.
     path("players/me/complaints/", complaints_api.MyComplaintsView.as_view(), name="player-complaints"),
+    path("complaints/", complaints_api.StaffComplaintListView.as_view(), name="complaint-list"),
+    path(
+        "complaints/<int:complaint_id>/decision/",
+        complaints_api.StaffComplaintDecisionView.as_view(),
+        name="complaint-decision",
+    ),
     # Responsible gaming (R101): bingo/protection/api.py.
     path("players/me/limits/", protection_api.MyLimitsView.as_view(), name="player-limits"),
     path("players/me/exclusion/", protection_api.MyExclusionView.as_view(), name="player-exclusion"),

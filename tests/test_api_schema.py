@@ -19,6 +19,8 @@ ENDPOINTS = {
     "/api/players/me/playtime/limit/": {"get", "put"},
     "/api/players/me/history/pdf/": {"get"},
     "/api/players/me/complaints/": {"get", "post"},
+    "/api/complaints/": {"get"},
+    "/api/complaints/{complaint_id}/decision/": {"post"},
     "/api/players/": {"get"},
     "/api/players/{player_id}/deposits/": {"post"},
     "/api/players/{player_id}/withdrawals/": {"post"},

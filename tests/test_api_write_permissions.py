@@ -21,6 +21,7 @@ from bingo.common.roles import Role, user_roles_set
 from bingo.models import (
     Game,
     Player,
+    PlayerComplaint,
     PlayerExclusion,
     PlayerExclusionLift,
     PlayerLimit,
@@ -81,6 +82,7 @@ ALLOWED: dict[str, set[Role]] = {
     "players_me_playtime_limit_set": {PLAYER},
     # The player's complaints (bingo/complaints/api.py, R61 j)).
     "players_me_complaints_file": {PLAYER},
+    "complaints_decide": {M},
     # Responsible gaming (bingo/protection/api.py, R101).
     "players_me_limits_set": {PLAYER},
     "players_me_exclusion_create": {PLAYER},
@@ -155,6 +157,9 @@ class World(HallSetup):
             "player_id": self.player.pk,
             "room_id": self.room.pk,
             "exclusion_id": self.exclusion.pk,
+            # No online game here to complain about: an id naming none still walks the managers'
+            # decision endpoint (a role that may not decide is refused before any lookup).
+            "complaint_id": 1,
         }
 
 
@@ -201,6 +206,7 @@ def test_nothing_changed_after_the_forbidden_requests(world: World) -> None:
         PlayerLimit.objects.count(),
         PlayerExclusion.objects.count(),
         PlayerExclusionLift.objects.count(),
+        PlayerComplaint.objects.filter(decided_at__isnull=False).count(),
     )
     for method, path, operation in write_operations():
         for role, user in world.people.items():
@@ -217,5 +223,6 @@ def test_nothing_changed_after_the_forbidden_requests(world: World) -> None:
         PlayerLimit.objects.count(),
         PlayerExclusion.objects.count(),
         PlayerExclusionLift.objects.count(),
+        PlayerComplaint.objects.filter(decided_at__isnull=False).count(),
     )
     assert after == before

@@ -302,12 +302,45 @@ class LobbySerializer(serializers.Serializer[Any]):
     balance = MoneyField(max_digits=14)
 
 
+class AwayGameSerializer(serializers.Serializer[Any]):
+    """R99: one game the player had cards in that ended while they were away."""
+
+    id = serializers.IntegerField(source="game.pk")
+    number = serializers.IntegerField(source="game.number")
+    room = serializers.CharField(source="game.session.room.name")
+    finished_at = serializers.DateTimeField(source="game.finished_at")
+    annulled = serializers.BooleanField(help_text="Null (R98): every card refunded to the wallet.")
+    reason = serializers.CharField(help_text="Why the game was made null (empty otherwise).")
+    credited = MoneyField(max_digits=14, help_text="The prizes paid to the wallet, net of tax.")
+    refunded = MoneyField(max_digits=14, help_text="The stake given back (a null game).")
+    won = serializers.BooleanField()
+
+
+class LobbyResponseSerializer(LobbySerializer):
+    away = AwayGameSerializer(
+        many=True,
+        help_text="R99: the games that ended since the player last opened the lobby page, newest "
+        "first. Reading the API does not count as a visit.",
+    )
+
+
 class LobbyView(APIView):
+    """The player's lobby (R94) and, R99, what happened while they were away: ``away`` lists the
+    games they had cards in that ended since they last opened the lobby *page* (the last 24 hours
+    if never), with what each left their wallet. Reading it records no visit, so the page's panel
+    «While you were away» still shows them (docs/online.md)."""
+
     permission_classes = [IsAuthenticated, IsPlayer]
 
-    @extend_schema(operation_id="online_lobby_retrieve", responses=LobbySerializer, tags=["online"])
+    @extend_schema(operation_id="online_lobby_retrieve", responses=LobbyResponseSerializer, tags=["online"])
     def get(self, request: Request) -> Response:
-        return Response(LobbySerializer(selectors.online_lobby(player=_player(request))).data)
+        player = _player(request)
+        data = dict(LobbySerializer(selectors.online_lobby(player=player)).data)
+        away = selectors.player_games_ended_since(
+            player=player, since=selectors.player_lobby_seen_at(player=player)
+        )
+        data["away"] = AwayGameSerializer(away, many=True).data
+        return Response(data)
 
 
 class PlayerGameStateView(APIView):
