@@ -263,8 +263,8 @@ _DEPOSIT_REFUSED = {
 def _limits_check(*, player: Player, kind: str, amount: Decimal, now: datetime) -> None:
     zone = ZoneInfo(player.hall.time_zone)
     currency = player.hall.currency
-    for period in LimitPeriod.values:
-        limit = selectors.limit_state_get(player=player, kind=kind, period=period, now=now).in_force
+    for period, state in selectors.limit_states_get(player=player, kind=kind, now=now).items():
+        limit = state.in_force
         if limit is None:
             continue
         start, end = limits.period_bounds(period, now, zone)
