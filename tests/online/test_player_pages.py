@@ -157,3 +157,17 @@ def test_the_english_page_is_english(site):
     html = login(player.user, "en").get(reverse("online:game", args=[game.pk])).content.decode()
     assert "How many cards?" in html
     assert "Your cards" in html
+
+
+def test_a_reused_purchase_key_is_refused_in_portuguese(site):
+    """The 409 of a key reused for another purchase speaks the player's language, like every
+    other refusal of the purchase."""
+    game = site.game(site.series(1))
+    player = site.player("30.00")
+    client = login(player.user, "pt")
+    url = f"/api/online/games/{game.pk}/purchases/"
+    assert client.post(url, {"quantity": 1, "key": "k"}, content_type="application/json").status_code == 201
+    reused = client.post(url, {"quantity": 2, "key": "k"}, content_type="application/json")
+    assert reused.status_code == 409
+    answer = json.dumps(reused.json(), ensure_ascii=False)
+    assert "Esta chave já foi usada noutra compra; nada foi comprado." in answer
