@@ -188,9 +188,10 @@ def demo_game_start(
 
 def demo_game_settle(*, game: DemoGame, now: datetime | None = None) -> DemoCreditEntry | None:
     """Credit a finished demo game's winnings to the demo ledger, once (R97 in demo: the system
-    pays, the player does nothing). None while balls are still to be shown, or with nothing won."""
+    pays, the player does nothing). None while balls are still to be shown, with nothing won, or
+    when it was settled already (every read of a finished game comes here: no lock then)."""
     now = now or timezone.now()
-    if not demo_game_over(game=game, now=now):
+    if game.settled_at is not None or not demo_game_over(game=game, now=now):
         return None
     with transaction.atomic():
         # The player's row first, then the game's: the order every demo write takes.

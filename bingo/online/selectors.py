@@ -264,7 +264,13 @@ def player_game_state(*, player: Player, game: Game) -> dict[str, Any]:
     bought = sum(s.quantity for s in sales)
     limit = hall.card_limit_per_player
     targets = [{"prize": t.prize.value, "cells": [list(c) for c in t.cells]} for t in rules.targets]
-    outcome = game_outcome(player=player, game=game)
+    # Prizes are paid when the game ends and refunds when it is null: nothing to read before.
+    over = game.state in (GameState.FINISHED.value, GameState.ANNULLED.value)
+    outcome = (
+        game_outcome(player=player, game=game)
+        if over
+        else GameOutcome(game, False, False, "", Decimal("0.00"), Decimal("0.00"), Decimal("0.00"))
+    )
     playtime = playtime_selectors.playtime_state(player=player)
     return {
         "type": "player.state",
@@ -504,22 +510,50 @@ class GameOutcome:
 def game_outcome(*, player: Player, game: Game) -> GameOutcome:
     """R99: the player's result in ``game`` as their wallet shows it, whether or not they were
     connected when it was decided (prizes are paid by the system, R97; a null game refunds)."""
-    annulled = game.state == GameState.ANNULLED.value
+    return game_outcomes(player=player, games=[game])[0]
+
+
+def game_outcomes(*, player: Player, games: list[Game]) -> list[GameOutcome]:
+    """``game_outcome`` for each of ``games``, in their order, in three queries for all of them
+    (the lobby reads many)."""
+    ids = [game.pk for game in games]
+    if not ids:
+        return []
     credits = WalletEntry.objects.filter(player=player)
-    credited = credits.filter(kind=WalletEntry.Kind.PRIZE, prize_payment__winner__prize__game=game).aggregate(
-        s=Sum("amount")
-    )["s"]
-    refunded = credits.filter(kind=WalletEntry.Kind.REFUND, refund__game=game).aggregate(s=Sum("amount"))["s"]
-    staked = Sale.objects.filter(buyer=player, game=game).aggregate(s=Sum("amount"))["s"]
-    return GameOutcome(
-        game=game,
-        over=game.state in (GameState.FINISHED.value, GameState.ANNULLED.value),
-        annulled=annulled,
-        reason=game.state_reason if annulled else "",
-        credited=credited or Decimal("0.00"),
-        refunded=refunded or Decimal("0.00"),
-        staked=staked or Decimal("0.00"),
+    credited = dict(
+        credits.filter(kind=WalletEntry.Kind.PRIZE, prize_payment__winner__prize__game_id__in=ids)
+        .values("prize_payment__winner__prize__game_id")
+        .annotate(s=Sum("amount"))
+        .order_by()
+        .values_list("prize_payment__winner__prize__game_id", "s")
     )
+    refunded = dict(
+        credits.filter(kind=WalletEntry.Kind.REFUND, refund__game_id__in=ids)
+        .values("refund__game_id")
+        .annotate(s=Sum("amount"))
+        .order_by()
+        .values_list("refund__game_id", "s")
+    )
+    staked = dict(
+        Sale.objects.filter(buyer=player, game_id__in=ids)
+        .values("game_id")
+        .annotate(s=Sum("amount"))
+        .order_by()
+        .values_list("game_id", "s")
+    )
+    zero = Decimal("0.00")
+    return [
+        GameOutcome(
+            game=game,
+            over=game.state in (GameState.FINISHED.value, GameState.ANNULLED.value),
+            annulled=game.state == GameState.ANNULLED.value,
+            reason=game.state_reason if game.state == GameState.ANNULLED.value else "",
+            credited=credited.get(game.pk) or zero,
+            refunded=refunded.get(game.pk) or zero,
+            staked=staked.get(game.pk) or zero,
+        )
+        for game in games
+    ]
 
 
 #: A player never seen in the lobby before is shown the games that ended in this last stretch.
@@ -549,45 +583,7 @@ def player_games_ended_since(
         .select_related("session__room")
         .order_by("-finished_at", "-pk")
     )
-    ids = [game.pk for game in games]
-    if not ids:
-        return []
-    # Three queries for all the games together, not three a game (the lobby reads this).
-    credits = WalletEntry.objects.filter(player=player)
-    credited = dict(
-        credits.filter(kind=WalletEntry.Kind.PRIZE, prize_payment__winner__prize__game_id__in=ids)
-        .values("prize_payment__winner__prize__game_id")
-        .annotate(s=Sum("amount"))
-        .order_by()
-        .values_list("prize_payment__winner__prize__game_id", "s")
-    )
-    refunded = dict(
-        credits.filter(kind=WalletEntry.Kind.REFUND, refund__game_id__in=ids)
-        .values("refund__game_id")
-        .annotate(s=Sum("amount"))
-        .order_by()
-        .values_list("refund__game_id", "s")
-    )
-    staked = dict(
-        Sale.objects.filter(buyer=player, game_id__in=ids)
-        .values("game_id")
-        .annotate(s=Sum("amount"))
-        .order_by()
-        .values_list("game_id", "s")
-    )
-    zero = Decimal("0.00")
-    return [
-        GameOutcome(
-            game=game,
-            over=True,
-            annulled=game.state == GameState.ANNULLED.value,
-            reason=game.state_reason if game.state == GameState.ANNULLED.value else "",
-            credited=credited.get(game.pk) or zero,
-            refunded=refunded.get(game.pk) or zero,
-            staked=staked.get(game.pk) or zero,
-        )
-        for game in games
-    ]
+    return game_outcomes(player=player, games=games)
 
 
 # --- the rules page (R103, PT-806/66, PT-803/38) -----------------------------------------------

@@ -365,7 +365,6 @@ def online_buy(
             result = sales_services.sale_make_online(
                 game=game, quantity=quantity, buyer=player, request_key=request_key
             )
-            Player.objects.select_for_update().filter(pk=player.pk).values_list("pk").get()  # R101
             protection_services.purchase_check(player=player, amount=result.amount, now=now)
             entry = player_services.wallet_post(
                 player=player,

@@ -103,6 +103,8 @@ class PlaySessionMiddleware:
         now = timezone.now()
         session_id = request.session.get(SESSION_KEY)
         session = PlaySession.objects.filter(pk=session_id, player=player).first() if session_id else None
+        if session is not None:
+            session.player = player  # read again by the checks below
         if session is None:
             # Logged in before play sessions existed, or the session's row is gone: start one.
             session = services.play_session_start(player=player, now=now)

@@ -22,14 +22,15 @@ from django.db.models import Max, Q, QuerySet, Sum
 from django.urls import reverse
 from django.utils import timezone
 
+from bingo.engine.limits import LOOSEN_DELAY
 from bingo.models import Game, GameState, Player, PlayLimit, PlaySession, Sale, WalletEntry
 
 #: PT-806/70 b): games in a row without a purchase before the invitation to end the session.
 INVITE_AFTER = 5
 #: How often a request moves ``last_seen_at`` on (seconds): at most one write a minute.
 TOUCH_EVERY = 60
-#: A looser limit applies this long after it was asked (R101, like the money limits).
-LOOSEN_AFTER = timedelta(hours=24)
+#: A looser limit applies this long after it was asked (R101): the money limits' delay.
+LOOSEN_AFTER = LOOSEN_DELAY
 
 
 def _now(now: datetime | None) -> datetime:
@@ -155,12 +156,20 @@ def play_session_due(*, session: PlaySession, now: datetime | None = None) -> st
     """Why ``session`` must end now, or None: idle longer than ``PLAYER_IDLE_TIMEOUT``
     (timeout), the player's time limit reached (R101), or inactivity (PT-806/71)."""
     now = _now(now)
+    limit_at = time_limit_at(session=session, limits=play_limits(player=session.player, now=now))
+    return _due(session=session, now=now, limit_at=limit_at, idle=None)
+
+
+def _due(
+    *, session: PlaySession, now: datetime, limit_at: datetime | None, idle: Inactivity | None
+) -> str | None:
+    """``play_session_due`` from the time limit's moment and, when the caller has it, the
+    inactivity (``idle`` None: read it)."""
     if now - session.last_seen_at > timedelta(seconds=settings.PLAYER_IDLE_TIMEOUT):
         return PlaySession.EndReason.TIMEOUT.value
-    limit_at = time_limit_at(session=session, limits=play_limits(player=session.player, now=now))
     if limit_at is not None and now >= limit_at:
         return PlaySession.EndReason.TIME_LIMIT.value
-    if inactivity(session=session, now=now).stage == "end":
+    if (idle if idle is not None else inactivity(session=session, now=now)).stage == "end":
         return PlaySession.EndReason.INACTIVITY.value
     return None
 
@@ -231,18 +240,19 @@ def playtime_state(*, player: Player, now: datetime | None = None) -> dict[str, 
     limits = play_limits(player=player, now=now)
     limit_at = time_limit_at(session=session, limits=limits)
     idle = inactivity(session=session, now=now)
+    seconds = played_seconds(session=session, now=now)
     return {
         "session": session.pk,
         "started_at": session.started_at.isoformat(),
-        "seconds": played_seconds(session=session, now=now),
-        "minutes": played_seconds(session=session, now=now) // 60,
+        "seconds": seconds,
+        "minutes": seconds // 60,
         "reminder_minutes": limits.reminder_minutes,
         "limit_minutes": limits.session_minutes,
         "limit_at": limit_at.isoformat() if limit_at else None,
         "limit_reached": limit_at is not None and now >= limit_at,
         "idle_games": idle.games,
         "inactivity": idle.stage,
-        "end": play_session_due(session=session, now=now) is not None,
+        "end": _due(session=session, now=now, limit_at=limit_at, idle=idle) is not None,
         "end_url": reverse("playtime:end"),
     }
 

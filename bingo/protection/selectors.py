@@ -55,15 +55,9 @@ def limit_used(*, player: Player, kind: str, start: datetime, end: datetime) -> 
     return player_loss(player=player, start=start, end=end)
 
 
-def limit_requests(*, player: Player, kind: str, period: str) -> list[limits.LimitRequest]:
-    """Every request ``player`` made for one limit, oldest first."""
-    rows = PlayerLimit.objects.filter(player=player, kind=kind, period=period).order_by("requested_at", "pk")
-    return [limits.LimitRequest(r.amount, r.requested_at, r.effective_at) for r in rows]
-
-
 def limit_state_get(*, player: Player, kind: str, period: str, now: datetime) -> limits.LimitState:
     """The limit in force at ``now`` and its pending change (``bingo.engine.limits.limit_state``)."""
-    return limits.limit_state(limit_requests(player=player, kind=kind, period=period), now)
+    return limit_states_get(player=player, kind=kind, now=now)[period]
 
 
 def limit_states_get(*, player: Player, kind: str, now: datetime) -> dict[str, limits.LimitState]:
@@ -109,8 +103,7 @@ def limit_overview(*, player: Player, now: datetime | None = None) -> list[Limit
     zone = ZoneInfo(player.hall.time_zone)
     lines = []
     for kind in LimitKind.values:
-        for period in LimitPeriod.values:
-            state = limit_state_get(player=player, kind=kind, period=period, now=now)
+        for period, state in limit_states_get(player=player, kind=kind, now=now).items():
             start, end = limits.period_bounds(period, now, zone)
             used = limit_used(player=player, kind=kind, start=start, end=end)
             lines.append(

@@ -284,8 +284,9 @@ def _limits_check(*, player: Player, kind: str, amount: Decimal, now: datetime) 
 def purchase_check(*, player: Player, amount: Decimal, now: datetime | None = None) -> None:
     """R101: refuse (ValidationError, saying why) a purchase of ``amount`` by ``player`` while an
     exclusion bars them, or when their loss in a period so far plus ``amount`` would pass a loss
-    limit in force. Runs inside the purchase's transaction; the caller has locked the player's
-    row (``online_buy``), so a purchase made at the same moment is counted."""
+    limit in force. Runs inside the purchase's transaction and locks the player's row (the
+    wallet's own lock) until it ends, so a purchase made at the same moment is counted."""
+    _lock(player)
     now = now or timezone.now()
     if (exclusion := selectors.exclusion_active(player=player, now=now)) is not None:
         raise _exclusion_refusal(exclusion, player, deposit=False)
