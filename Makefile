@@ -91,8 +91,8 @@ bench: $(STAMP)
 ## Re-pin requirements*.txt from requirements*.in.
 lock: $(PY)
 	$(BIN)/pip install --quiet pip-tools==7.6.2
-	$(BIN)/pip-compile --quiet --strip-extras --no-emit-index-url --no-emit-find-links -o requirements.txt requirements.in
-	$(BIN)/pip-compile --quiet --strip-extras --no-emit-index-url --no-emit-find-links -o requirements-dev.txt requirements-dev.in
+	$(BIN)/pip-compile --quiet --allow-unsafe --strip-extras --no-emit-index-url --no-emit-find-links -o requirements.txt requirements.in
+	$(BIN)/pip-compile --quiet --allow-unsafe --strip-extras --no-emit-index-url --no-emit-find-links -o requirements-dev.txt requirements-dev.in
 
 ## Extract and compile the translation catalogues (needs GNU gettext for makemessages).
 messages: $(STAMP)

@@ -152,6 +152,10 @@ else:
         "store_processed": False,
     }
 
+# How often every live page hears from its server when nothing happens (bingo/live/fanout.py):
+# a page that hears nothing for 2.5 intervals shows «A restabelecer a ligação…» and reconnects.
+LIVE_HEARTBEAT_SECONDS = env.float("LIVE_HEARTBEAT_SECONDS", default=10.0)
+
 # Task state that matters (progress of a long job) lives in PostgreSQL models, not in Celery.
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True

@@ -22,6 +22,7 @@ from http.cookiejar import CookieJar
 from pathlib import Path
 
 import pytest
+import redis
 
 ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT = 90.0
@@ -62,8 +63,9 @@ def alive(pid: int) -> bool:
 class RunLocal:
     """A running `manage.py runlocal`, its output collected line by line."""
 
-    def __init__(self, tmp_path: Path, port: int) -> None:
+    def __init__(self, tmp_path: Path, port: int, **extra_env: str) -> None:
         env = {key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "REDIS_URL"}}
+        env.update(extra_env)
         env.update({"DJANGO_DEBUG": "true", "BINGO_VAR_DIR": str(tmp_path / "var"), "PYTHONUNBUFFERED": "1"})
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
@@ -144,9 +146,15 @@ def test_runlocal_serves_pages_and_css_logs_demo_users_in_and_stops_cleanly_on_s
     runlocal.wait_for(r"celery@\S+ ready")
     children = children_of(runlocal.process.pid)
     commands = [command_line(pid) for pid in children]
-    assert len(children) == 2, commands
+    assert len(children) == 3, commands
+    assert any("redis-server 127.0.0.1:" in command for command in commands)
     assert any("celery -A bingo.celery worker --pool=solo" in command for command in commands)
     assert any("uvicorn bingo.asgi:application" in command for command in commands)
+    # Its own Redis, on this machine only, asking for a password; the worker uses it.
+    port = int(runlocal.wait_for(r"Redis .* 127\.0\.0\.1:(\d+)").rsplit(":", 1)[1].strip(" .\n"))
+    runlocal.wait_for(rf"Connected to redis://:\*\*@127\.0\.0\.1:{port}/0")
+    with pytest.raises(redis.AuthenticationError):
+        redis.Redis(port=port, socket_timeout=5).ping()
 
     with urllib.request.urlopen(f"{runlocal.url}/entrar/", timeout=10) as response:
         assert "<h1>Entrar</h1>" in response.read().decode()
@@ -187,3 +195,29 @@ def test_runlocal_refuses_a_port_already_in_use(tmp_path: Path) -> None:
             assert children_of(server.process.pid) == []
         finally:
             server.stop()
+
+
+def test_runlocal_uses_the_redis_of_redis_url_when_set(tmp_path: Path) -> None:
+    """With REDIS_URL set, `make run` starts no Redis of its own: the worker connects to that one."""
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        pytest.skip("REDIS_URL not set")
+    server = RunLocal(
+        tmp_path,
+        free_port(),
+        REDIS_URL=url,
+        CHANNEL_LAYER_PREFIX=f"runlocal-{os.getpid()}",
+        CELERY_TASK_DEFAULT_QUEUE=f"runlocal-{os.getpid()}",
+    )
+    try:
+        server.wait_for(rf"Servindo em http://127\.0\.0\.1:{server.port}")
+        server.wait_for(r"celery@\S+ ready")
+        commands = [command_line(pid) for pid in children_of(server.process.pid)]
+        assert len(commands) == 2, commands
+        assert not any("redis-server" in command for command in commands)
+        where = urllib.parse.urlsplit(url)
+        host = re.escape(where.hostname or "")
+        server.wait_for(rf"Connected to redis://\S*{host}:{where.port}{where.path}$")
+        assert "beat-schedule" not in server.drain()  # beat keeps its schedule under var/
+    finally:
+        server.stop()

@@ -33,6 +33,12 @@ Nothing shown is ever wrong, and a lost message is caught up from the state:
 * a consumer subscribes before it reads the state it sends at connect, so a message published
   in between is relayed after it, never lost (a screen ignores a state older than its own).
 
+Every ``HEARTBEAT_SECONDS`` the hub sends a heartbeat to its own channel through the channel
+layer and, when it reads it back, hands ``{"type": "live.heartbeat", "every": seconds}`` to
+each of its listeners: a page that hears nothing at all — no message, no heartbeat — for a
+few intervals knows its live path is down (the socket, this process's hub, or its channel
+layer) and says so («A restabelecer a ligação…») while it connects again (static/js/live.js).
+
 The hub renews its groups every ``GROUP_RENEW_SECONDS``: channels_redis forgets a group's
 member after the layer's ``group_expiry`` (settings.py: half an hour, so the groups of a
 worker that died are left soon), and a hub lives as long as its worker.
@@ -54,6 +60,7 @@ from typing import Any
 
 from channels.layers import BaseChannelLayer, get_channel_layer
 from channels_redis.core import RedisChannelLayer
+from django.conf import settings
 
 logger = logging.getLogger(__name__)
 
@@ -69,6 +76,16 @@ GROUP_RENEW_SECONDS = 600.0
 BACKLOG_LIMIT = 64
 #: The type of the channel-layer event that carries a topic's message.
 EVENT_TYPE = "live.message"
+#: The type of the event a hub sends itself, and of the message its listeners get from it.
+HEARTBEAT_TYPE = "live.heartbeat"
+#: How often a hub's listeners hear from it when no topic has news (static/js/live.js counts a
+#: page offline after 2.5 intervals of silence).
+HEARTBEAT_SECONDS = 10.0
+
+
+def heartbeat_seconds() -> float:
+    """The hubs' heartbeat interval: ``LIVE_HEARTBEAT_SECONDS`` in settings, else the default."""
+    return float(getattr(settings, "LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS))
 
 
 def topic_group(topic: str) -> str:
@@ -272,6 +289,7 @@ class Hub:
         self.lock = asyncio.Lock()
         self.reader: asyncio.Task[None] | None = None
         self.renewer: asyncio.Task[None] | None = None
+        self.beater: asyncio.Task[None] | None = None
 
     async def subscribe(self, topic: str, listener: TopicConsumerMixin) -> None:
         """``listener`` hears ``topic`` from now on (the group joined once it returns)."""
@@ -286,6 +304,7 @@ class Hub:
             if self.reader is None or self.reader.done():
                 self.reader = asyncio.create_task(self._read())
                 self.renewer = asyncio.create_task(self._renew())
+                self.beater = asyncio.create_task(self._beat())
 
     async def unsubscribe(self, topic: str, listener: TopicConsumerMixin) -> None:
         """``listener`` stops hearing ``topic``; the hub leaves the group with its last listener."""
@@ -299,10 +318,10 @@ class Hub:
             del self.topics[topic]
             self.last_seq.pop(topic, None)
             if not self.topics:
-                for task in (self.reader, self.renewer):
+                for task in (self.reader, self.renewer, self.beater):
                     if task is not None:
                         task.cancel()
-                self.reader = self.renewer = None
+                self.reader = self.renewer = self.beater = None
             if self.channel is not None:
                 await self.layer.group_discard(topic_group(topic), self.channel)
 
@@ -329,6 +348,8 @@ class Hub:
             try:
                 if event.get("type") == EVENT_TYPE:
                     self.deliver(event["topic"], int(event["seq"]), event["message"])
+                elif event.get("type") == HEARTBEAT_TYPE:
+                    self.heartbeat()
             except Exception:  # one bad message must not stop the hub
                 logger.exception("relaying a live message failed: %r", event)
 
@@ -339,6 +360,26 @@ class Hub:
                 await self._join_all()
             except Exception:
                 logger.exception("renewing the live hub's groups failed")
+
+    async def _beat(self) -> None:
+        # Through the layer, not straight to the listeners: a heartbeat heard proves that this
+        # process still reads its channel (Redis up, the reader alive), as a ball needs.
+        while True:
+            await asyncio.sleep(heartbeat_seconds())
+            try:
+                assert self.channel is not None
+                await self.layer.send(self.channel, {"type": HEARTBEAT_TYPE})
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.exception("the live hub's heartbeat failed")
+
+    def heartbeat(self) -> None:
+        """Hand a heartbeat to each listener once (however many topics it follows)."""
+        delivery = _Delivery({"type": HEARTBEAT_TYPE, "every": heartbeat_seconds()})
+        listeners = {listener for topic_listeners in self.topics.values() for listener in topic_listeners}
+        for listener in listeners:
+            listener._topic_put(HEARTBEAT_TYPE, delivery)
 
     async def _join_all(self) -> None:
         async with self.lock:
@@ -439,6 +480,10 @@ class TopicConsumerMixin:
         """Messages of ``topic`` may have been missed: by default the client reconnects."""
         await self.close(code=4000)  # type: ignore[attr-defined]
 
+    async def topic_heartbeat(self, text: str) -> None:
+        """The hub is alive and reads its channel: the page hears it (``text``, its JSON)."""
+        await self.send(text_data=text)  # type: ignore[attr-defined]
+
     def _topic_put(self, topic: str, delivery: _Delivery | None) -> None:
         if self._topics is None:
             return
@@ -449,6 +494,8 @@ class TopicConsumerMixin:
             # A client this far behind is stalled: what it waits for is dropped, it resyncs.
             queue.clear()
             queue.append((topic, None))
+        if topic == HEARTBEAT_TYPE and any(item[0] == HEARTBEAT_TYPE for item in queue):
+            return  # one heartbeat waiting says it all
         if delivery is not None or not queue or queue[-1] != (topic, None):
             queue.append((topic, delivery))
         self._topic_pump_start()
@@ -466,6 +513,8 @@ class TopicConsumerMixin:
             try:
                 if delivery is None:
                     await self.topic_resync(topic)
+                elif topic == HEARTBEAT_TYPE:
+                    await self.topic_heartbeat(delivery.text)
                 else:
                     await self.topic_message(topic, delivery.message, delivery.text)
             except OSError:  # the connection dropped; its disconnect is on the way

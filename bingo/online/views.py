@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bingo.common.money import money_display, places_for
@@ -208,7 +209,9 @@ def buy(request: HttpRequest, game_id: int) -> HttpResponse:
         else:
             messages.success(
                 request,
-                _("%(n)d cards bought for %(amount)s.")
+                ngettext(
+                    "%(n)d card bought for %(amount)s.", "%(n)d cards bought for %(amount)s.", purchase.cards
+                )
                 % {"n": purchase.cards, "amount": money_display(purchase.amount, player.hall.currency)},
             )
     else:

@@ -12,23 +12,12 @@
     return;
   }
   var live = board.querySelector("[data-live]");
-  var delay = 1000;
-  var MAX_DELAY = 30000;
 
   function setText(root, selector, text) {
     var node = root.querySelector(selector);
     if (node && node.textContent !== String(text)) {
       node.textContent = text;
     }
-  }
-
-  function setLive(isLive) {
-    if (!live) {
-      return;
-    }
-    live.textContent = live.getAttribute(isLive ? "data-label-live" : "data-label-offline");
-    live.classList.toggle("is-live", isLive);
-    board.classList.toggle("is-offline", !isLive);
   }
 
   function render(figures) {
@@ -56,32 +45,16 @@
     board.setAttribute("data-updated", String(Date.now()));
   }
 
-  function connect() {
-    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    var socket = new WebSocket(scheme + window.location.host + board.getAttribute("data-ws-path"));
-    socket.onopen = function () {
-      delay = 1000;
-      setLive(true);
-    };
-    socket.onmessage = function (event) {
-      var figures;
-      try {
-        figures = JSON.parse(event.data);
-      } catch (err) {
-        return;
-      }
-      if (figures && figures.type === "board") {
+  // static/js/live.js: the badge, the heartbeat's watchdog, reconnecting with back-off.
+  window.bingoLive.follow(board.getAttribute("data-ws-path"), {
+    badge: live,
+    onLive: function (isLive) {
+      board.classList.toggle("is-offline", !isLive);
+    },
+    onMessage: function (figures) {
+      if (figures.type === "board") {
         render(figures);
       }
-    };
-    socket.onclose = function () {
-      setLive(false);
-      // Back off, with jitter, so a restarted server is not hit by every board at once.
-      var wait = delay + Math.floor(Math.random() * 500);
-      delay = Math.min(delay * 2, MAX_DELAY);
-      window.setTimeout(connect, wait);
-    };
-  }
-
-  connect();
+    }
+  });
 })();

@@ -19,11 +19,8 @@
   }
   var area = document.getElementById("console-live");
   var live = document.querySelector("[data-live]");
-  var delay = 1000;
-  var MAX_DELAY = 30000;
   var fetching = false;
   var again = false;
-  var opened = false;
   // A form is on its way (a ball, a claim, an award): its answer is a whole new console, so
   // the live part is left alone until then, and never reloads over it (that would abort the
   // navigation and hide the answer, e.g. the bingo's confirmation).
@@ -47,14 +44,6 @@
         return !area.contains(field) && field.value.trim() !== "";
       }
     );
-  }
-
-  function setLive(isLive) {
-    if (!live) {
-      return;
-    }
-    live.textContent = live.getAttribute(isLive ? "data-label-live" : "data-label-offline");
-    live.classList.toggle("is-live", isLive);
   }
 
   function stateOf(node) {
@@ -144,37 +133,24 @@
       });
   }
 
-  function connect() {
+  function follow() {
     if (!window.WebSocket) {
       return;
     }
-    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    var socket = new WebSocket(scheme + window.location.host + root.getAttribute("data-ws-path"));
-    socket.onopen = function () {
-      delay = 1000;
-      setLive(true);
-      if (opened) {
-        refresh(); // whatever happened while the connection was down
+    // static/js/live.js: the badge, the heartbeat's watchdog, reconnecting with back-off.
+    window.bingoLive.follow(root.getAttribute("data-ws-path"), {
+      badge: live,
+      onOpen: function (again) {
+        if (again) {
+          refresh(); // whatever happened while the connection was down
+        }
+      },
+      onMessage: function (message) {
+        if (message.type === "console.changed") {
+          refresh();
+        }
       }
-      opened = true;
-    };
-    socket.onmessage = function (event) {
-      var message;
-      try {
-        message = JSON.parse(event.data);
-      } catch (err) {
-        return;
-      }
-      if (message && message.type === "console.changed") {
-        refresh();
-      }
-    };
-    socket.onclose = function () {
-      setLive(false);
-      var wait = delay + Math.floor(Math.random() * 500);
-      delay = Math.min(delay * 2, MAX_DELAY);
-      window.setTimeout(connect, wait);
-    };
+    });
   }
 
   document.addEventListener("keydown", function (event) {
@@ -194,5 +170,5 @@
     }
   });
 
-  connect();
+  follow();
 })();

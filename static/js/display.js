@@ -2,7 +2,8 @@
  *
  * The server sends the room's whole state at connect and after every ball, prize or change of
  * game, so the page only ever replaces what it shows. After a dropped connection it reconnects
- * with a growing delay and the first message brings it up to date. No framework, no CDN.
+ * with a growing delay and the first message brings it up to date; a page that hears nothing,
+ * not even the heartbeat, says it is reconnecting (static/js/live.js). No framework, no CDN.
  */
 (function () {
   "use strict";
@@ -12,8 +13,6 @@
     return;
   }
   var live = root.querySelector("[data-live]");
-  var delay = 1000;
-  var MAX_DELAY = 30000;
   var shown = null;
   try {
     shown = JSON.parse(document.getElementById("display-state").textContent);
@@ -40,15 +39,6 @@
       node.textContent = text;
     }
     return node;
-  }
-
-  function setLive(isLive) {
-    if (!live) {
-      return;
-    }
-    live.textContent = live.getAttribute(isLive ? "data-label-live" : "data-label-offline");
-    live.classList.toggle("is-live", isLive);
-    root.classList.toggle("is-offline", !isLive);
   }
 
   // Rows of ten numbers; for 75 balls one row per letter of BINGO (R77), as the server draws it.
@@ -157,32 +147,16 @@
     shown = state;
   }
 
-  function connect() {
-    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    var socket = new WebSocket(scheme + window.location.host + root.getAttribute("data-ws-path"));
-    socket.onopen = function () {
-      delay = 1000;
-      setLive(true);
-    };
-    socket.onmessage = function (event) {
-      var state;
-      try {
-        state = JSON.parse(event.data);
-      } catch (err) {
-        return;
-      }
-      if (state && state.type === "display" && !isStale(state)) {
+  // static/js/live.js: the badge, the heartbeat's watchdog, reconnecting with back-off.
+  window.bingoLive.follow(root.getAttribute("data-ws-path"), {
+    badge: live,
+    onLive: function (isLive) {
+      root.classList.toggle("is-offline", !isLive);
+    },
+    onMessage: function (state) {
+      if (state.type === "display" && !isStale(state)) {
         render(state);
       }
-    };
-    socket.onclose = function () {
-      setLive(false);
-      // Back off, with jitter, so a restarted server is not hit by every display at once.
-      var wait = delay + Math.floor(Math.random() * 500);
-      delay = Math.min(delay * 2, MAX_DELAY);
-      window.setTimeout(connect, wait);
-    };
-  }
-
-  connect();
+    }
+  });
 })();

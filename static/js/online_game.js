@@ -24,7 +24,6 @@
   var stateUrl = root.getAttribute("data-state-url");
   var state = JSON.parse(document.getElementById("player-state").textContent);
   var live = root.querySelector("[data-live]");
-  var delay = 1000;
   var fetching = false;
   var again = false;
 
@@ -284,37 +283,22 @@
     }
   }
 
-  function setLive(isLive) {
-    live.textContent = label(isLive ? "live" : "offline");
-    live.classList.toggle("is-live", isLive);
-  }
-
-  function connect() {
-    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    var socket = new WebSocket(scheme + window.location.host + root.getAttribute("data-ws-path"));
-    socket.onopen = function () {
-      delay = 1000;
-      setLive(true);
-      refetch(); // whatever happened while away
-    };
-    socket.onmessage = function (event) {
-      var message;
-      try {
-        message = JSON.parse(event.data);
-      } catch (err) {
-        return;
+  function follow() {
+    // static/js/live.js: the badge, the heartbeat's watchdog, reconnecting.
+    window.bingoLive.follow(root.getAttribute("data-ws-path"), {
+      badge: live,
+      labels: { live: label("live"), offline: label("offline") },
+      onOpen: function () {
+        refetch(); // whatever happened while away
+      },
+      onMessage: function (message) {
+        if (message.type === "game.state") {
+          relay(message.game);
+        } else {
+          refetch();
+        }
       }
-      if (message.type === "game.state") {
-        relay(message.game);
-      } else {
-        refetch();
-      }
-    };
-    socket.onclose = function () {
-      setLive(false);
-      window.setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 30000);
-    };
+    });
   }
 
   // --- the buy form: what it costs -----------------------------------------------------------
@@ -343,27 +327,15 @@
     showCost();
   }
 
-  var countdowns = root.querySelectorAll("[data-countdown]");
-  function tick() {
-    Array.prototype.forEach.call(countdowns, function (node) {
-      var left = Math.round((Date.parse(node.getAttribute("datetime")) - Date.now()) / 1000);
-      if (!isNaN(left)) {
-        node.textContent = left <= 0 ? node.getAttribute("data-label-closed")
-          : Math.floor(left / 60) + ":" + (left % 60 < 10 ? "0" : "") + (left % 60);
-      }
-    });
-  }
-  if (countdowns.length) {
-    tick();
-    window.setInterval(tick, 1000);
-  }
+  window.bingoLive.countdowns(root.querySelectorAll("[data-countdown]"));
 
   render();
   var pollMs = Number(root.getAttribute("data-poll-ms")) || 0;
   if (pollMs) {
     // A demo game (R102) has no websocket: the page reads its state as each ball falls due
     // (the server shows no ball before its time) until the game is over.
-    setLive(true);
+    live.textContent = label("live");
+    live.classList.add("is-live");
     var poll = function () {
       if (state.game.state !== "finished") {
         refetch();
@@ -372,9 +344,6 @@
     };
     window.setTimeout(poll, pollMs);
   } else {
-    setLive(false);
-    if (window.WebSocket) {
-      connect();
-    }
+    follow();
   }
 })();

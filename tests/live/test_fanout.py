@@ -399,3 +399,78 @@ def test_the_notices_of_many_processes_within_one_window_go_out_once(layer: Base
 
     assert heard == [{"notice": 0}, {"after": True}]  # no {"resync": ...}: no gap
     assert quiet
+
+
+def test_a_quiet_hub_sends_each_listener_one_heartbeat_through_the_layer(
+    layer: BaseChannelLayer, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no news, every listener hears ``live.heartbeat`` each interval — once, however many
+    topics it follows — and it comes through the channel layer (what a ball needs), so a page
+    whose hub cannot read its channel hears nothing and says it is reconnecting (live.js)."""
+    settings.LIVE_HEARTBEAT_SECONDS = 0.2
+    through_layer: list[dict[str, Any]] = []
+    send = layer.send
+
+    async def spy(channel: str, message: dict[str, Any]) -> None:
+        through_layer.append(message)
+        await send(channel, message)
+
+    monkeypatch.setattr(layer, "send", spy)
+
+    async def scenario() -> tuple[list[Any], list[Any], bool]:
+        one = WebsocketCommunicator(Listener.as_asgi(), "/test-topic.beat-a/")
+        assert (await one.connect())[0]
+        two = WebsocketCommunicator(Listener.as_asgi(), "/test-topic.beat-b/")
+        assert (await two.connect())[0]
+        first = [await one.receive_json_from(2), await one.receive_json_from(2)]
+        second = [await two.receive_json_from(2)]
+        await one.disconnect()
+        await two.disconnect()
+        # No listener left: the hub stops beating.
+        before = len(through_layer)
+        await asyncio.sleep(0.5)
+        return first, second, len(through_layer) == before
+
+    first, second, stopped = async_to_sync(scenario)()
+
+    assert first == [{"type": "live.heartbeat", "every": 0.2}] * 2
+    assert second == [{"type": "live.heartbeat", "every": 0.2}]
+    assert {"type": "live.heartbeat"} in through_layer
+    assert stopped
+
+
+def test_a_hub_that_cannot_read_its_channel_sends_no_heartbeat(
+    layer: BaseChannelLayer, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The heartbeat proves the hub reads the layer: when the layer's receive hangs (Redis gone
+    quiet), the page hears nothing, which is what turns its badge to «A restabelecer…»."""
+    settings.LIVE_HEARTBEAT_SECONDS = 0.1
+
+    async def never(channel: str) -> dict[str, Any]:
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+    monkeypatch.setattr(layer, "receive", never)
+
+    async def scenario() -> bool:
+        socket = WebsocketCommunicator(Listener.as_asgi(), "/test-topic.deaf/")
+        assert (await socket.connect())[0]
+        quiet = await socket.receive_nothing(0.6)
+        await socket.disconnect()
+        return bool(quiet)
+
+    assert async_to_sync(scenario)()
+
+
+def test_a_heartbeat_waits_behind_the_messages_already_queued() -> None:
+    """A stalled listener gets one heartbeat at most in its queue, after what it waits for."""
+    listener = Listener()
+    listener._topics = {"t"}
+    beat = fanout._Delivery({"type": fanout.HEARTBEAT_TYPE, "every": 10.0})
+    message = fanout._Delivery({"n": 1})
+
+    listener._topic_put("t", message)
+    listener._topic_put(fanout.HEARTBEAT_TYPE, beat)
+    listener._topic_put(fanout.HEARTBEAT_TYPE, beat)
+
+    assert list(listener._topic_queue or []) == [("t", message), (fanout.HEARTBEAT_TYPE, beat)]

