@@ -1,7 +1,9 @@
 """Settings, read from the environment.
 
 With nothing set, the system runs on embedded defaults: SQLite under ``var/``, the in-process
-channel layer, and Celery on a filesystem broker under ``var/celery/``. Production is the same
+channel layer, and Celery on a filesystem broker under ``var/celery/`` (one process: tests and
+commands). ``make run`` starts a Redis of its own and sets ``REDIS_URL`` for the processes it
+starts, so they share the channel layer (docs/live.md, «make run»). Production is the same
 code with ``DATABASE_URL`` (PostgreSQL), ``REDIS_URL`` (channel layer, broker, cache),
 ``DJANGO_SECRET_KEY``, ``DJANGO_DEBUG=false`` and ``DJANGO_ALLOWED_HOSTS`` set.
 """

@@ -35,11 +35,7 @@ FIRST_BALL_TIMEOUT_MS = 150_000
 @pytest.fixture
 def make_run(tmp_path: Path) -> Iterator[RunLocal]:
     # A short heartbeat so that a silent page is seen within seconds, not half a minute.
-    os.environ["LIVE_HEARTBEAT_SECONDS"] = "1"
-    try:
-        server = RunLocal(tmp_path, free_port())
-    finally:
-        del os.environ["LIVE_HEARTBEAT_SECONDS"]
+    server = RunLocal(tmp_path, free_port(), LIVE_HEARTBEAT_SECONDS="1")
     try:
         server.wait_for(rf"Servindo em http://127\.0\.0\.1:{server.port}")
         yield server
