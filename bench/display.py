@@ -111,9 +111,12 @@ async def _displays(
         try:
             while last < balls:
                 text = await asyncio.wait_for(ws.recv(), wait)
-                wait = timeout
                 at = time.time()
-                game = json.loads(text).get("game")
+                message = json.loads(text)
+                if message.get("type") == "live.heartbeat":  # the hub's "still here": no news
+                    continue
+                wait = timeout
+                game = message.get("game")
                 if isinstance(game, dict):
                     last = game["count"]
                 received.append((index, last if isinstance(game, dict) else -1, at))
