@@ -133,6 +133,19 @@ def test_with_no_trusted_proxy_a_fresh_forwarded_for_does_not_dodge_the_address_
     assert _through_the_proxy("ana", DEFAULT_PASSWORD, forwarded_for="203.0.113.99").status_code == 429
 
 
+def test_without_redis_logins_and_lockouts_go_on(ana: object) -> None:
+    """Issue 20 point 3: axes keeps its counts in the database (its database handler, no cache),
+    so a Redis that does not answer changes nothing at the login."""
+    unreachable = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://127.0.0.1:1/0",
+    }
+    with override_settings(CACHES={"default": unreachable}):
+        assert logged_in(log_in(LOGIN, "ana", DEFAULT_PASSWORD))
+        assert guess(LOGIN, "ana", LIMIT) == [200] * (LIMIT - 1) + [429]
+        assert log_in(LOGIN, "ana", DEFAULT_PASSWORD).status_code == 429
+
+
 def test_the_admin_login_is_locked_the_same_way(db: None) -> None:
     UserFactory(username="root", is_staff=True, is_superuser=True)
     guess(ADMIN_LOGIN, "root", LIMIT)
