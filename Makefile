@@ -26,18 +26,19 @@ run: $(STAMP)
 	DJANGO_DEBUG=true $(PY) manage.py runlocal
 
 ## Production start, debug off, configured by the environment (README "Production"): migrate,
-## collect the static files, check the deployment, then serve behind the TLS proxy.
+## collect the static files, check the deployment, then serve behind the TLS proxy. uvicorn leaves
+## the socket's address alone: the application reads X-Forwarded-For as far as BINGO_TRUSTED_PROXIES
+## (the number of proxies in front, from the environment) says (docs/deploy.md).
 HOST ?= 127.0.0.1
 PORT ?= 8001
 WORKERS ?= 4
-FORWARDED_ALLOW_IPS ?= 127.0.0.1
 serve: export DJANGO_DEBUG = false
 serve: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput
 	$(PY) manage.py check --deploy
 	$(BIN)/uvicorn bingo.asgi:application --host $(HOST) --port $(PORT) --workers $(WORKERS) \
-		--proxy-headers --forwarded-allow-ips $(FORWARDED_ALLOW_IPS)
+		--no-proxy-headers
 
 ## The production topology on this machine, for a try (Procfile, docs/deploy.md): WEB_WORKERS
 ## ASGI workers on :PORT, a Celery worker and Celery beat, on the PostgreSQL and Redis of

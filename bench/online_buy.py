@@ -121,7 +121,7 @@ def serve(tmp: pathlib.Path, workers: int) -> tuple[subprocess.Popen[bytes], str
     command = [
         *(sys.executable, "-m", "uvicorn", "bingo.asgi:application", "--log-level", "warning"),
         *("--host", HOST, "--port", str(port), "--workers", str(workers)),
-        *("--proxy-headers", "--forwarded-allow-ips", HOST),
+        "--no-proxy-headers",
     ]
     with log.open("w") as out:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)

@@ -176,7 +176,7 @@ def _servers(count: int, values: dict[str, str], scratch: pathlib.Path, deflate:
         command = [
             *(sys.executable, "-m", "uvicorn", "bingo.asgi:application"),
             *("--host", "127.0.0.1", "--port", str(port), "--workers", "1"),
-            *("--proxy-headers", "--forwarded-allow-ips", "127.0.0.1", "--log-level", "warning"),
+            *("--no-proxy-headers", "--log-level", "warning"),
             *([] if deflate else ["--ws-per-message-deflate", "false"]),
         ]
         log = (scratch / f"uvicorn-{n}.log").open("w")

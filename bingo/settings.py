@@ -135,7 +135,16 @@ if REDIS_URL:
             },
         }
     }
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # The cache holds the rate limits' counts (bingo/common/throttling.py), which count in each
+    # process alone while Redis is down: a second to connect or answer, not the system's minutes
+    # of a connect to a host that drops packets, so a request never hangs on it for long.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
     CELERY_BROKER_URL = REDIS_URL
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
@@ -215,6 +224,15 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
+# How many proxies stand in front of the web server (docs/deploy.md, «The client's address»).
+# Every rate limit and login lockout counts by the client's address (bingo/common/clients.py):
+# with 0 the socket's, X-Forwarded-For ignored (any client may write it); with N the Nth address
+# of X-Forwarded-For from the right, the one our outermost proxy appended. uvicorn runs with
+# --no-proxy-headers so that the socket's address reaches Django as it is.
+BINGO_TRUSTED_PROXIES = env.int("BINGO_TRUSTED_PROXIES", default=0)
+if BINGO_TRUSTED_PROXIES < 0:
+    raise ImproperlyConfigured("BINGO_TRUSTED_PROXIES is the number of proxies in front: 0 or more.")
+
 # Password guessing (django-axes). Every login path calls authenticate(request, ...): /entrar/,
 # /admin/login/ (the API takes no credentials: session authentication only). After 5 failures
 # an account is refused, and so is an address, each counted on its own: a flat list of
@@ -222,8 +240,8 @@ LOGOUT_REDIRECT_URL = "login"
 # lock only the pair, which an attacker defeats by spreading guesses). The lock lifts by itself
 # 30 minutes after the failures, or sooner when a manager unlocks their staff or an address
 # (/gerente/bloqueios/) or an administrator deletes the attempts in the Django admin. Attempts
-# live in the database, so each test's rollback forgets them. The address is REMOTE_ADDR:
-# behind the proxy, uvicorn's --proxy-headers puts the real client's address there.
+# live in the database (axes' database handler: no cache, so no Redis on the login path), so
+# each test's rollback forgets them. The address is the client's (BINGO_TRUSTED_PROXIES).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out login before any check
     "django.contrib.auth.backends.ModelBackend",
@@ -241,6 +259,7 @@ AXES_RESET_ON_SUCCESS = False
 # actas/audit/selectors.py); AccessAttempt only counts the failures behind a lockout.
 AXES_ENABLE_ACCESS_FAILURE_LOG = True
 AXES_LOCKOUT_CALLABLE = "bingo.accounts.views.login_locked_out"
+AXES_CLIENT_IP_CALLABLE = "bingo.common.clients.client_address"
 # Our own log line names the account and the address (bingo/accounts/views.py log_lockout); axes's
 # start banner would otherwise print on every manage.py command.
 AXES_VERBOSE = False
@@ -286,9 +305,13 @@ BINGO_PUBLIC_URL = env.str("BINGO_PUBLIC_URL", default="http://127.0.0.1:8000").
 PLAYER_MIN_AGE = env.int("PLAYER_MIN_AGE", default=18)
 # A player's play session ends after this many seconds without a request (bingo/playtime).
 PLAYER_IDLE_TIMEOUT = env.int("PLAYER_IDLE_TIMEOUT", default=30 * 60)
-# Registrations tried per address (bingo/players/api.py RegistrationThrottle: the page and the
-# API count together).
-PLAYER_REGISTER_RATE = env.str("PLAYER_REGISTER_RATE", default="10/hour")
+# Registration's limits per address, in a sliding hour, the page and the API counted together
+# (bingo/players/api.py RegistrationThrottle; docs/players.md says why these numbers): players
+# registered, which is what mass account creation needs, and tries, failed validations included,
+# which tell a script whether an e-mail or a username is taken. A hall's kiosk behind one
+# address registers a player every two minutes, each getting the form wrong once.
+PLAYER_REGISTER_RATE = env.str("PLAYER_REGISTER_RATE", default="30/hour")
+PLAYER_REGISTER_ATTEMPT_RATE = env.str("PLAYER_REGISTER_ATTEMPT_RATE", default="60/hour")
 # How players reach the operator about a complaint, shown on the rules page (R103, PT-806/66):
 # e.g. "reclamacoes@operador.cv · +238 000 00 00". Empty: the page sends them to the hall's desk.
 OPERATOR_CONTACT = env.str("BINGO_OPERATOR_CONTACT", default="")
@@ -304,8 +327,14 @@ REST_FRAMEWORK = {
     # A service's django ValidationError becomes a 400 with field errors (bingo/api.py).
     "EXCEPTION_HANDLER": "bingo.common.api.exception_handler",
     # The public card check is throttled per address, one count for /verificar/ and the API
-    # (cards/api.py CardCheckThrottle).
-    "DEFAULT_THROTTLE_RATES": {"card_check": "30/minute", "player_register": PLAYER_REGISTER_RATE},
+    # (cards/api.py CardCheckThrottle), and so is registration (bingo/common/throttling.py).
+    "DEFAULT_THROTTLE_RATES": {
+        "card_check": "30/minute",
+        "player_register": PLAYER_REGISTER_RATE,
+        "player_register_attempt": PLAYER_REGISTER_ATTEMPT_RATE,
+    },
+    # Any throttle of DRF's own reads the client's address as ours do (bingo/common/clients.py).
+    "NUM_PROXIES": BINGO_TRUSTED_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Bingo hall management API",

@@ -19,7 +19,7 @@ from typing import Any
 
 from django.core.handlers.asgi import ASGIRequest
 from django.db.models import Prefetch, QuerySet
-from django.http import HttpRequest, StreamingHttpResponse
+from django.http import StreamingHttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -30,7 +30,6 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 from bingo.common.api import (
@@ -46,6 +45,7 @@ from bingo.common.api import (
     Pagination,
 )
 from bingo.common.roles import Role, user_roles
+from bingo.common.throttling import SlidingWindowThrottle
 from bingo.engine import MAX_CARDS, Variant, algorithm_for, parse_seed
 from bingo.engine.cardset import Cells
 from cards import selectors, services
@@ -537,23 +537,14 @@ class SeriesRetireView(APIView):
         return Response(SeriesSerializer(series_for(request, series_id)).data)
 
 
-class CardCheckThrottle(SimpleRateThrottle):
+class CardCheckThrottle(SlidingWindowThrottle):
     """The card check's limit per address ("card_check" in REST_FRAMEWORK's rates), one count
     shared by this API and the page at /verificar/ (cards/views.py card_check), so that guessing
-    check codes is no faster through both doors than through one.
+    check codes is no faster through both doors than through one. The address is the client's
+    (bingo/common/clients.py); without Redis each process counts alone (bingo/common/throttling.py).
     """
 
     scope = "card_check"
-
-    def get_cache_key(self, request: Request | HttpRequest, view: APIView | None) -> str:
-        # The address is REMOTE_ADDR, which uvicorn's --proxy-headers sets from the trusted proxy.
-        # DRF's get_ident would prefer the raw X-Forwarded-For, which a client forges at will
-        # to get a fresh count on every request. Reads only META: the page passes an HttpRequest.
-        return self.cache_format % {"scope": self.scope, "ident": request.META.get("REMOTE_ADDR", "")}
-
-    def allow(self, request: HttpRequest) -> bool:
-        """Count one check from ``request``'s address; False once over the limit (the page's door)."""
-        return self.allow_request(request, None)  # type: ignore[arg-type]
 
 
 class CardCheckView(APIView):

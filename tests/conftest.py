@@ -82,14 +82,18 @@ def _fresh_channel_layer() -> None:
 
 
 @pytest.fixture(autouse=True)
-def _fresh_card_check_throttle(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test counts card checks from zero, in a cache of its own (never the shared Redis):
-    /verificar/ and the API share one count per address, and every test client is 127.0.0.1."""
+def _fresh_throttle_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test counts rate-limited requests (card checks, registrations) from zero, in a cache
+    of its own (never the shared Redis: tests/common/test_throttling.py uses that on purpose):
+    every test client is 127.0.0.1. The client-address warning may be given again."""
     from django.core.cache.backends.locmem import LocMemCache
 
-    from cards.api import CardCheckThrottle
+    from bingo.common import clients, throttling
 
-    monkeypatch.setattr(CardCheckThrottle, "cache", LocMemCache(f"card-check-{uuid.uuid4()}", {}))
+    counts = LocMemCache(f"throttle-{uuid.uuid4()}", {"OPTIONS": {"MAX_ENTRIES": 10_000}})
+    monkeypatch.setattr(throttling.SlidingWindowThrottle, "cache", counts)
+    throttling.forget()
+    clients.forget()
 
 
 @pytest.fixture(autouse=True)

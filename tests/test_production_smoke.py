@@ -141,7 +141,7 @@ def server(postgres_and_redis: None, static_root: Path) -> Iterator[str]:
     command = [
         *(sys.executable, "-m", "uvicorn", "bingo.asgi:application"),
         *("--host", HOST, "--port", str(port), "--workers", "2"),
-        *("--proxy-headers", "--forwarded-allow-ips", HOST),
+        "--no-proxy-headers",
     ]
     with log_path.open("w") as log:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from axes.helpers import get_client_ip_address
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -27,6 +26,7 @@ from django.views.generic import TemplateView
 
 from bingo.accounts import selectors, services
 from bingo.accounts.forms import LoginForm, LoginLockoutResetForm
+from bingo.common.clients import client_address
 from bingo.common.roles import ROLE_DUTIES, Role, RoleRequiredMixin, role_required, roles_in_order, user_roles
 
 logger = logging.getLogger(__name__)
@@ -78,7 +78,8 @@ def login_locked_out(
     # Neither argument is read: axes's async middleware passes the credentials in the place of
     # the original response, and the username and address are on the request either way.
     username = request.POST.get("username", "")
-    ip_address = getattr(request, "axes_ip_address", None) or get_client_ip_address(request)
+    # axes reads the address with our client_address too (settings.AXES_CLIENT_IP_CALLABLE).
+    ip_address = getattr(request, "axes_ip_address", None) or client_address(request)
     context = {
         "form": LoginForm(request, initial={"username": username}),
         # /admin/login/ posts where it came from: the login after the lock goes back there.

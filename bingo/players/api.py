@@ -20,11 +20,12 @@ from rest_framework.permissions import BasePermission
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from bingo.common.api import Conflict, ErrorSerializer, MoneyField, Pagination, PDFRenderer, has_role
 from bingo.common.roles import Role
+from bingo.common.throttling import SlidingWindowThrottle
 from bingo.models import Player, WalletEntry
 from bingo.online import selectors as online_selectors
 from bingo.players import selectors, services
@@ -33,19 +34,49 @@ from bingo.players.pdf import history_pdf_bytes
 # --- registration ---------------------------------------------------------------------------------
 
 
-class RegistrationThrottle(SimpleRateThrottle):
-    """Registrations tried per address ("player_register" in REST_FRAMEWORK's rates), one count
-    shared by this API and the page at /jogador/registo/, like the card check's."""
+class RegistrationAttemptThrottle(SlidingWindowThrottle):
+    """Registrations tried per address, failed validations included ("player_register_attempt")."""
+
+    scope = "player_register_attempt"
+
+
+class RegistrationMadeThrottle(SlidingWindowThrottle):
+    """Players registered per address ("player_register"): a try takes a place, given back when
+    no player came of it."""
 
     scope = "player_register"
 
-    def get_cache_key(self, request: Request | HttpRequest, view: APIView | None) -> str:
-        # REMOTE_ADDR, set by uvicorn's --proxy-headers from the trusted proxy (see CardCheckThrottle).
-        return self.cache_format % {"scope": self.scope, "ident": request.META.get("REMOTE_ADDR", "")}
+
+class RegistrationThrottle(BaseThrottle):
+    """Registration's two limits per address, one count shared by this API and the page at
+    /jogador/registo/: tries, and players registered (settings.PLAYER_REGISTER_ATTEMPT_RATE and
+    PLAYER_REGISTER_RATE; docs/players.md says why). A try over either counts in neither."""
+
+    def __init__(self) -> None:
+        self.attempts = RegistrationAttemptThrottle()
+        self.made = RegistrationMadeThrottle()
+        self._refused_by: SlidingWindowThrottle | None = None
+
+    def allow_request(self, request: Request | HttpRequest, view: APIView | None) -> bool:
+        if not self.attempts.allow_request(request, view):
+            self._refused_by = self.attempts
+            return False
+        if not self.made.allow_request(request, view):
+            self.attempts.release()
+            self._refused_by = self.made
+            return False
+        return True
 
     def allow(self, request: HttpRequest) -> bool:
-        """Count one registration tried from ``request``'s address; False once over the limit."""
-        return self.allow_request(request, None)  # type: ignore[arg-type]
+        """Count one try from ``request``'s address; False once over a limit (the page's door)."""
+        return self.allow_request(request, None)
+
+    def not_made(self) -> None:
+        """The try registered no player: it counts as a try only."""
+        self.made.release()
+
+    def wait(self) -> float | None:
+        return self._refused_by.wait() if self._refused_by is not None else None
 
 
 class NotLoggedIn(BasePermission):
@@ -101,9 +132,14 @@ class RegisterView(APIView):
     the CSRF cookie; POST registers, logs the player in and answers the player (201)."""
 
     permission_classes = [NotLoggedIn]
+    #: This request's registration limits (POST only), to give back a place no player took.
+    registration_throttle: RegistrationThrottle | None = None
 
     def get_throttles(self) -> list[Any]:
-        return [RegistrationThrottle()] if self.request.method == "POST" else []
+        if self.request.method != "POST":
+            return []
+        self.registration_throttle = RegistrationThrottle()
+        return [self.registration_throttle]
 
     @extend_schema(
         operation_id="players_register_info",
@@ -129,6 +165,14 @@ class RegisterView(APIView):
         tags=["players"],
     )
     def post(self, request: Request) -> Response:
+        try:
+            return self._register(request)
+        except Exception:
+            if self.registration_throttle is not None:
+                self.registration_throttle.not_made()
+            raise
+
+    def _register(self, request: Request) -> Response:
         # DRF skips CSRF for anonymous requests; a registration logs in, so it is checked here.
         SessionAuthentication().enforce_csrf(request)
         body = RegistrationSerializer(data=request.data)

@@ -41,8 +41,8 @@ DESK_LAST = 20
 
 @require_http_methods(["GET", "POST"])
 def register(request: HttpRequest) -> HttpResponse:
-    """Anyone not logged in may register as a player; registrations are limited per address
-    together with the API's (RegistrationThrottle), and the form needs the CSRF token."""
+    """Anyone not logged in may register as a player; tries and registrations are limited per
+    address together with the API's (RegistrationThrottle), and the form needs the CSRF token."""
     if request.user.is_authenticated:
         messages.info(request, _("You are logged in already: log out to register another player."))
         return redirect("home")
@@ -76,6 +76,7 @@ def register(request: HttpRequest) -> HttpResponse:
                 login(request, player.user, backend="django.contrib.auth.backends.ModelBackend")
                 messages.success(request, _("Welcome! Your player account is ready."))
                 return redirect(Role.PLAYER.dashboard_url_name)
+        throttle.not_made()
     else:
         form = RegistrationForm()
     return render(request, "players/register.html", {"form": form, "open": halls_exist})

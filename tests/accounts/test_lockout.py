@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from axes.models import AccessAttempt
 from django.conf import settings
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 
@@ -100,6 +100,50 @@ def test_an_address_guessing_many_accounts_is_locked_for_every_account(praia: Ha
 
     assert log_in(LOGIN, "ana", DEFAULT_PASSWORD, address="203.0.113.66").status_code == 429
     assert logged_in(log_in(LOGIN, "ana", DEFAULT_PASSWORD, address="203.0.113.67"))
+
+
+def _through_the_proxy(username: str, password: str, forwarded_for: str) -> object:
+    """A login sent through a proxy on this machine, which appended the address it saw."""
+    client = Client()
+    return client.post(
+        LOGIN, {"username": username, "password": password}, REMOTE_ADDR="127.0.0.1",
+        HTTP_X_FORWARDED_FOR=forwarded_for,
+    )  # fmt: skip
+
+
+@override_settings(BINGO_TRUSTED_PROXIES=1)
+def test_behind_one_proxy_the_client_address_is_locked_not_the_proxys(praia: Hall, ana: object) -> None:
+    """Issue 20 point 7: the address axes counts is the one the proxy appended (what the client
+    wrote before it changes nothing), so a guesser is locked alone, not everyone behind the proxy."""
+    for n in range(LIMIT):
+        _through_the_proxy(f"someone-{n}", "guess", forwarded_for=f"192.0.2.{n}, 203.0.113.66")
+
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"203.0.113.66"}
+    assert _through_the_proxy("ana", DEFAULT_PASSWORD, forwarded_for="203.0.113.66").status_code == 429
+    assert logged_in(_through_the_proxy("ana", DEFAULT_PASSWORD, forwarded_for="192.0.2.9, 203.0.113.67"))
+
+
+@override_settings(BINGO_TRUSTED_PROXIES=0)
+def test_with_no_trusted_proxy_a_fresh_forwarded_for_does_not_dodge_the_address_lock(
+    praia: Hall, ana: object
+) -> None:
+    for n in range(LIMIT):
+        _through_the_proxy(f"someone-{n}", "guess", forwarded_for=f"203.0.113.{n}")
+
+    assert _through_the_proxy("ana", DEFAULT_PASSWORD, forwarded_for="203.0.113.99").status_code == 429
+
+
+def test_without_redis_logins_and_lockouts_go_on(ana: object) -> None:
+    """Issue 20 point 3: axes keeps its counts in the database (its database handler, no cache),
+    so a Redis that does not answer changes nothing at the login."""
+    unreachable = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://127.0.0.1:1/0",
+    }
+    with override_settings(CACHES={"default": unreachable}):
+        assert logged_in(log_in(LOGIN, "ana", DEFAULT_PASSWORD))
+        assert guess(LOGIN, "ana", LIMIT) == [200] * (LIMIT - 1) + [429]
+        assert log_in(LOGIN, "ana", DEFAULT_PASSWORD).status_code == 429
 
 
 def test_the_admin_login_is_locked_the_same_way(db: None) -> None:

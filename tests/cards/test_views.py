@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.test import Client
+from django.core.cache.backends.redis import RedisCache
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from bingo.common.roles import Role
+from bingo.common.throttling import SlidingWindowThrottle
 from bingo.engine import ALGORITHM_CARDS, ALGORITHM_STRIPS
 from cards import services
 from cards.models import CardSet, CardSetCells, PrintJob, Series
@@ -653,3 +656,25 @@ def test_the_page_and_the_api_share_one_count(client: Client, series: Series) ->
 def test_opening_the_empty_check_page_counts_nothing(client: Client, series: Series) -> None:
     for _ in range(40):
         assert client.get(reverse("cards:card_check")).status_code == 200
+
+
+def test_without_redis_the_card_check_answers_and_still_limits(
+    client: Client, series: Series, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 20 point 3: with Redis unreachable the check is no 500. Each process counts alone
+    (the same 30 a minute, page and API together) and says once that it does."""
+    unreachable = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    monkeypatch.setattr(SlidingWindowThrottle, "cache", RedisCache(unreachable, {}))
+    caches = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": unreachable}}
+    right = {"serie": series.pk, "cartao": 5, "codigo": card_check_code(series=series, number=5)}
+
+    with override_settings(CACHES=caches), caplog.at_level(logging.WARNING, logger="bingo.common.throttling"):
+        page = [client.get(reverse("cards:card_check"), right).status_code for _ in range(15)]
+        api = [client.get(reverse("api:card-check"), right).status_code for _ in range(16)]
+        shown = client.get(reverse("cards:card_check"), right)
+
+    assert page == [200] * 15
+    assert api == [200] * 15 + [429]
+    assert shown.status_code == 429
+    warnings = [r for r in caplog.records if r.name == "bingo.common.throttling"]
+    assert [r.levelno for r in warnings] == [logging.WARNING]

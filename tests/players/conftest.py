@@ -9,21 +9,12 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 
 from bingo.common.roles import Role
 from bingo.models import Player
 from bingo.players import services
-from bingo.players.api import RegistrationThrottle
 from halls.models import Hall, StaffMembership
 from tests.factories import DEFAULT_PASSWORD, UserFactory
-
-
-@pytest.fixture(autouse=True)
-def _fresh_registration_count() -> None:
-    """Each test starts with no registration counted against the test client's address."""
-    throttle = RegistrationThrottle()
-    cache.delete(throttle.cache_format % {"scope": throttle.scope, "ident": "127.0.0.1"})
 
 
 def staff(hall: Hall, role: Role, username: str) -> User:

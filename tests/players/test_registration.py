@@ -148,9 +148,9 @@ def test_the_page_needs_the_csrf_token(halls: Halls) -> None:
 def test_registrations_are_limited_per_address(
     halls: Halls, client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bingo.players.api import RegistrationThrottle
+    from bingo.players.api import RegistrationAttemptThrottle
 
-    monkeypatch.setattr(RegistrationThrottle, "rate", "3/hour", raising=False)
+    monkeypatch.setattr(RegistrationAttemptThrottle, "rate", "3/hour")
     codes = [
         client.post(reverse("players:register"), form(username=f"p{i}", email="bad")).status_code
         for i in range(3)

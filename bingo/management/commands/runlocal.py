@@ -112,6 +112,9 @@ def asgi_server_command(host: str, port: int) -> list[str]:
         # Django does not speak the ASGI lifespan protocol.
         "--lifespan",
         "off",
+        # The client's address is the socket's unless BINGO_TRUSTED_PROXIES says otherwise
+        # (bingo/common/clients.py); uvicorn would otherwise take it from X-Forwarded-For.
+        "--no-proxy-headers",
     ]
 
 
