@@ -16,7 +16,8 @@ player buying cards from the wallet.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -51,9 +52,17 @@ from halls.models import Hall, Room
 MIN_BALL_INTERVAL = Decimal("1")
 #: The longest idempotency key a client may send (namespaced per player before it is stored).
 KEY_MAX = 40
+#: How far in the past a scheduled session may start: the minute the manager types on the
+#: screen (its times have no seconds) and a little clock skew; earlier is refused (R91).
+SCHEDULE_GRACE = timedelta(minutes=2)
 
 
 # --- rooms (R88-R93) ---------------------------------------------------------------------------
+
+
+def _hall_clock(moment: datetime, hall: Hall) -> str:
+    """``moment`` as the hall's clock shows it, to the minute."""
+    return timezone.localtime(moment, ZoneInfo(hall.time_zone)).strftime("%Y-%m-%d %H:%M")
 
 
 def _ball_interval(value: Decimal | str | int | float) -> Decimal:
@@ -204,7 +213,9 @@ def online_session_schedule(
     and card prices at once (R92), each with its prize plan; sales open for all at
     ``starts_at`` and close for all at ``sales_close_at`` (R93). Balls of every game come
     ``ball_interval`` seconds apart (the room's when None; never under 1, R88). The autodraw
-    reconciler opens and closes the sales and draws at those times."""
+    reconciler opens and closes the sales and draws at those times. Refused, writing nothing,
+    when it would start in the past (R91: scheduled and announced before it starts; up to
+    ``SCHEDULE_GRACE`` ago is taken as now) or end before it starts."""
     room = OnlineRoom.objects.select_related("room__hall").get(pk=online_room.pk)
     hall = room.room.hall
     if room.mode != RoomMode.SESSION:
@@ -214,6 +225,21 @@ def online_session_schedule(
     interval = room.ball_interval if ball_interval is None else _ball_interval(ball_interval)
     if not games:
         raise ValidationError({"games": _("A session has at least one game.")})
+    now = timezone.now()
+    if starts_at < now - SCHEDULE_GRACE:
+        # R91: the operator schedules and announces a session before it starts. One that has
+        # started already would open its sales at once, its start in the past in the acta.
+        raise ValidationError(
+            {
+                "starts_at": _(
+                    "The session would start at %(at)s, which has passed: "
+                    "a session is scheduled and announced before it starts (R91)."
+                )
+                % {"at": _hall_clock(starts_at, hall)}
+            }
+        )
+    if scheduled_end <= starts_at:
+        raise ValidationError({"scheduled_end": _("A session must end after it starts.")})
     if not starts_at < sales_close_at < scheduled_end:
         raise ValidationError(
             {"sales_close_at": _("Sales close after the session starts and before it ends (R93).")}

@@ -12,11 +12,13 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.test import Client
+from django.test import Client, TestCase
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from bingo.models import Game, OnlineRoom, RoomMode
+from actas.models import Acta, ActaNote
+from bingo.autodraw.services import online_reconcile
+from bingo.models import Game, OnlineRoom, RoomMode, Session
 from bingo.online import services
 from tests.cards.factories import series_make
 from tests.online.helpers import OnlineSetup
@@ -25,6 +27,11 @@ from tests.online.helpers import OnlineSetup
 @pytest.fixture
 def site(db):
     return OnlineSetup(mode=RoomMode.SESSION)
+
+
+def reconcile_online() -> None:
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        online_reconcile()
 
 
 def manager_client(site, language="en"):
@@ -268,3 +275,102 @@ def test_r93_the_api_reads_times_without_an_offset_on_the_halls_clock(db):
     assert game.session.starts_at == start.replace(tzinfo=zone)
     assert game.sales_close_at == close_utc
     assert game.session.scheduled_end == (start + timedelta(hours=1)).replace(tzinfo=zone)
+
+
+# --- a session is scheduled before it starts (R91) --------------------------------------------
+
+
+def _nothing_written(site) -> None:
+    assert not Session.objects.filter(room=site.room).exists()
+    assert not Game.objects.filter(session__room=site.room).exists()
+    assert not Acta.objects.exists()
+    assert not ActaNote.objects.exists()
+
+
+def test_r91_a_session_starting_in_the_past_is_refused_and_nothing_is_written(site):
+    site.series(1, price="10.00")
+    start = datetime(2020, 3, 1, 20, 0, tzinfo=UTC)
+    kwargs = {
+        "online_room": site.online, "games": [services.SessionGame("90", "10.00")], "user": site.manager,
+    }  # fmt: skip
+    with translation.override("en"), pytest.raises(ValidationError, match="has passed") as refused:
+        services.online_session_schedule(
+            starts_at=start,
+            sales_close_at=start + timedelta(minutes=5),
+            scheduled_end=start + timedelta(hours=1),
+            **kwargs,
+        )
+    assert list(refused.value.message_dict) == ["starts_at"]
+    on_the_halls_clock = start.astimezone(ZoneInfo(site.hall.time_zone)).strftime("%Y-%m-%d %H:%M")
+    assert on_the_halls_clock in refused.value.message_dict["starts_at"][0]
+    # Three minutes ago is past too: only the minute being typed (and a little skew) is allowed.
+    ago = timezone.now() - timedelta(minutes=3)
+    with pytest.raises(ValidationError) as refused:
+        services.online_session_schedule(
+            starts_at=ago, sales_close_at=ago + timedelta(minutes=5), scheduled_end=ago + timedelta(hours=1),
+            **kwargs,
+        )  # fmt: skip
+    assert list(refused.value.message_dict) == ["starts_at"]
+    reconcile_online()
+    _nothing_written(site)
+
+
+def test_a_session_ending_before_it_starts_is_refused_on_its_end(site):
+    site.series(1, price="10.00")
+    start = timezone.now() + timedelta(hours=1)
+    with translation.override("en"), pytest.raises(ValidationError) as refused:
+        services.online_session_schedule(
+            online_room=site.online, starts_at=start, sales_close_at=start + timedelta(minutes=5),
+            scheduled_end=start - timedelta(minutes=1), games=[services.SessionGame("90", "10.00")],
+            user=site.manager,
+        )  # fmt: skip
+    assert refused.value.message_dict == {"scheduled_end": ["A session must end after it starts."]}
+    _nothing_written(site)
+
+
+def test_a_session_starting_within_the_minute_being_typed_is_accepted(site):
+    site.series(1, price="10.00")
+    start = timezone.now().replace(second=0, microsecond=0) - timedelta(seconds=50)
+    session = services.online_session_schedule(
+        online_room=site.online, starts_at=start, sales_close_at=start + timedelta(minutes=5),
+        scheduled_end=start + timedelta(hours=1), games=[services.SessionGame("90", "10.00")],
+        user=site.manager,
+    )  # fmt: skip
+    assert session.starts_at == start
+
+
+def test_r91_the_schedule_screen_refuses_a_start_in_2020_on_its_field(site):
+    site.series(1, price="10.00")
+    fmt = "%Y-%m-%dT%H:%M"
+    start = datetime(2020, 3, 1, 20, 0)
+    response = manager_client(site, "pt").post(
+        reverse("online:session_schedule", args=[site.online.pk]),
+        {
+            "starts_at": start.strftime(fmt),
+            "sales_close_at": (start + timedelta(minutes=5)).strftime(fmt),
+            "scheduled_end": (start + timedelta(hours=1)).strftime(fmt),
+            "games": "90; 10.00",
+        },
+    )
+    assert response.status_code == 400
+    errors = response.context["schedule_form"].errors
+    assert list(errors) == ["starts_at"]
+    assert "2020-03-01 20:00" in errors["starts_at"][0]
+    assert "já passou" in response.content.decode()  # in Portuguese on the page
+    _nothing_written(site)
+
+
+def test_r91_the_api_refuses_a_start_in_2020_on_its_field(site):
+    site.series(1, price="10.00")
+    refused = manager_client(site).post(
+        f"/api/online/rooms/{site.online.pk}/sessions/",
+        json.dumps({
+            "starts_at": "2020-03-01T20:00:00", "sales_close_at": "2020-03-01T20:05:00",
+            "scheduled_end": "2020-03-01T21:00:00", "games": [{"variant": "90", "price": "10.00"}],
+        }),
+        content_type="application/json",
+    )  # fmt: skip
+    assert refused.status_code == 400
+    assert list(refused.json()) == ["starts_at"]
+    assert "2020-03-01 20:00" in refused.json()["starts_at"][0]
+    _nothing_written(site)
