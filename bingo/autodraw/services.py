@@ -155,7 +155,7 @@ def _continuous_advance(online: OnlineRoom) -> Game | None:
     interval = ball_interval_check(online.ball_interval)
     if session is None:
         session = game_services.session_open(
-            room=room, starts_at=now, scheduled_end=_day_end(hall, now), user=system
+            room=room, starts_at=now, scheduled_end=_day_end(hall, now), user=system, online=True
         )
     series = online_selectors.online_series_pick(hall=hall, variant=online.variant)
     if series is None:

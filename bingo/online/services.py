@@ -272,7 +272,7 @@ def online_session_schedule(
             )
     with transaction.atomic():
         session = game_services.session_open(
-            room=room.room, starts_at=starts_at, scheduled_end=scheduled_end, user=user
+            room=room.room, starts_at=starts_at, scheduled_end=scheduled_end, user=user, online=True
         )
         for index, (spec, price) in enumerate(zip(games, prices, strict=True), start=1):
             try:

@@ -389,7 +389,11 @@ def test_session_mode_opens_and_closes_every_game_together_and_draws_them_in_ord
     scheduled.series(3, "200.00")
     start = clock.now + timedelta(minutes=10)
     session = game_services.session_open(
-        room=scheduled.room, starts_at=start, scheduled_end=start + timedelta(hours=2), user=scheduled.manager
+        room=scheduled.room,
+        starts_at=start,
+        scheduled_end=start + timedelta(hours=2),
+        user=scheduled.manager,
+        online=True,
     )
     games = [game_services.game_create(session=session, variant="90") for _ in range(3)]
     for game, price in zip(games, ("100.00", "100.00", "200.00"), strict=True):

@@ -55,7 +55,11 @@ class OnlineSetup:
         if self._session is None:
             start = timezone.now()
             self._session = game_services.session_open(
-                room=self.room, starts_at=start, scheduled_end=start + timedelta(hours=4), user=None
+                room=self.room,
+                starts_at=start,
+                scheduled_end=start + timedelta(hours=4),
+                user=None,
+                online=True,
             )
         return self._session
 
