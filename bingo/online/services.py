@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
 from decimal import Decimal, InvalidOperation
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -45,7 +45,6 @@ from bingo.players import services as player_services
 from bingo.playtime import services as playtime_services
 from bingo.protection import services as protection_services
 from bingo.sales import services as sales_services
-from cards.models import Series
 from halls.models import Hall, Room
 
 #: R88: never under one second between balls.
@@ -122,6 +121,54 @@ def _room_fields(fields: dict[str, Any], *, jackpot_active: bool) -> dict[str, A
     return checked
 
 
+def _series_check(hall: Hall, *, mode: str, variant: str, active: bool) -> None:
+    """R90: a continuous room open to players sells a game of its variant at once and back to
+    back; refused when the hall has no online series of that variant to sell, rather than a
+    room that says it is open and sells nothing."""
+    if (
+        active
+        and mode == RoomMode.CONTINUOUS
+        and not online_selectors.online_series_available(hall=hall, variant=variant)
+    ):
+        raise ValidationError(
+            {
+                "variant": _(
+                    "The hall has no online series of variant %(variant)s with cards left to sell, "
+                    "so a continuous room of that variant would sell nothing (R90): create one first "
+                    "(Series → New series, «Online play» ticked), or open the room later."
+                )
+                % {"variant": variant}
+            }
+        )
+
+
+def _sessions_check(online_room: OnlineRoom) -> None:
+    """A session-mode room switched to continuous mode: refused while a session of the room is
+    scheduled or running (it ends later), which the continuous loop would take as its own and
+    sell at once, with the room's variant, whatever was announced (R91-R93)."""
+    pending = (
+        Session.objects.filter(
+            room_id=online_room.pk, ended_at__isnull=True, scheduled_end__gt=timezone.now()
+        )
+        .order_by("starts_at")
+        .first()
+    )
+    if pending is not None:
+        hall = online_room.room.hall
+        raise ValidationError(
+            {
+                "mode": _(
+                    "The session from %(start)s to %(end)s is scheduled in this room: switch it to "
+                    "continuous mode once that session has ended (R91, R93)."
+                )
+                % {
+                    "start": _hall_clock(pending.starts_at, hall),
+                    "end": _hall_clock(pending.scheduled_end, hall),
+                }
+            }
+        )
+
+
 def online_room_create(
     *,
     hall: Hall,
@@ -135,7 +182,8 @@ def online_room_create(
     active: bool = True,
 ) -> OnlineRoom:
     """A new room of ``hall`` played online (R85-R93); ValidationError, per field, says what is
-    wrong (R88: a ball interval under one second is refused)."""
+    wrong (R88: a ball interval under one second is refused; R90: a continuous room open to
+    players with no online series of its variant to sell)."""
     checked = _room_fields(
         {
             "mode": mode,
@@ -151,6 +199,7 @@ def online_room_create(
     name = name.strip()
     if not name:
         raise ValidationError({"name": _("Give the room a name.")})
+    _series_check(hall, mode=checked["mode"], variant=checked["variant"], active=checked["active"])
     with transaction.atomic():
         if Room.objects.filter(hall=hall, name=name).exists():
             raise ValidationError({"name": _("This hall already has a room of that name.")})
@@ -161,7 +210,9 @@ def online_room_create(
 def online_room_update(*, online_room: OnlineRoom, **fields: Any) -> OnlineRoom:
     """Change an online room's setup: any of ``name``, ``mode``, ``ball_interval`` (R88),
     ``sales_seconds``, ``pause_seconds``, ``variant``, ``prize_plan``, ``active``. A game
-    already created keeps the setup it was created with."""
+    already created keeps the setup it was created with. Refused when the change would open a
+    continuous room, or change its variant, with no online series to sell (R90), or switch a
+    room to continuous mode while one of its sessions is scheduled or running (R91)."""
     unknown = set(fields) - {
         "name", "mode", "ball_interval", "sales_seconds", "pause_seconds", "variant", "prize_plan", "active"
     }  # fmt: skip
@@ -174,6 +225,14 @@ def online_room_update(*, online_room: OnlineRoom, **fields: Any) -> OnlineRoom:
             fields.setdefault("variant", locked.variant)
             fields.setdefault("prize_plan", locked.prize_plan or None)
         checked = _room_fields(fields, jackpot_active=locked.room.hall.jackpot_active)
+        running = {name: getattr(locked, name) for name in ("mode", "variant", "active")}
+        becomes = {name: checked.get(name, value) for name, value in running.items()}
+        if becomes != running:
+            # Only a change of what the room plays or whether it is open: a room that waits for
+            # a series already (its page says why) still takes other changes.
+            _series_check(locked.room.hall, **becomes)
+        if running["mode"] == RoomMode.SESSION and becomes["mode"] == RoomMode.CONTINUOUS:
+            _sessions_check(locked)
         if "name" in fields:
             name = str(fields["name"]).strip()
             if not name:
@@ -255,13 +314,7 @@ def online_session_schedule(
                 {"games": _("Game %(n)d: the card price must be an amount above zero.") % {"n": index}}
             ) from None
         prices.append(price.quantize(Decimal("0.01")))
-        if not Series.objects.filter(
-            hall=hall,
-            online=True,
-            card_set__variant=spec.variant,
-            price=prices[-1],
-            status__in=[Series.Status.IN_STOCK, Series.Status.ON_SALE],
-        ).exists():
+        if not online_selectors.online_series_available(hall=hall, variant=spec.variant, price=prices[-1]):
             raise ValidationError(
                 {
                     "games": _(
