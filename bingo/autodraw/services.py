@@ -195,7 +195,7 @@ def _continuous_advance(online: OnlineRoom) -> Game | None:
     game = next((g for g in games if g.state == GameState.PLANNED.value), None)
     if game is None:
         game = game_services.game_create(
-            session=session, variant=online.variant, prize_plan=online.prize_plan or None
+            session=session, variant=online.variant, prize_plan=online.prize_plan or None, online=True
         )
     game = game_services.game_open_sales(game=game, series=[series], user=system)
     game.ball_interval = interval

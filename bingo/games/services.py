@@ -156,10 +156,26 @@ def game_create(
     prize_plan: dict[str, str] | None = None,
     line_kinds: list[str] | None = None,
     pattern: str | None = None,
+    online: bool = False,
 ) -> Game:
     """Add the next numbered game to ``session``, with the variant's default prize plan or
     ``prize_plan`` (shares of sales in percent), refused unless it meets R7; ``line_kinds`` and
-    ``pattern`` say what wins the line (R67, R75) and a 75-ball pattern bingo (R73 b))."""
+    ``pattern`` say what wins the line (R67, R75) and a 75-ball pattern bingo (R73 b)).
+
+    Refused in a session of an online room unless ``online`` (the system's continuous games,
+    R90, and a scheduled session's, R91-R93, ``bingo.online``): the online loop opens the sales
+    of a session's planned games itself, so a game added by hand would be sold with the next
+    series of the room, or block it (another variant), whatever was announced."""
+    is_online = OnlineRoom.objects.filter(room_id=session.room_id).exists()
+    if online and not is_online:
+        raise ValueError(f"session {session.pk} is not an online room's")
+    if is_online and not online:
+        raise ValidationError(
+            _(
+                "This session is an online room's: the system creates its games (continuous mode, "
+                "R90) or they are scheduled with the session on the room's page (session mode, R91-R93)."
+            )
+        )
     hall = session.room.hall
     chosen, plan, rules = game_plan_check(
         variant=variant,

@@ -330,7 +330,7 @@ def online_session_schedule(
         for index, (spec, price) in enumerate(zip(games, prices, strict=True), start=1):
             try:
                 game = game_services.game_create(
-                    session=session, variant=spec.variant, prize_plan=spec.prize_plan
+                    session=session, variant=spec.variant, prize_plan=spec.prize_plan, online=True
                 )
             except ValidationError as exc:
                 raise ValidationError(

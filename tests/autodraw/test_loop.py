@@ -402,7 +402,7 @@ def test_session_mode_opens_and_closes_every_game_together_and_draws_them_in_ord
         user=scheduled.manager,
         online=True,
     )
-    games = [game_services.game_create(session=session, variant="90") for _ in range(3)]
+    games = [game_services.game_create(session=session, variant="90", online=True) for _ in range(3)]
     for game, price in zip(games, ("100.00", "100.00", "200.00"), strict=True):
         Game.objects.filter(pk=game.pk).update(
             price=Decimal(price), sales_close_at=start + timedelta(minutes=5)

@@ -362,3 +362,20 @@ def test_the_session_screen_refuses_a_hall_session_in_a_session_mode_online_room
     assert response.status_code == 200
     assert "R91" in response.context["form"].errors["room"][0]
     assert not Session.objects.filter(room=online_room).exists()
+
+
+def test_the_game_screen_refuses_a_game_added_by_hand_to_an_online_room_s_session(
+    manager: Client, room: Room
+) -> None:
+    """The continuous loop opens the session's planned game first: one of another variant, added
+    here, was refused every second and kept the room from selling for good (R90)."""
+    online_room = _online_room_running(room.hall)
+    running = Session.objects.get(room=online_room, ended_at__isnull=True)
+
+    response = manager.post(
+        reverse("games:game_create", args=[running.pk]), {"variant": "75", "plan": "default"}
+    )
+
+    assert response.status_code == 200
+    assert "R90" in " ".join(response.context["form"].non_field_errors())
+    assert running.games.count() == 1

@@ -63,12 +63,16 @@ class OnlineSetup:
                 starts_at=start,
                 scheduled_end=start + timedelta(hours=4),
                 user=None,
-                online=OnlineRoom.objects.filter(pk=self.room.pk).exists(),  # a test may take it away
+                online=self.is_online(),
             )
         return self._session
 
+    def is_online(self) -> bool:
+        """Whether the room is still online (a test may take its online side away)."""
+        return OnlineRoom.objects.filter(pk=self.room.pk).exists()
+
     def game(self, *series: Series) -> Game:
-        game = game_services.game_create(session=self.session(), variant="90")
+        game = game_services.game_create(session=self.session(), variant="90", online=self.is_online())
         if series:
             game = game_services.game_open_sales(game=game, series=list(series))
         return game
