@@ -210,9 +210,6 @@ def setup(players: int, cards: int, deposit: Decimal) -> tuple[Game, list[str]]:
     hall = Hall.objects.create(name="Bench online")
     cashier = User.objects.create(username="caixa")
     StaffMembership.objects.create(hall=hall, user=cashier, role=Role.CASHIER.value)
-    online = online_services.online_room_create(
-        hall=hall, name="Online", mode=RoomMode.CONTINUOUS, ball_interval="1", sales_seconds=3600
-    )
     card_services.INLINE_LIMIT = max(card_services.INLINE_LIMIT, cards)
     card_set = card_services.card_set_request(
         variant="90", size=cards, seed=1, algorithm=ALGORITHM_CARDS, user=None
@@ -221,6 +218,9 @@ def setup(players: int, cards: int, deposit: Decimal) -> tuple[Game, list[str]]:
         hall=hall, order_number=1, card_set=card_set, price=str(PRICE), back_colour="#000000",
         face_colour="#FFFFFF", authorization="bench", online=True, user=None,
     )  # fmt: skip
+    online = online_services.online_room_create(
+        hall=hall, name="Online", mode=RoomMode.CONTINUOUS, ball_interval="1", sales_seconds=3600
+    )
     game = autodraw.online_room_advance(room_id=online.pk)  # the room opens its game (R90)
     assert game is not None
     assert game.state == "selling"

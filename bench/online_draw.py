@@ -139,9 +139,6 @@ def setup(players: int, cards_each: int) -> tuple[Game, Decimal]:
     hall = Hall.objects.create(name="Bench online")
     cashier = User.objects.create(username="caixa")
     StaffMembership.objects.create(hall=hall, user=cashier, role=Role.CASHIER.value)
-    online = online_services.online_room_create(
-        hall=hall, name="Online", mode=RoomMode.CONTINUOUS, ball_interval="1", sales_seconds=3600
-    )
     started = time.perf_counter()
     card_services.INLINE_LIMIT = max(card_services.INLINE_LIMIT, total)
     card_set = card_services.card_set_request(
@@ -151,6 +148,9 @@ def setup(players: int, cards_each: int) -> tuple[Game, Decimal]:
         hall=hall, order_number=1, card_set=card_set, price="1.00", back_colour="#000000",
         face_colour="#FFFFFF", authorization="bench", online=True, user=None,
     )  # fmt: skip
+    online = online_services.online_room_create(
+        hall=hall, name="Online", mode=RoomMode.CONTINUOUS, ball_interval="1", sales_seconds=3600
+    )
     print(f"setup: {total:,} cards generated in {time.perf_counter() - started:.1f} s")
     game = autodraw.online_room_advance(room_id=online.pk)  # the room opens its game (R90)
     assert game is not None

@@ -104,9 +104,6 @@ def _setup(players: int, interval: str) -> tuple[int, list[str]]:
     from halls.models import Hall, StaffMembership
 
     hall = Hall.objects.create(name="Bench online")
-    online = online_services.online_room_create(
-        hall=hall, name="Sala online", mode="continuous", ball_interval=interval, sales_seconds=3600
-    )
     card_services.INLINE_LIMIT = 10**6
     card_set = card_services.card_set_request(
         variant="90", size=players, seed=1, algorithm=ALGORITHM_CARDS, user=None
@@ -115,6 +112,9 @@ def _setup(players: int, interval: str) -> tuple[int, list[str]]:
         hall=hall, order_number=1, card_set=card_set, price="1", back_colour="#000000",
         face_colour="#FFFFFF", authorization="bench", online=True, user=None,
     )  # fmt: skip
+    online = online_services.online_room_create(
+        hall=hall, name="Sala online", mode="continuous", ball_interval=interval, sales_seconds=3600
+    )
     cashier = User.objects.create(username="caixa")
     StaffMembership.objects.create(hall=hall, user=cashier, role=Role.CASHIER.value)
     users = User.objects.bulk_create([User(username=f"jogador{n}", password="!") for n in range(players)])

@@ -610,6 +610,12 @@ class OnlineRoom(models.Model):
     prize_plan = models.JSONField(_("prize plan"), default=dict, blank=True)
     active = models.BooleanField(_("open to players"), default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Why the room sells nothing, as the autodraw loop last found it (empty when nothing stops
+    # it): {"reason": "no_series", "variant": ...} or {"reason": "session_no_series", ...}. The
+    # loop writes it, and logs, only when it changes; the manager reads it on the room's page
+    # and in the API (bingo.online.selectors.online_room_idle).
+    idle = models.JSONField(_("why no game sells"), default=dict, blank=True)
+    idle_since = models.DateTimeField(_("idle since"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("online room")

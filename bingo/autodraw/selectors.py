@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, F, QuerySet
 
 from bingo.engine.gamestate import GameState
 from bingo.models import Ball, BallFailure, DrawMode, Game, OnlineRoom, Session
+from cards.models import Series
 
 
 def online_rooms_active() -> QuerySet[OnlineRoom]:
@@ -29,6 +30,14 @@ def room_session_open(*, room_id: int) -> Session | None:
 def session_games(*, session: Session) -> list[Game]:
     """The session's games in their order."""
     return list(Game.objects.filter(session=session).order_by("number"))
+
+
+def game_series_can_sell(*, game: Game) -> bool:
+    """Whether a series ``game`` sells still has a card to sell: on sale (not retired, not
+    exhausted) with cards left."""
+    return Series.objects.filter(
+        games__game=game, status=Series.Status.ON_SALE, last_sold__lt=F("size")
+    ).exists()
 
 
 def online_games_sales_due(*, now: datetime) -> list[int]:

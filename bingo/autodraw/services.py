@@ -17,6 +17,7 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, time, timedelta
 from decimal import Decimal
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -135,12 +136,41 @@ def _day_end(hall: Hall, now: datetime) -> datetime:
     return datetime.combine(today + timedelta(days=1), time.min, tzinfo=zone)
 
 
+def _room_idle(online: OnlineRoom, idle: dict[str, Any]) -> None:
+    """Record on the (locked) room why it sells nothing (``idle``; empty: nothing stops it),
+    for the manager's page and the API (``bingo.online.selectors.online_room_idle``). Written,
+    and logged, only when it changes: the reconciler runs every second, and a room waiting for
+    a series would otherwise log the same warning every second for as long as it waits."""
+    if (online.idle or {}) == idle:
+        return
+    if idle:
+        logger.warning(
+            "online room %s sells nothing: %s (logged again when this changes)", online.pk, _idle_text(idle)
+        )
+    else:
+        logger.info("online room %s sells again (was: %s)", online.pk, _idle_text(online.idle))
+    online.idle = idle
+    online.idle_since = timezone.now() if idle else None
+    online.save(update_fields=["idle", "idle_since"])
+
+
+def _idle_text(idle: dict[str, Any]) -> str:
+    """The log's words for a room's ``idle`` (the manager reads it translated on the page)."""
+    if idle.get("reason") == online_selectors.IDLE_SESSION_NO_SERIES:
+        return (
+            f"session {idle['session']}: game {idle['game']} has no online series of variant "
+            f"{idle['variant']} at {idle['price']} with cards left to sell"
+        )
+    return f"no online series of variant {idle.get('variant')} with cards left to sell"
+
+
 def _continuous_advance(online: OnlineRoom) -> Game | None:
     room, hall = online.room, online.room.hall
     now = timezone.now()
     session = selectors.room_session_open(room_id=room.pk)
     games = selectors.session_games(session=session) if session is not None else []
     if any(g.state in UNDER_WAY_STATES for g in games):
+        _room_idle(online, {})
         return None  # the game under way moves on by itself (sales close, balls)
     system = system_user(hall=hall)
     if session is not None and session.scheduled_end <= now:
@@ -153,23 +183,25 @@ def _continuous_advance(online: OnlineRoom) -> Game | None:
     if last_end is not None and now < last_end + timedelta(seconds=online.pause_seconds):
         return None
     interval = ball_interval_check(online.ball_interval)
-    if session is None:
-        session = game_services.session_open(
-            room=room, starts_at=now, scheduled_end=_day_end(hall, now), user=system
-        )
+    # The series first: a room with nothing to sell opens no session (and no acta) of its own.
     series = online_selectors.online_series_pick(hall=hall, variant=online.variant)
     if series is None:
-        logger.warning("online room %s: no online series of variant %s to sell", room.pk, online.variant)
+        _room_idle(online, {"reason": online_selectors.IDLE_NO_SERIES, "variant": online.variant})
         return None
+    if session is None:
+        session = game_services.session_open(
+            room=room, starts_at=now, scheduled_end=_day_end(hall, now), user=system, online=True
+        )
     game = next((g for g in games if g.state == GameState.PLANNED.value), None)
     if game is None:
         game = game_services.game_create(
-            session=session, variant=online.variant, prize_plan=online.prize_plan or None
+            session=session, variant=online.variant, prize_plan=online.prize_plan or None, online=True
         )
     game = game_services.game_open_sales(game=game, series=[series], user=system)
     game.ball_interval = interval
     game.sales_close_at = now + timedelta(seconds=online.sales_seconds)
     game.save(update_fields=["ball_interval", "sales_close_at"])
+    _room_idle(online, {})
     return game
 
 
@@ -179,6 +211,7 @@ def _sessions_advance(online: OnlineRoom) -> Game | None:
     now = timezone.now()
     hall = online.room.hall
     opened = None
+    idle: dict[str, Any] = {}
     for session in Session.objects.filter(
         room=online.room, ended_at__isnull=True, starts_at__lte=now
     ).order_by("starts_at", "pk"):
@@ -189,12 +222,27 @@ def _sessions_advance(online: OnlineRoom) -> Game | None:
         if any(g.sales_opened_at is not None for g in games):
             _session_close_when_over(session, games, hall)
             continue  # opened already: what is planned now was added after (R93: no more sales)
-        if planned:
-            opened = _session_open_sales(online, session, planned) or opened
+        if planned and now < session.scheduled_end:  # never sold after the session's end
+            sold, missing = _session_open_sales(online, session, planned)
+            opened = sold or opened
+            if missing is not None and not idle:
+                idle = {
+                    "reason": online_selectors.IDLE_SESSION_NO_SERIES,
+                    "session": session.pk,
+                    "starts_at": session.starts_at.isoformat(),
+                    "game": missing.number,
+                    "variant": missing.variant,
+                    "price": str(missing.price),
+                }
+    _room_idle(online, idle)
     return opened
 
 
-def _session_open_sales(online: OnlineRoom, session: Session, planned: list[Game]) -> Game | None:
+def _session_open_sales(
+    online: OnlineRoom, session: Session, planned: list[Game]
+) -> tuple[Game | None, Game | None]:
+    """Open the sales of every planned game of ``session`` at once (R93), or none: (the first
+    game opened, None), or (None, the first game with no series to sell)."""
     hall = online.room.hall
     now = timezone.now()
     chosen = []
@@ -210,21 +258,15 @@ def _session_open_sales(online: OnlineRoom, session: Session, planned: list[Game
             interval = ball_interval_check(game.ball_interval or online.ball_interval)
             series = online_selectors.online_series_pick(hall=hall, variant=game.variant, price=game.price)
             if series is None:
-                logger.warning(
-                    "online session %s: game %s has no online series of variant %s at %s",
-                    session.pk,
-                    game.number,
-                    game.variant,
-                    game.price,
-                )
+                # Logged by _room_idle when the room's state changes, not on every tick.
                 transaction.set_rollback(True)
-                return None
+                return None, game
             game = game_services.game_open_sales(game=game, series=[series], user=system)
             game.ball_interval = interval
             game.sales_close_at = close_at
             game.save(update_fields=["ball_interval", "sales_close_at"])
             chosen.append(game)
-    return chosen[0] if chosen else None
+    return (chosen[0] if chosen else None), None
 
 
 def _session_close_when_over(session: Session, games: list[Game], hall: Hall) -> None:
@@ -243,8 +285,9 @@ def online_game_sales_close(*, game_id: int) -> list[Game]:
     ``sales_close_at`` has passed (R93: for everyone together; no later sale), then start the
     session's next draw. In a continuous room a game that has sold no card yet keeps selling
     for another window, within the day's session: the room is always open (R90) and the acta is
-    not filled with empty games while nobody plays. Otherwise a game that sold no card has
-    nothing to draw: it is annulled, with its reason in the acta. Returns the games it closed."""
+    not filled with empty games while nobody plays, as long as its series can still sell (not
+    retired). Otherwise a game that sold no card has nothing to draw: it is annulled, with its
+    reason in the acta. Returns the games it closed."""
     closed: list[Game] = []
     with transaction.atomic():
         game = Game.objects.select_related("session__room__hall").get(pk=game_id)
@@ -264,6 +307,8 @@ def online_game_sales_close(*, game_id: int) -> list[Game]:
                 online.mode == RoomMode.CONTINUOUS
                 and again < session.scheduled_end
                 and not Sale.objects.filter(game=item).exists()
+                # Its series retired (or sold out): another window would sell nothing, for ever.
+                and selectors.game_series_can_sell(game=item)
             ):
                 item.sales_close_at = again
                 item.save(update_fields=["sales_close_at"])

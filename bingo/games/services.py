@@ -69,10 +69,31 @@ def session_open(
     scheduled_end: datetime,
     user: User | None,
     jackpot_balls: int | None = None,
+    online: bool = False,
 ) -> Session:
     """Open a session in ``room`` from ``starts_at`` to ``scheduled_end``; with the hall's jackpot
     active, ``jackpot_balls`` is the number of balls within which a bingo wins it, fixed and
-    announced now (R9)."""
+    announced now (R9).
+
+    A hall session (the session screen, the API) is refused in an online room, whenever it
+    starts: the online loop runs every session of that room as its own (``bingo/autodraw``),
+    so it would sell and draw its games online, beside the room's continuous session or its
+    scheduled ones. ``online``: a session of an online room, opened by the system (continuous
+    mode, R90) or scheduled on the room's page (session mode, R91-R93, ``bingo.online``)."""
+    is_online = OnlineRoom.objects.filter(room_id=room.pk).exists()
+    if online and not is_online:
+        raise ValueError(f"room {room.pk} is not an online room")
+    if is_online and not online:
+        raise ValidationError(
+            {
+                "room": _(
+                    "%(room)s is an online room: the system opens its sessions (continuous mode, "
+                    "R90) or they are scheduled on its page under Online rooms (session mode, R91); "
+                    "a hall session cannot be opened in it."
+                )
+                % {"room": room.name}
+            }
+        )
     if scheduled_end <= starts_at:
         raise ValidationError(_("A session must end after it starts."))
     if jackpot_balls is not None:
@@ -135,10 +156,26 @@ def game_create(
     prize_plan: dict[str, str] | None = None,
     line_kinds: list[str] | None = None,
     pattern: str | None = None,
+    online: bool = False,
 ) -> Game:
     """Add the next numbered game to ``session``, with the variant's default prize plan or
     ``prize_plan`` (shares of sales in percent), refused unless it meets R7; ``line_kinds`` and
-    ``pattern`` say what wins the line (R67, R75) and a 75-ball pattern bingo (R73 b))."""
+    ``pattern`` say what wins the line (R67, R75) and a 75-ball pattern bingo (R73 b)).
+
+    Refused in a session of an online room unless ``online`` (the system's continuous games,
+    R90, and a scheduled session's, R91-R93, ``bingo.online``): the online loop opens the sales
+    of a session's planned games itself, so a game added by hand would be sold with the next
+    series of the room, or block it (another variant), whatever was announced."""
+    is_online = OnlineRoom.objects.filter(room_id=session.room_id).exists()
+    if online and not is_online:
+        raise ValueError(f"session {session.pk} is not an online room's")
+    if is_online and not online:
+        raise ValidationError(
+            _(
+                "This session is an online room's: the system creates its games (continuous mode, "
+                "R90) or they are scheduled with the session on the room's page (session mode, R91-R93)."
+            )
+        )
     hall = session.room.hall
     chosen, plan, rules = game_plan_check(
         variant=variant,

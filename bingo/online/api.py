@@ -14,7 +14,7 @@ import zoneinfo
 from typing import Any
 
 from django.http import Http404
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -55,6 +55,18 @@ def _interval_field(**kwargs: Any) -> serializers.DecimalField:
     )
 
 
+class RoomIdleSerializer(serializers.Serializer[Any]):
+    """Why an online room sells nothing, as the system last found it."""
+
+    reason = serializers.CharField(
+        help_text="no_series: the hall has no online series of the room's variant with cards left "
+        "to sell (continuous mode); session_no_series: a started session cannot open its sales, one "
+        "of its games has no online series of its variant and price (session mode)."
+    )
+    message = serializers.CharField(help_text="What the manager reads, in the request's language.")
+    since = serializers.DateTimeField(allow_null=True)
+
+
 class OnlineRoomSerializer(serializers.ModelSerializer[OnlineRoom]):
     """An online room as the API shows it."""
 
@@ -64,6 +76,9 @@ class OnlineRoomSerializer(serializers.ModelSerializer[OnlineRoom]):
     mode = serializers.CharField(read_only=True, help_text="continuous (R90) or session (R91).")
     variant = serializers.CharField(read_only=True)
     ball_interval = _interval_field(read_only=True)
+    idle = serializers.SerializerMethodField(
+        help_text="Why the room, open to players, sells nothing (null: nothing stops it)."
+    )
 
     class Meta:
         model = OnlineRoom
@@ -78,8 +93,14 @@ class OnlineRoomSerializer(serializers.ModelSerializer[OnlineRoom]):
             "variant",
             "prize_plan",
             "active",
+            "idle",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(RoomIdleSerializer(allow_null=True))
+    def get_idle(self, room: OnlineRoom) -> dict[str, Any] | None:
+        idle = selectors.online_room_idle(online_room=room)
+        return None if idle is None else dict(RoomIdleSerializer(idle).data)
 
 
 class OnlineRoomWriteSerializer(serializers.Serializer[Any]):

@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import F, Min, Prefetch, Q, QuerySet, Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from bingo.common.money import money_display
 from bingo.draw import detection
@@ -95,6 +96,61 @@ def online_series_pick(*, hall: Hall, variant: str, price: Decimal | None = None
     if price is not None:
         found = found.filter(price=price)
     return found.select_related("card_set").order_by("order_number").first()
+
+
+def online_series_available(*, hall: Hall, variant: str, price: Decimal | None = None) -> bool:
+    """Whether ``hall`` has an online series of ``variant`` (and cards of face value ``price``)
+    with cards left to sell: in stock or on sale, its card set ready, not double cards. What a
+    continuous room needs to be opened (R90) and each game of a scheduled session (R92);
+    ``online_series_pick`` chooses among them when a game's sales open."""
+    found = Series.objects.filter(
+        hall=hall,
+        online=True,
+        double=False,
+        status__in=[Series.Status.IN_STOCK, Series.Status.ON_SALE],
+        last_sold__lt=F("size"),
+        card_set__status=CardSet.Status.READY,
+        card_set__variant=variant,
+    )
+    if price is not None:
+        found = found.filter(price=price)
+    return found.exists()
+
+
+#: Why an online room sells nothing (``OnlineRoom.idle["reason"]``, written by the autodraw loop).
+IDLE_NO_SERIES = "no_series"
+IDLE_SESSION_NO_SERIES = "session_no_series"
+
+
+@dataclass(frozen=True)
+class RoomIdle:
+    """Why an online room sells nothing, as the autodraw loop last found it, and since when."""
+
+    reason: str
+    message: str
+    since: datetime | None
+
+
+def online_room_idle(*, online_room: OnlineRoom) -> RoomIdle | None:
+    """Why ``online_room`` sells nothing now, in the request's language; None when nothing
+    stops it (or it is closed to players, which says why by itself). The players' lobby only
+    shows that no game is coming; this is for the manager."""
+    idle = online_room.idle or {}
+    if not online_room.active or not idle.get("reason"):
+        return None
+    if idle["reason"] == IDLE_SESSION_NO_SERIES:
+        zone = ZoneInfo(online_room.room.hall.time_zone)
+        start = datetime.fromisoformat(idle["starts_at"]).astimezone(zone).strftime("%Y-%m-%d %H:%M")
+        message = _(
+            "The session of %(start)s cannot open: game %(n)d has no online series of variant "
+            "%(variant)s at %(price)s with cards left to sell (R92, R93)."
+        ) % {"start": start, "n": idle["game"], "variant": idle["variant"], "price": idle["price"]}
+    else:
+        message = _(
+            "No online series of variant %(variant)s with cards left to sell: create one "
+            "(Series → New series, «Online play» ticked) and the room opens its next game."
+        ) % {"variant": idle.get("variant", online_room.variant)}
+    return RoomIdle(reason=idle["reason"], message=message, since=online_room.idle_since)
 
 
 def room_game_list(*, online_room: OnlineRoom, limit: int = LOBBY_GAMES) -> list[Game]:

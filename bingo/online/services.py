@@ -16,9 +16,10 @@ player buying cards from the wallet.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -44,16 +45,23 @@ from bingo.players import services as player_services
 from bingo.playtime import services as playtime_services
 from bingo.protection import services as protection_services
 from bingo.sales import services as sales_services
-from cards.models import Series
 from halls.models import Hall, Room
 
 #: R88: never under one second between balls.
 MIN_BALL_INTERVAL = Decimal("1")
 #: The longest idempotency key a client may send (namespaced per player before it is stored).
 KEY_MAX = 40
+#: How far in the past a scheduled session may start: the minute the manager types on the
+#: screen (its times have no seconds) and a little clock skew; earlier is refused (R91).
+SCHEDULE_GRACE = timedelta(minutes=2)
 
 
 # --- rooms (R88-R93) ---------------------------------------------------------------------------
+
+
+def _hall_clock(moment: datetime, hall: Hall) -> str:
+    """``moment`` as the hall's clock shows it, to the minute."""
+    return timezone.localtime(moment, ZoneInfo(hall.time_zone)).strftime("%Y-%m-%d %H:%M")
 
 
 def _ball_interval(value: Decimal | str | int | float) -> Decimal:
@@ -113,6 +121,54 @@ def _room_fields(fields: dict[str, Any], *, jackpot_active: bool) -> dict[str, A
     return checked
 
 
+def _series_check(hall: Hall, *, mode: str, variant: str, active: bool) -> None:
+    """R90: a continuous room open to players sells a game of its variant at once and back to
+    back; refused when the hall has no online series of that variant to sell, rather than a
+    room that says it is open and sells nothing."""
+    if (
+        active
+        and mode == RoomMode.CONTINUOUS
+        and not online_selectors.online_series_available(hall=hall, variant=variant)
+    ):
+        raise ValidationError(
+            {
+                "variant": _(
+                    "The hall has no online series of variant %(variant)s with cards left to sell, "
+                    "so a continuous room of that variant would sell nothing (R90): create one first "
+                    "(Series → New series, «Online play» ticked), or open the room later."
+                )
+                % {"variant": variant}
+            }
+        )
+
+
+def _sessions_check(online_room: OnlineRoom) -> None:
+    """A session-mode room switched to continuous mode: refused while a session of the room is
+    scheduled or running (it ends later), which the continuous loop would take as its own and
+    sell at once, with the room's variant, whatever was announced (R91-R93)."""
+    pending = (
+        Session.objects.filter(
+            room_id=online_room.pk, ended_at__isnull=True, scheduled_end__gt=timezone.now()
+        )
+        .order_by("starts_at")
+        .first()
+    )
+    if pending is not None:
+        hall = online_room.room.hall
+        raise ValidationError(
+            {
+                "mode": _(
+                    "The session from %(start)s to %(end)s is scheduled in this room: switch it to "
+                    "continuous mode once that session has ended (R91, R93)."
+                )
+                % {
+                    "start": _hall_clock(pending.starts_at, hall),
+                    "end": _hall_clock(pending.scheduled_end, hall),
+                }
+            }
+        )
+
+
 def online_room_create(
     *,
     hall: Hall,
@@ -126,7 +182,8 @@ def online_room_create(
     active: bool = True,
 ) -> OnlineRoom:
     """A new room of ``hall`` played online (R85-R93); ValidationError, per field, says what is
-    wrong (R88: a ball interval under one second is refused)."""
+    wrong (R88: a ball interval under one second is refused; R90: a continuous room open to
+    players with no online series of its variant to sell)."""
     checked = _room_fields(
         {
             "mode": mode,
@@ -142,6 +199,7 @@ def online_room_create(
     name = name.strip()
     if not name:
         raise ValidationError({"name": _("Give the room a name.")})
+    _series_check(hall, mode=checked["mode"], variant=checked["variant"], active=checked["active"])
     with transaction.atomic():
         if Room.objects.filter(hall=hall, name=name).exists():
             raise ValidationError({"name": _("This hall already has a room of that name.")})
@@ -152,7 +210,9 @@ def online_room_create(
 def online_room_update(*, online_room: OnlineRoom, **fields: Any) -> OnlineRoom:
     """Change an online room's setup: any of ``name``, ``mode``, ``ball_interval`` (R88),
     ``sales_seconds``, ``pause_seconds``, ``variant``, ``prize_plan``, ``active``. A game
-    already created keeps the setup it was created with."""
+    already created keeps the setup it was created with. Refused when the change would open a
+    continuous room, or change its variant, with no online series to sell (R90), or switch a
+    room to continuous mode while one of its sessions is scheduled or running (R91)."""
     unknown = set(fields) - {
         "name", "mode", "ball_interval", "sales_seconds", "pause_seconds", "variant", "prize_plan", "active"
     }  # fmt: skip
@@ -165,6 +225,14 @@ def online_room_update(*, online_room: OnlineRoom, **fields: Any) -> OnlineRoom:
             fields.setdefault("variant", locked.variant)
             fields.setdefault("prize_plan", locked.prize_plan or None)
         checked = _room_fields(fields, jackpot_active=locked.room.hall.jackpot_active)
+        running = {name: getattr(locked, name) for name in ("mode", "variant", "active")}
+        becomes = {name: checked.get(name, value) for name, value in running.items()}
+        if becomes != running:
+            # Only a change of what the room plays or whether it is open: a room that waits for
+            # a series already (its page says why) still takes other changes.
+            _series_check(locked.room.hall, **becomes)
+        if running["mode"] == RoomMode.SESSION and becomes["mode"] == RoomMode.CONTINUOUS:
+            _sessions_check(locked)
         if "name" in fields:
             name = str(fields["name"]).strip()
             if not name:
@@ -204,7 +272,9 @@ def online_session_schedule(
     and card prices at once (R92), each with its prize plan; sales open for all at
     ``starts_at`` and close for all at ``sales_close_at`` (R93). Balls of every game come
     ``ball_interval`` seconds apart (the room's when None; never under 1, R88). The autodraw
-    reconciler opens and closes the sales and draws at those times."""
+    reconciler opens and closes the sales and draws at those times. Refused, writing nothing,
+    when it would start in the past (R91: scheduled and announced before it starts; up to
+    ``SCHEDULE_GRACE`` ago is taken as now) or end before it starts."""
     room = OnlineRoom.objects.select_related("room__hall").get(pk=online_room.pk)
     hall = room.room.hall
     if room.mode != RoomMode.SESSION:
@@ -214,6 +284,21 @@ def online_session_schedule(
     interval = room.ball_interval if ball_interval is None else _ball_interval(ball_interval)
     if not games:
         raise ValidationError({"games": _("A session has at least one game.")})
+    now = timezone.now()
+    if starts_at < now - SCHEDULE_GRACE:
+        # R91: the operator schedules and announces a session before it starts. One that has
+        # started already would open its sales at once, its start in the past in the acta.
+        raise ValidationError(
+            {
+                "starts_at": _(
+                    "The session would start at %(at)s, which has passed: "
+                    "a session is scheduled and announced before it starts (R91)."
+                )
+                % {"at": _hall_clock(starts_at, hall)}
+            }
+        )
+    if scheduled_end <= starts_at:
+        raise ValidationError({"scheduled_end": _("A session must end after it starts.")})
     if not starts_at < sales_close_at < scheduled_end:
         raise ValidationError(
             {"sales_close_at": _("Sales close after the session starts and before it ends (R93).")}
@@ -229,13 +314,7 @@ def online_session_schedule(
                 {"games": _("Game %(n)d: the card price must be an amount above zero.") % {"n": index}}
             ) from None
         prices.append(price.quantize(Decimal("0.01")))
-        if not Series.objects.filter(
-            hall=hall,
-            online=True,
-            card_set__variant=spec.variant,
-            price=prices[-1],
-            status__in=[Series.Status.IN_STOCK, Series.Status.ON_SALE],
-        ).exists():
+        if not online_selectors.online_series_available(hall=hall, variant=spec.variant, price=prices[-1]):
             raise ValidationError(
                 {
                     "games": _(
@@ -246,12 +325,12 @@ def online_session_schedule(
             )
     with transaction.atomic():
         session = game_services.session_open(
-            room=room.room, starts_at=starts_at, scheduled_end=scheduled_end, user=user
+            room=room.room, starts_at=starts_at, scheduled_end=scheduled_end, user=user, online=True
         )
         for index, (spec, price) in enumerate(zip(games, prices, strict=True), start=1):
             try:
                 game = game_services.game_create(
-                    session=session, variant=spec.variant, prize_plan=spec.prize_plan
+                    session=session, variant=spec.variant, prize_plan=spec.prize_plan, online=True
                 )
             except ValidationError as exc:
                 raise ValidationError(

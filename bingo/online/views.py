@@ -82,6 +82,7 @@ def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
         "room": room,
         "form": form,
         "games": selectors.room_game_list(online_room=room, limit=50),
+        "idle": selectors.online_room_idle(online_room=room),
         "schedule_form": SessionScheduleForm(room=room) if room.mode == "session" else None,
     }
     return render(request, "online/room_detail.html", context)
@@ -111,6 +112,7 @@ def session_schedule(request: HttpRequest, room_id: int) -> HttpResponse:
         "room": room,
         "form": OnlineRoomForm(room=room),
         "games": selectors.room_game_list(online_room=room, limit=50),
+        "idle": selectors.online_room_idle(online_room=room),
         "schedule_form": form,
     }
     return render(request, "online/room_detail.html", context, status=400)

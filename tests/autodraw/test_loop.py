@@ -5,14 +5,19 @@ by hand."""
 from __future__ import annotations
 
 import itertools
+import logging
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import User
 from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.db import IntegrityError, transaction
+from django.test import Client
+from django.urls import reverse
 
 from actas.models import ActaEntry
 from bingo.autodraw import services
@@ -34,6 +39,7 @@ from bingo.models import (
 )
 from bingo.players import services as player_services
 from bingo.players.selectors import wallet_balance
+from cards import services as card_services
 from cards.selectors import card_set_cells
 from halls.models import StaffMembership
 from tests.autodraw.helpers import (
@@ -45,6 +51,7 @@ from tests.autodraw.helpers import (
     play_to_the_end,
     reconcile,
 )
+from tests.factories import UserFactory
 
 
 def _open_continuous(lobby: OnlineHall) -> Game:
@@ -389,9 +396,13 @@ def test_session_mode_opens_and_closes_every_game_together_and_draws_them_in_ord
     scheduled.series(3, "200.00")
     start = clock.now + timedelta(minutes=10)
     session = game_services.session_open(
-        room=scheduled.room, starts_at=start, scheduled_end=start + timedelta(hours=2), user=scheduled.manager
+        room=scheduled.room,
+        starts_at=start,
+        scheduled_end=start + timedelta(hours=2),
+        user=scheduled.manager,
+        online=True,
     )
-    games = [game_services.game_create(session=session, variant="90") for _ in range(3)]
+    games = [game_services.game_create(session=session, variant="90", online=True) for _ in range(3)]
     for game, price in zip(games, ("100.00", "100.00", "200.00"), strict=True):
         Game.objects.filter(pk=game.pk).update(
             price=Decimal(price), sales_close_at=start + timedelta(minutes=5)
@@ -566,3 +577,153 @@ def test_a_user_who_took_the_system_s_name_and_can_log_in_is_never_made_the_call
     with pytest.raises(ImproperlyConfigured):
         services.system_user(hall=praia.hall)
     assert not StaffMembership.objects.filter(user=impostor).exists()
+
+
+# --- a room with nothing to sell: logged once, its manager told why (R90, R92) -----------------
+
+
+def _warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.name == "bingo.autodraw.services" and r.levelno == logging.WARNING
+    ]
+
+
+def _ticks(clock: Clock, n: int) -> None:
+    """``n`` of beat's ticks, a second apart."""
+    for _ in range(n):
+        reconcile()
+        clock.advance(1)
+
+
+def _manager_reads(lobby: OnlineHall) -> tuple[str, dict[str, Any] | None]:
+    """The room's page (in Portuguese) and the API's ``idle``, as the hall's manager reads them."""
+    manager = UserFactory(username=f"gerente-idle-{lobby.hall.pk}", roles=[Role.MANAGER])
+    StaffMembership.objects.get_or_create(hall=lobby.hall, user=manager, role=Role.MANAGER.value)
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "pt"
+    client.force_login(manager)
+    page = client.get(reverse("online:room_detail", args=[lobby.online.pk]))
+    assert page.status_code == 200
+    return page.content.decode(), client.get(f"/api/online/rooms/{lobby.online.pk}/").json()["idle"]
+
+
+def test_a_continuous_room_with_no_series_logs_once_and_its_manager_reads_why(
+    lobby: OnlineHall, clock: Clock, tasks: Tasks, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The room is open but the hall has no online series of its variant (sold out, retired, or
+    the room opened before the check): beat ticks every second, the warning is logged once, no
+    session (nor acta) is opened for nothing, and the manager reads why on the room's page and
+    in the API. A series comes: the room sells again, said once."""
+    caplog.set_level(logging.INFO, logger="bingo.autodraw.services")
+
+    _ticks(clock, 5)
+
+    assert len(_warnings(caplog)) == 1
+    assert "no online series of variant 90" in _warnings(caplog)[0]
+    assert not Session.objects.filter(room=lobby.room).exists()
+    online = OnlineRoom.objects.get(pk=lobby.online.pk)
+    assert online.idle == {"reason": "no_series", "variant": "90"}
+    page, idle = _manager_reads(lobby)
+    assert "Sem séries online da variante 90 com cartões por vender" in page
+    assert idle is not None
+    assert idle["reason"] == "no_series"
+    assert idle["message"].startswith("Sem séries online da variante 90 com cartões por vender")
+
+    lobby.series(1)
+    _ticks(clock, 3)
+
+    assert Game.objects.get(session__room=lobby.room).state == Game.State.SELLING
+    assert OnlineRoom.objects.get(pk=lobby.online.pk).idle == {}
+    assert len(_warnings(caplog)) == 1
+    assert [r.getMessage() for r in caplog.records if "sells again" in r.getMessage()] == [
+        f"online room {lobby.online.pk} sells again "
+        "(was: no online series of variant 90 with cards left to sell)"
+    ]
+    page, idle = _manager_reads(lobby)
+    assert idle is None
+    assert "Sem séries online" not in page
+
+
+def test_a_continuous_room_whose_series_runs_out_waits_logging_once(
+    lobby: OnlineHall, clock: Clock, tasks: Tasks, caplog: pytest.LogCaptureFixture
+) -> None:
+    lobby.series(1, price="1.00")
+    game = _open_continuous(lobby)
+    online_buy(game, lobby.player("ana"), 90)  # every card of the series
+    game = _close_and_start(clock, game)
+    list(play_to_the_end(tasks, game))
+    game.refresh_from_db()
+    assert game.finished_at is not None
+    caplog.set_level(logging.INFO, logger="bingo.autodraw.services")
+
+    clock.to(game.finished_at + timedelta(seconds=lobby.online.pause_seconds))
+    _ticks(clock, 5)
+
+    assert Game.objects.filter(session__room=lobby.room).count() == 1
+    assert len(_warnings(caplog)) == 1
+    assert OnlineRoom.objects.get(pk=lobby.online.pk).idle["reason"] == "no_series"
+
+
+def test_a_game_nobody_bought_whose_series_is_retired_stops_selling_and_the_room_waits(
+    lobby: OnlineHall, clock: Clock, tasks: Tasks, caplog: pytest.LogCaptureFixture
+) -> None:
+    """R90's extra sales window is for a game that can still sell: with its series retired it
+    would «sell» for ever, refusing every buyer. It is annulled as any game nobody bought, and
+    the room waits for a series, logged once."""
+    series = lobby.series(1)
+    game = _open_continuous(lobby)
+    card_services.series_retire(series=series)
+    caplog.set_level(logging.INFO, logger="bingo.autodraw.services")
+
+    game = _close_and_start(clock, game)
+
+    assert game.state == Game.State.ANNULLED
+    clock.advance(lobby.online.pause_seconds)
+    _ticks(clock, 5)
+    assert Game.objects.filter(session__room=lobby.room).count() == 1
+    assert len(_warnings(caplog)) == 1
+    assert OnlineRoom.objects.get(pk=lobby.online.pk).idle["reason"] == "no_series"
+
+
+def test_a_session_that_cannot_open_logs_once_tells_the_manager_and_never_sells_after_its_end(
+    db: None, clock: Clock, tasks: Tasks, caplog: pytest.LogCaptureFixture
+) -> None:
+    """R92-R93: a started session one of whose games has no series keeps every game closed;
+    the reconciler tries each tick but says so once, and the manager reads which game lacks
+    what. Once the session's end has passed, its sales never open."""
+    from bingo.online import services as online_services
+
+    scheduled = OnlineHall("Sala Sessões", mode=RoomMode.SESSION)
+    series = scheduled.series(1, "10.00")
+    start = clock.now + timedelta(minutes=10)
+    session = online_services.online_session_schedule(
+        online_room=scheduled.online,
+        starts_at=start,
+        sales_close_at=start + timedelta(minutes=5),
+        scheduled_end=start + timedelta(hours=1),
+        games=[online_services.SessionGame("90", "10.00")],
+        user=scheduled.manager,
+    )
+    card_services.series_retire(series=series)
+    caplog.set_level(logging.INFO, logger="bingo.autodraw.services")
+
+    clock.to(start)
+    _ticks(clock, 5)
+
+    assert len(_warnings(caplog)) == 1
+    assert f"session {session.pk}: game 1 has no online series of variant 90 at 10.00" in _warnings(caplog)[0]
+    assert session.games.get().state == Game.State.PLANNED
+    page, idle = _manager_reads(scheduled)
+    assert idle is not None
+    assert idle["reason"] == "session_no_series"
+    assert "o jogo 1 não tem séries online da variante 90 a 10.00" in idle["message"]
+    assert "o jogo 1 não tem séries online da variante 90 a 10.00" in page
+
+    clock.to(session.scheduled_end)
+    scheduled.series(2, "10.00")
+    _ticks(clock, 3)
+
+    assert session.games.get().state == Game.State.PLANNED  # never sold after the session's end
+    assert OnlineRoom.objects.get(pk=scheduled.online.pk).idle == {}

@@ -586,3 +586,50 @@ def test_a_session_time_the_halls_clock_change_makes_ambiguous_is_refused(db):
     assert list(response.json()) == ["starts_at"]
     assert "Europe/Lisbon" in response.json()["starts_at"][0]
     assert Session.objects.count() == 1
+
+
+def test_the_api_refuses_a_hall_session_in_an_online_room_whose_continuous_session_runs(praia):
+    from bingo.autodraw.services import online_reconcile
+    from bingo.online import services as online_services
+
+    series_make(hall=praia.hall, online=True)
+    online = online_services.online_room_create(
+        hall=praia.hall, name="Online", mode="continuous", ball_interval="2"
+    )
+    online_reconcile()
+    running = Session.objects.get(room=online.room, ended_at__isnull=True)
+    start = timezone.now() + timedelta(hours=1)
+    body = {
+        "room": online.room.pk,
+        "starts_at": start.isoformat(),
+        "scheduled_end": (start + timedelta(hours=2)).isoformat(),
+    }
+
+    response = api(praia.staff[Role.MANAGER]).post(
+        reverse("api:session-list"), body, content_type="application/json"
+    )
+
+    assert response.status_code == 400
+    assert list(response.json()) == ["room"]
+    assert "online room" in response.json()["room"][0]
+    assert list(Session.objects.filter(room=online.room)) == [running]
+
+
+def test_the_api_refuses_a_game_added_by_hand_to_an_online_room_s_session(praia):
+    from bingo.autodraw.services import online_reconcile
+    from bingo.online import services as online_services
+
+    series_make(hall=praia.hall, online=True)
+    online = online_services.online_room_create(
+        hall=praia.hall, name="Online", mode="continuous", ball_interval="2"
+    )
+    online_reconcile()
+    running = Session.objects.get(room=online.room, ended_at__isnull=True)
+
+    response = api(praia.staff[Role.MANAGER]).post(
+        reverse("api:session-games", args=[running.pk]), {"variant": "90"}, content_type="application/json"
+    )
+
+    assert response.status_code == 400
+    assert "online room" in response.json()["non_field_errors"][0]
+    assert running.games.count() == 1

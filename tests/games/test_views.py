@@ -313,3 +313,69 @@ def test_the_session_form_fixes_the_jackpot_balls(manager: Client, room: Room) -
     Hall.objects.filter(pk=room.hall_id).update(jackpot_active=True)
     manager.post(reverse("games:session_create"), {**_session_form(room), "jackpot_balls": "48"})
     assert Session.objects.get().jackpot_balls == 48
+
+
+# --- online rooms: their sessions are the online loop's (R90-R93) -------------------------------
+
+
+def _online_room_running(hall: Hall, mode: str = "continuous") -> Room:
+    """An online room of ``hall``; a continuous one with its day's session and a game selling."""
+    from bingo.autodraw.services import online_reconcile
+    from bingo.online import services as online_services
+
+    if mode == "continuous":
+        series_make(hall=hall, online=True)
+    online = online_services.online_room_create(hall=hall, name="Online", mode=mode, ball_interval="2")
+    online_reconcile()
+    return online.room
+
+
+def test_the_session_screen_refuses_a_hall_session_in_an_online_room_whose_continuous_session_runs(
+    client: Client, make_user: Callable[..., User], room: Room
+) -> None:
+    online_room = _online_room_running(room.hall)
+    running = Session.objects.get(room=online_room, ended_at__isnull=True)
+    assert running.games.get().state == GameState.SELLING
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "pt"
+    manager = _log_in_as(client, make_user, Role.MANAGER, room)
+
+    response = manager.post(reverse("games:session_create"), _session_form(online_room))
+
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert list(errors) == ["room"]
+    assert "sala online" in errors["room"][0]
+    assert "R90" in errors["room"][0]
+    assert list(Session.objects.filter(room=online_room)) == [running]
+    # A hall room of the same hall still opens its session.
+    assert manager.post(reverse("games:session_create"), _session_form(room)).status_code == 302
+
+
+def test_the_session_screen_refuses_a_hall_session_in_a_session_mode_online_room(
+    manager: Client, room: Room
+) -> None:
+    """Whenever it starts: the online loop would open its games' sales as an online session's."""
+    online_room = _online_room_running(room.hall, mode="session")
+
+    response = manager.post(reverse("games:session_create"), _session_form(online_room))
+
+    assert response.status_code == 200
+    assert "R91" in response.context["form"].errors["room"][0]
+    assert not Session.objects.filter(room=online_room).exists()
+
+
+def test_the_game_screen_refuses_a_game_added_by_hand_to_an_online_room_s_session(
+    manager: Client, room: Room
+) -> None:
+    """The continuous loop opens the session's planned game first: one of another variant, added
+    here, was refused every second and kept the room from selling for good (R90)."""
+    online_room = _online_room_running(room.hall)
+    running = Session.objects.get(room=online_room, ended_at__isnull=True)
+
+    response = manager.post(
+        reverse("games:game_create", args=[running.pk]), {"variant": "75", "plan": "default"}
+    )
+
+    assert response.status_code == 200
+    assert "R90" in " ".join(response.context["form"].non_field_errors())
+    assert running.games.count() == 1

@@ -36,9 +36,13 @@ class OnlineSetup:
         StaffMembership.objects.create(hall=self.hall, user=self.manager, role=Role.MANAGER.value)
         self.cashier = UserFactory(username=f"caixa-{name}", roles=[Role.CASHIER])
         StaffMembership.objects.create(hall=self.hall, user=self.cashier, role=Role.CASHIER.value)
+        # Created closed, then opened with no series yet (as a room whose series have since run
+        # out): the tests make the series they sell (``series``), after the room.
         self.online = services.online_room_create(
-            hall=self.hall, name="Online 1", mode=mode, ball_interval="2"
+            hall=self.hall, name="Online 1", mode=mode, ball_interval="2", active=False
         )
+        OnlineRoom.objects.filter(pk=self.online.pk).update(active=True)
+        self.online.refresh_from_db()
         self.room: Room = self.online.room
         self.caller = UserFactory(username=f"locutor-{name}", roles=[Role.CALLER])
         StaffMembership.objects.create(hall=self.hall, user=self.caller, role=Role.CALLER.value)
@@ -55,12 +59,20 @@ class OnlineSetup:
         if self._session is None:
             start = timezone.now()
             self._session = game_services.session_open(
-                room=self.room, starts_at=start, scheduled_end=start + timedelta(hours=4), user=None
+                room=self.room,
+                starts_at=start,
+                scheduled_end=start + timedelta(hours=4),
+                user=None,
+                online=self.is_online(),
             )
         return self._session
 
+    def is_online(self) -> bool:
+        """Whether the room is still online (a test may take its online side away)."""
+        return OnlineRoom.objects.filter(pk=self.room.pk).exists()
+
     def game(self, *series: Series) -> Game:
-        game = game_services.game_create(session=self.session(), variant="90")
+        game = game_services.game_create(session=self.session(), variant="90", online=self.is_online())
         if series:
             game = game_services.game_open_sales(game=game, series=list(series))
         return game

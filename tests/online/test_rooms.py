@@ -12,12 +12,17 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.test import Client
+from django.test import Client, TestCase
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from bingo.models import Game, OnlineRoom, RoomMode
+from actas.models import Acta, ActaNote
+from bingo.autodraw.services import online_reconcile
+from bingo.models import Game, OnlineRoom, RoomMode, Session
 from bingo.online import services
+from cards import services as card_services
+from cards.models import Series
+from halls.models import Room
 from tests.cards.factories import series_make
 from tests.online.helpers import OnlineSetup
 
@@ -25,6 +30,11 @@ from tests.online.helpers import OnlineSetup
 @pytest.fixture
 def site(db):
     return OnlineSetup(mode=RoomMode.SESSION)
+
+
+def reconcile_online() -> None:
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        online_reconcile()
 
 
 def manager_client(site, language="en"):
@@ -45,6 +55,7 @@ def test_r88_the_service_refuses_a_ball_interval_under_one_second(site):
 
 
 def test_a_room_is_created_with_its_plan_checked_against_r7(site):
+    series_make(hall=site.hall, variant="75", size=75, online=True)  # R90: something to sell
     room = services.online_room_create(
         hall=site.hall, name="Contínua", mode="continuous", ball_interval="3", sales_seconds=30,
         pause_seconds=5, variant="75", prize_plan={"line": "10", "four_corners": "10", "bingo": "60"},
@@ -59,6 +70,7 @@ def test_a_room_is_created_with_its_plan_checked_against_r7(site):
 
 
 def test_the_manager_screens_create_edit_and_refuse_r88(site):
+    site.series(1)  # R90: a continuous room opens with something to sell
     client = manager_client(site)
     page = client.get(reverse("online:room_create"))
     assert page.status_code == 200
@@ -268,3 +280,229 @@ def test_r93_the_api_reads_times_without_an_offset_on_the_halls_clock(db):
     assert game.session.starts_at == start.replace(tzinfo=zone)
     assert game.sales_close_at == close_utc
     assert game.session.scheduled_end == (start + timedelta(hours=1)).replace(tzinfo=zone)
+
+
+# --- a session is scheduled before it starts (R91) --------------------------------------------
+
+
+def _nothing_written(site) -> None:
+    assert not Session.objects.filter(room=site.room).exists()
+    assert not Game.objects.filter(session__room=site.room).exists()
+    assert not Acta.objects.exists()
+    assert not ActaNote.objects.exists()
+
+
+def test_r91_a_session_starting_in_the_past_is_refused_and_nothing_is_written(site):
+    site.series(1, price="10.00")
+    start = datetime(2020, 3, 1, 20, 0, tzinfo=UTC)
+    kwargs = {
+        "online_room": site.online, "games": [services.SessionGame("90", "10.00")], "user": site.manager,
+    }  # fmt: skip
+    with translation.override("en"), pytest.raises(ValidationError, match="has passed") as refused:
+        services.online_session_schedule(
+            starts_at=start,
+            sales_close_at=start + timedelta(minutes=5),
+            scheduled_end=start + timedelta(hours=1),
+            **kwargs,
+        )
+    assert list(refused.value.message_dict) == ["starts_at"]
+    on_the_halls_clock = start.astimezone(ZoneInfo(site.hall.time_zone)).strftime("%Y-%m-%d %H:%M")
+    assert on_the_halls_clock in refused.value.message_dict["starts_at"][0]
+    # Three minutes ago is past too: only the minute being typed (and a little skew) is allowed.
+    ago = timezone.now() - timedelta(minutes=3)
+    with pytest.raises(ValidationError) as refused:
+        services.online_session_schedule(
+            starts_at=ago, sales_close_at=ago + timedelta(minutes=5), scheduled_end=ago + timedelta(hours=1),
+            **kwargs,
+        )  # fmt: skip
+    assert list(refused.value.message_dict) == ["starts_at"]
+    reconcile_online()
+    _nothing_written(site)
+
+
+def test_a_session_ending_before_it_starts_is_refused_on_its_end(site):
+    site.series(1, price="10.00")
+    start = timezone.now() + timedelta(hours=1)
+    with translation.override("en"), pytest.raises(ValidationError) as refused:
+        services.online_session_schedule(
+            online_room=site.online, starts_at=start, sales_close_at=start + timedelta(minutes=5),
+            scheduled_end=start - timedelta(minutes=1), games=[services.SessionGame("90", "10.00")],
+            user=site.manager,
+        )  # fmt: skip
+    assert refused.value.message_dict == {"scheduled_end": ["A session must end after it starts."]}
+    _nothing_written(site)
+
+
+def test_a_session_starting_within_the_minute_being_typed_is_accepted(site):
+    site.series(1, price="10.00")
+    start = timezone.now().replace(second=0, microsecond=0) - timedelta(seconds=50)
+    session = services.online_session_schedule(
+        online_room=site.online, starts_at=start, sales_close_at=start + timedelta(minutes=5),
+        scheduled_end=start + timedelta(hours=1), games=[services.SessionGame("90", "10.00")],
+        user=site.manager,
+    )  # fmt: skip
+    assert session.starts_at == start
+
+
+def test_r91_the_schedule_screen_refuses_a_start_in_2020_on_its_field(site):
+    site.series(1, price="10.00")
+    response = manager_client(site, "pt").post(
+        reverse("online:session_schedule", args=[site.online.pk]),
+        {
+            "starts_at": "2020-03-01T20:00",  # the hall's clock
+            "sales_close_at": "2020-03-01T20:05",
+            "scheduled_end": "2020-03-01T21:00",
+            "games": "90; 10.00",
+        },
+    )
+    assert response.status_code == 400
+    errors = response.context["schedule_form"].errors
+    assert list(errors) == ["starts_at"]
+    assert "2020-03-01 20:00" in errors["starts_at"][0]
+    assert "já passou" in response.content.decode()  # in Portuguese on the page
+    _nothing_written(site)
+
+
+def test_r91_the_api_refuses_a_start_in_2020_on_its_field(site):
+    site.series(1, price="10.00")
+    refused = manager_client(site).post(
+        f"/api/online/rooms/{site.online.pk}/sessions/",
+        json.dumps({
+            "starts_at": "2020-03-01T20:00:00", "sales_close_at": "2020-03-01T20:05:00",
+            "scheduled_end": "2020-03-01T21:00:00", "games": [{"variant": "90", "price": "10.00"}],
+        }),
+        content_type="application/json",
+    )  # fmt: skip
+    assert refused.status_code == 400
+    assert list(refused.json()) == ["starts_at"]
+    assert "2020-03-01 20:00" in refused.json()["starts_at"][0]
+    _nothing_written(site)
+
+
+# --- a continuous room opens with something to sell (R90) ----------------------------------------
+
+
+def test_r90_a_continuous_room_is_refused_when_the_hall_has_no_online_series_of_its_variant(site):
+    site.series(1, online=False)  # a hall series: sold at the desks only (R85)
+    retired = series_make(hall=site.hall, variant="75", size=75, online=True)
+    card_services.series_retire(series=retired)
+    with translation.override("en"):
+        for variant in ("90", "75"):
+            with pytest.raises(ValidationError) as refused:
+                services.online_room_create(
+                    hall=site.hall, name="Vazia", mode="continuous", ball_interval="2", variant=variant
+                )
+            assert list(refused.value.message_dict) == ["variant"]
+            message = refused.value.message_dict["variant"][0]
+            assert f"no online series of variant {variant} with cards left to sell" in message
+            assert "New series" in message
+    assert not Room.objects.filter(name="Vazia").exists()
+    # Closed to players, or in session mode (each session's games are checked as scheduled): taken.
+    closed = services.online_room_create(
+        hall=site.hall, name="Fechada", mode="continuous", ball_interval="2", active=False
+    )
+    assert not closed.active
+    services.online_room_create(hall=site.hall, name="Sessões", mode="session", ball_interval="2")
+    site.series(3)
+    assert services.online_room_create(hall=site.hall, name="Aberta", mode="continuous", ball_interval="2")
+
+
+def test_r90_opening_a_room_or_changing_what_it_plays_is_refused_with_nothing_to_sell(site):
+    closed = services.online_room_create(
+        hall=site.hall, name="Fechada", mode="continuous", ball_interval="2", active=False
+    )
+    with pytest.raises(ValidationError) as refused:
+        services.online_room_update(online_room=closed, active=True)
+    assert list(refused.value.message_dict) == ["variant"]
+    with pytest.raises(ValidationError):
+        services.online_room_update(online_room=site.online, mode="continuous")  # from session mode
+    site.series(1)
+    opened = services.online_room_update(online_room=closed, active=True)
+    with translation.override("en"), pytest.raises(ValidationError, match="variant 75"):
+        services.online_room_update(online_room=opened, variant="75")
+    assert OnlineRoom.objects.get(pk=closed.pk).variant == "90"
+    # A room already waiting for a series (its page says why) still takes other changes.
+    for series in Series.objects.filter(hall=site.hall):
+        card_services.series_retire(series=series)
+    services.online_room_update(online_room=opened, ball_interval="3", mode="continuous", active=True)
+    assert OnlineRoom.objects.get(pk=closed.pk).ball_interval == Decimal("3.00")
+
+
+def test_r90_the_screen_refuses_a_continuous_room_with_nothing_to_sell_on_its_variant(site):
+    data = {
+        "hall": site.hall.pk, "name": "Noite", "mode": "continuous", "ball_interval": "2",
+        "sales_seconds": "60", "pause_seconds": "10", "variant": "75", "prize_plan": "", "active": "on",
+    }  # fmt: skip
+
+    refused = manager_client(site, "pt").post(reverse("online:room_create"), data)
+
+    assert refused.status_code == 200
+    errors = refused.context["form"].errors
+    assert list(errors) == ["variant"]
+    assert "não tem séries online da variante 75 com cartões por vender" in errors["variant"][0]
+    assert "Nova série" in refused.content.decode()
+    assert not Room.objects.filter(name="Noite").exists()
+
+
+def test_r90_the_api_refuses_a_continuous_room_with_nothing_to_sell(site):
+    client = manager_client(site)
+    body = {"hall": site.hall.pk, "name": "API", "mode": "continuous", "ball_interval": "2"}
+    refused = client.post("/api/online/rooms/", json.dumps(body), content_type="application/json")
+    assert refused.status_code == 400
+    assert list(refused.json()) == ["variant"]
+    assert "no online series of variant 90" in refused.json()["variant"][0]
+    assert not Room.objects.filter(name="API").exists()
+    closed = client.post(
+        "/api/online/rooms/", json.dumps({**body, "active": False}), content_type="application/json"
+    )
+    assert closed.status_code == 201
+    assert closed.json()["idle"] is None
+    opened = client.patch(
+        f"/api/online/rooms/{closed.json()['id']}/",
+        json.dumps({"active": True}),
+        content_type="application/json",
+    )
+    assert opened.status_code == 400
+    assert "variant" in opened.json()
+    assert OnlineRoom.objects.get(pk=closed.json()["id"]).active is False
+
+
+def test_a_room_is_not_switched_to_continuous_while_one_of_its_sessions_is_scheduled(site):
+    """The continuous loop would take the scheduled session as its day's and sell its games at
+    once, with the room's variant, whatever was announced (R91-R93)."""
+    site.series(1, price="10.00")
+    start = timezone.now() + timedelta(hours=2)
+    services.online_session_schedule(
+        online_room=site.online, starts_at=start, sales_close_at=start + timedelta(minutes=5),
+        scheduled_end=start + timedelta(hours=1), games=[services.SessionGame("90", "10.00")],
+        user=site.manager,
+    )  # fmt: skip
+    with (
+        translation.override("en"),
+        pytest.raises(ValidationError, match="once that session has ended") as refused,
+    ):
+        services.online_room_update(online_room=site.online, mode="continuous")
+    assert list(refused.value.message_dict) == ["mode"]
+    assert OnlineRoom.objects.get(pk=site.online.pk).mode == RoomMode.SESSION
+    page = manager_client(site, "pt").post(
+        reverse("online:room_detail", args=[site.online.pk]),
+        {"name": "Online 1", "mode": "continuous", "ball_interval": "2", "sales_seconds": "60",
+         "pause_seconds": "10", "variant": "90", "prize_plan": "", "active": "on"},
+    )  # fmt: skip
+    assert page.status_code == 200
+    assert "depois de essa sessão terminar" in page.context["form"].errors["mode"][0]
+    assert OnlineRoom.objects.get(pk=site.online.pk).mode == RoomMode.SESSION
+
+
+def test_r92_a_session_game_is_refused_when_its_only_series_cannot_be_sold_online(site):
+    """The scheduling checks with the loop's own rule: double cards are never sold online (an
+    online game plays its cards once), so a session counting on them would never open."""
+    series_make(hall=site.hall, card_set=site.card_set, price="10.00", online=True, double=True)
+    start = timezone.now() + timedelta(hours=1)
+    with translation.override("en"), pytest.raises(ValidationError, match="no online series"):
+        services.online_session_schedule(
+            online_room=site.online, starts_at=start, sales_close_at=start + timedelta(minutes=5),
+            scheduled_end=start + timedelta(hours=1), games=[services.SessionGame("90", "10.00")],
+            user=site.manager,
+        )  # fmt: skip
+    assert not Session.objects.filter(room=site.room).exists()

@@ -102,10 +102,6 @@ def demo_online_ensure(hall: Hall) -> Player:
     """The demo hall's online room (continuous, R90) with two online series of 90-ball cards
     ready (R85), and the demo player registered there with credit in the wallet, deposited by
     the demo cashier (identity document "demo")."""
-    if not OnlineRoom.objects.filter(room__hall=hall).exists():
-        online_services.online_room_create(
-            hall=hall, name=DEMO_ONLINE_ROOM, mode=RoomMode.CONTINUOUS, ball_interval=Decimal("4")
-        )
     online_series = Series.objects.filter(hall=hall, online=True)
     if not online_series.exists():
         card_set = card_services.card_set_request(
@@ -117,6 +113,11 @@ def demo_online_ensure(hall: Hall) -> Player:
                 hall=hall, order_number=order, card_set=card_set, price=Decimal("50"),
                 back_colour="#2E7D32", face_colour="#FDD835", online=True, user=None,
             )  # fmt: skip
+    # After its series: a continuous room is opened only with something to sell (R90).
+    if not OnlineRoom.objects.filter(room__hall=hall).exists():
+        online_services.online_room_create(
+            hall=hall, name=DEMO_ONLINE_ROOM, mode=RoomMode.CONTINUOUS, ball_interval=Decimal("4")
+        )
     user = get_user_model().objects.get(username="jogador")
     player = Player.objects.filter(user=user).first() or Player.objects.create(
         user=user, hall=hall, birth_date=date(1990, 1, 1), adult_confirmed_at=timezone.now()
