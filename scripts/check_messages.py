@@ -62,6 +62,12 @@ def problems(po_path: Path) -> list[str]:
     found: list[str] = []
     if po.metadata_is_fuzzy:
         found.append(f"{po_path}: the header is marked fuzzy")
+    # msgfmt refuses a catalogue with a message twice (two branches adding the same one).
+    seen: set[tuple[str | None, str]] = set()
+    for entry in po:
+        if (entry.msgctxt, entry.msgid) in seen and not entry.obsolete:
+            found.append(f"{po_path}: defined twice: {entry.msgid!r}")
+        seen.add((entry.msgctxt, entry.msgid))
     if _language(po_path) != SOURCE_LANGUAGE:
         found += [f"{po_path}: untranslated: {entry.msgid!r}" for entry in po.untranslated_entries()]
         found += [f"{po_path}: fuzzy: {entry.msgid!r}" for entry in po.fuzzy_entries()]

@@ -56,6 +56,17 @@ def test_a_fuzzy_portuguese_entry_fails(tmp_path: Path) -> None:
     assert any("fuzzy: 'Log out'" in problem for problem in check_messages.check(tmp_path))
 
 
+def test_a_message_defined_twice_fails(tmp_path: Path) -> None:
+    """Two branches that add the same message merge into a catalogue msgfmt refuses."""
+    path = write_po(
+        tmp_path, "pt", [polib.POEntry(msgid="Sales are closed.", msgstr="As vendas estão fechadas.")]
+    )
+    path.write_text(path.read_text() + '\nmsgid "Sales are closed."\nmsgstr "As vendas estão fechadas."\n')
+    check_messages.compile_all(tmp_path)
+
+    assert any("defined twice: 'Sales are closed.'" in problem for problem in check_messages.check(tmp_path))
+
+
 def test_english_entries_may_stay_untranslated(tmp_path: Path) -> None:
     write_po(tmp_path, "en", [polib.POEntry(msgid="Log out")])
     check_messages.compile_all(tmp_path)
