@@ -198,6 +198,7 @@ def test_both_series_on_sale_are_double_or_neither(hall: Doubles) -> None:
 
 def test_annulling_the_first_game_refunds_the_double_cards_in_full(hall: Doubles) -> None:
     first = hall.first_game(cards=4, price="25.01")
+    hall.key(first, 7)  # R57: a number announced wrongly, so a ball is out
     draw_services.game_annul(game=first, user=hall.caller, reason="wrong ball announced")  # R57
     assert [r.amount for r in Refund.objects.filter(game=first)] == [Decimal("100.04")]
     # They never play again: the next game sells as usual, and the session may end.
@@ -212,6 +213,8 @@ def test_annulling_the_second_game_refunds_its_half(hall: Doubles) -> None:
     second = hall.second_game()
     assert doubles.prize_base(first) == Decimal("37.51")
     assert doubles.prize_base(second) == Decimal("37.52")
+    second = hall.start(second)
+    hall.key(second, 7)  # R57: a number announced wrongly, so a ball is out
     draw_services.game_annul(game=second, user=hall.caller, reason="wrong ball announced")
     assert [r.amount for r in Refund.objects.filter(game=second)] == [Decimal("37.52")]
     # The second game is over (annulled): the first game's prizes are paid (R45).
