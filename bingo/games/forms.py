@@ -352,6 +352,11 @@ class SessionCloseForm(forms.Form):
             if outcome == "faulty" and not balls:
                 self.add_error(f"faulty-{ball_set.pk}", _("Name the balls that failed."))
                 continue
+            if outcome == "ok" and balls:
+                self.add_error(
+                    f"faulty-{ball_set.pk}", _("Every ball OK names no faulty ball: choose one or the other.")
+                )
+                continue
             checks[ball_set.pk] = balls if outcome == "faulty" else []
         cleaned["end_checks"] = checks
         return cleaned

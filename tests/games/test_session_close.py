@@ -270,6 +270,14 @@ def test_faulty_chosen_with_no_ball_named_is_refused_on_the_page(manager: Client
     assert not hall.ended()
 
 
+def test_every_ball_ok_with_faulty_balls_named_is_refused_on_the_page(manager: Client, hall: Closing) -> None:
+    response = close(manager, hall, {f"check-{hall.ball_set.pk}": "ok", f"faulty-{hall.ball_set.pk}": "7"})
+
+    assert "choose one or the other" in response.content.decode()
+    assert not hall.ended()
+    assert hall.end_checks() == []
+
+
 def test_closing_with_the_reason_on_the_page_writes_the_occurrence(manager: Client, hall: Closing) -> None:
     close(manager, hall, {"missing_check_reason": "the blower's motor burnt out"})
 
