@@ -73,6 +73,7 @@ urlpatterns: list[URLPattern] = [
     ),
     path("sessions/", game_api.SessionListView.as_view(), name="session-list"),
     path("sessions/<int:session_id>/", game_api.SessionDetailView.as_view(), name="session-detail"),
+    path("sessions/<int:session_id>/close/", game_api.SessionCloseView.as_view(), name="session-close"),
     path("sessions/<int:session_id>/games/", game_api.SessionGamesView.as_view(), name="session-games"),
     # The acta's notes (R61 j), l), m)): actas/notes/api.py.
     path(

@@ -53,6 +53,7 @@ ENDPOINTS = {
     "/api/cash-desks/{desk_id}/": {"get"},
     "/api/sessions/": {"get", "post"},
     "/api/sessions/{session_id}/": {"get"},
+    "/api/sessions/{session_id}/close/": {"post"},
     "/api/sessions/{session_id}/games/": {"post"},
     "/api/sessions/{session_id}/acta/notes/": {"get", "post"},
     "/api/games/{game_id}/": {"get"},

@@ -45,6 +45,7 @@ ALLOWED: dict[str, set[Role]] = {
     "halls_rooms_create": {M},
     "halls_cash_desks_create": {M},
     "sessions_create": {M},
+    "sessions_close": {M},
     "sessions_games_create": {M},
     "games_open_sales": {M},
     "games_close_sales": {M},

@@ -4,9 +4,9 @@ and their replacements (R25-R26), with the joins their screens and the API show.
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from bingo.models import Session
+from bingo.models import OnlineRoom, Session
 from halls.models import BallReplacement, BallSet, BallSetCheck, BallSetUse, Hall
 from halls.selectors import hall_list_for
 
@@ -50,3 +50,23 @@ def ball_set_use_list(*, ball_set: BallSet) -> QuerySet[BallSetUse]:
 def session_list_of_hall(*, hall_id: int) -> QuerySet[Session]:
     """The sessions played in hall ``hall_id``, the latest first (a check or replacement names one)."""
     return Session.objects.filter(room__hall_id=hall_id).select_related("room__hall").order_by("-starts_at")
+
+
+def session_end_checks_awaited(*, session: Session) -> QuerySet[BallSet]:
+    """The ball sets whose end-of-session check ``session`` still awaits (R23: every ball runs
+    through the mechanism at the start and at the end of each session): those checked at its
+    start and not yet at its end, by serial number. A set replaced as a whole during the session
+    is out of the mechanism (R25; the replacement is in the acta, R61 k)). None for an online
+    session: its balls are drawn by the system's CSPRNG, there are none to run."""
+    if OnlineRoom.objects.filter(pk=session.room_id).exists():
+        return BallSet.objects.none()
+    checks = BallSetCheck.objects.filter(ball_set=OuterRef("pk"), session=session)
+    replaced = BallReplacement.objects.filter(
+        ball_set=OuterRef("pk"), session=session, replacement_set__isnull=False
+    )
+    return (
+        BallSet.objects.filter(Exists(checks.filter(phase=BallSetCheck.Phase.START)))
+        .exclude(Exists(checks.filter(phase=BallSetCheck.Phase.END)))
+        .exclude(Exists(replaced))
+        .order_by("serial_number", "pk")
+    )

@@ -10,10 +10,11 @@ shows Portuguese (R54). tests/test_engine_messages.py checks that no code is lef
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
-from django.utils import formats
+from django.utils import formats, timezone
 from django.utils.functional import Promise
 from django.utils.text import get_text_list
 from django.utils.translation import gettext_lazy as _
@@ -51,6 +52,19 @@ MESSAGES: Mapping[type[EngineError], Mapping[str, Promise]] = {
         "draw_begun": _(
             "R55: a game cannot be suspended once the draw has begun (balls drawn: %(balls_drawn)s); "
             "it continues by manual draw."
+        ),
+        "suspend_first": _(
+            "R55: before the first ball a failure suspends the game: it is suspended first, and "
+            "annulled with a full refund only if no solution is found within 15 minutes. (R57 annuls "
+            "a game for an error announcing the numbers, once balls are drawn.)"
+        ),
+        "suspension_running": _(
+            "R55: a suspended game is annulled only if no solution is found within 15 minutes: "
+            "from %(annul_from)s (in %(minutes)s min)."
+        ),
+        "suspension_over": _(
+            "R55: no solution was found within 15 minutes of the suspension at %(suspended_at)s: "
+            "the game is annulled with a full refund, not resumed."
         ),
     },
     SaleError: {
@@ -245,6 +259,10 @@ def _shown(name: str, value: object) -> object:
         return format_count(value)
     if isinstance(value, Decimal) and value.is_finite():
         return formats.number_format(value)
+    if isinstance(value, datetime):
+        # A moment, hours and minutes on the current time zone's clock: a service names the
+        # hall's (``timezone.override``), as the R55 refusals do.
+        return timezone.localtime(value).strftime("%H:%M")
     return value
 
 

@@ -16,6 +16,7 @@ from bingo.draw import detection
 from bingo.engine import Variant
 from bingo.engine.detection import CardCheck, Detector, Winner, card_check
 from bingo.engine.draw import ball_label
+from bingo.engine.gamestate import annul_from
 from bingo.engine.prizes import PrizeKind as EnginePrize
 from bingo.games import doubles
 from bingo.jackpot import selectors as jackpot_selectors
@@ -220,15 +221,19 @@ class StateActions:
     suspended: bool
     #: R57: an error announcing the numbers that affects the result annuls the game.
     can_annul_r57: bool
+    #: R55: when a suspended game may be annulled if the failure is not solved (None: not suspended).
+    annul_from: datetime | None = None
 
 
 def game_state_actions(*, game: Game, balls_drawn: int) -> StateActions:
     """What may be done to ``game``'s course now, with ``balls_drawn`` balls out (R55, R57)."""
     drawing = game.state == GameState.DRAWING.value
+    suspended = game.state == GameState.SUSPENDED.value
     return StateActions(
         can_suspend=game.state == GameState.SALES_CLOSED.value or (drawing and not balls_drawn),
-        suspended=game.state == GameState.SUSPENDED.value,
+        suspended=suspended,
         can_annul_r57=drawing and bool(balls_drawn),
+        annul_from=annul_from(game.suspended_at) if suspended and game.suspended_at else None,
     )
 
 

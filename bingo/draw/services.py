@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -35,7 +35,7 @@ from bingo.draw.selectors import ClaimResult
 from bingo.engine import Variant
 from bingo.engine.detection import CardCheck, DetectionError, Detector, PrizeRules, Winner
 from bingo.engine.draw import DrawError, keyed_ball, next_ball
-from bingo.engine.gamestate import GameState, IllegalTransition, transition
+from bingo.engine.gamestate import GameState, IllegalTransition, annul_check, resume_check, transition
 from bingo.engine.payout import tax_withheld
 from bingo.engine.prizes import PrizeKind as EnginePrize
 from bingo.engine.prizes import prize_amounts, share
@@ -523,8 +523,10 @@ def _pay(series: Series, card_number: int, cash_desk: CashDesk, cashier: User, h
     return Payout(tuple(payments))
 
 
-#: R55: a suspended game not solved within this time is annulled with a full refund.
-SUSPENSION_LIMIT = timedelta(minutes=15)
+def _refused_on_hall_clock(exc: IllegalTransition, game: Game) -> ValidationError:
+    """``exc`` as a service's ValidationError, its times on the clock of ``game``'s hall."""
+    with timezone.override(ZoneInfo(game.session.room.hall.time_zone)):
+        return validation_error(exc)
 
 
 def game_suspend(*, game: Game, user: User, reason: str) -> Game:
@@ -560,10 +562,12 @@ def game_resume(*, game: Game, user: User) -> Game:
     with transaction.atomic():
         game = _locked(game)
         _require_staff(user, game, Role.CALLER, Role.MANAGER)
-        if game.suspended_at is not None and timezone.now() - game.suspended_at >= SUSPENSION_LIMIT:
-            raise ValidationError(
-                _("After 15 minutes a suspended game is annulled with a full refund (R55).")
-            )
+        if game.state == GameState.SUSPENDED.value and game.suspended_at is not None:
+            try:
+                # R55: after 15 minutes without a solution its cards are refunded, not played.
+                resume_check(suspended_at=game.suspended_at, now=timezone.now())
+            except IllegalTransition as exc:
+                raise _refused_on_hall_clock(exc, game) from None
         _move(game, GameState.SALES_CLOSED)
         game.save(update_fields=["state"])
         _audit(game, user, AuditAction.GAME_RESUMED)
@@ -573,35 +577,40 @@ def game_resume(*, game: Game, user: User) -> Game:
 
 def game_annul(*, game: Game, user: User, reason: str, fault: bool = False) -> Game:
     """Annul ``game`` and refund every card sold in full, recording why: a suspension unsolved
-    after 15 minutes (R55), or an error in announcing the numbers that affects the result (R57).
-    The jackpot gives back this game's contribution (R10): its prize money is refunded. The
-    second game of double cards refunds its half of their price (R15). With ``fault``, a fault
-    of the online system that keeps the game from being decided (R98, declared by
-    ``bingo.autodraw.services.online_game_fault``): null at once, even if suspended."""
+    after 15 minutes (R55), or an error in announcing the numbers that affects the result (R57),
+    so once balls are drawn; before the first ball a failure suspends the game first (R55,
+    ``bingo.engine.gamestate.annul_check``). A game that sold no card is annulled at once. The
+    jackpot gives back this game's contribution (R10): its prize money is refunded. The second
+    game of double cards refunds its half of their price (R15). With ``fault``, a fault of the
+    online system that keeps the game from being decided (R98, declared by
+    ``bingo.autodraw.services.online_game_fault``): null at once, in any state not decided."""
     reason = reason.strip()
     if not reason:
         raise ValidationError(_("Say why the game is annulled."))
     with transaction.atomic():
         game = _locked(game)
         _require_staff(user, game, Role.CALLER, Role.MANAGER)
-        if not fault and game.state == GameState.SUSPENDED.value and game.suspended_at is not None:
-            waited = timezone.now() - game.suspended_at
-            if waited < SUSPENSION_LIMIT:
-                minutes = int((SUSPENSION_LIMIT - waited).total_seconds() // 60) + 1
-                raise ValidationError(
-                    _("A suspended game is annulled after 15 minutes without a solution (R55); %(m)d more.")
-                    % {"m": minutes}
-                )
-        _move(game, GameState.ANNULLED)
-        game.state_reason = reason
-        game.finished_at = timezone.now()
-        game.save(update_fields=["state", "state_reason", "finished_at"])
-        _audit(game, user, AuditAction.GAME_ANNULLED, detail=reason)
         if game.doubles_of_id is not None:
             sales = Sale.objects.filter(game_id=game.doubles_of_id).order_by("pk")
             refunds = [(sale, double_card_halves(sale.amount)[1]) for sale in sales]
         else:
             refunds = [(sale, sale.amount) for sale in game.sales.order_by("pk")]
+        if not fault:
+            try:
+                annul_check(
+                    current=GameState(game.state),
+                    balls_drawn=game.balls.count(),
+                    cards_sold=len(refunds),
+                    suspended_at=game.suspended_at,
+                    now=timezone.now(),
+                )
+            except IllegalTransition as exc:
+                raise _refused_on_hall_clock(exc, game) from None
+        _move(game, GameState.ANNULLED)
+        game.state_reason = reason
+        game.finished_at = timezone.now()
+        game.save(update_fields=["state", "state_reason", "finished_at"])
+        _audit(game, user, AuditAction.GAME_ANNULLED, detail=reason)
         Refund.objects.bulk_create(
             Refund(sale=sale, game=game, amount=amount, reason=reason, created_by=user)
             for sale, amount in refunds

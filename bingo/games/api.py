@@ -37,6 +37,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from bingo.ballsets import selectors as ballset_selectors
 from bingo.common.api import Conflict, ErrorSerializer, MoneyField, Pagination
 from bingo.common.roles import Role
 from bingo.engine import Variant
@@ -46,7 +47,7 @@ from bingo.models import Game, GameSeries, Sale, Session
 from bingo.sales import services as sales_services
 from cards.models import Series
 from halls.api import HALL_WRITES, request_user, require_hall_role, staff_halls
-from halls.models import CashDesk, Room
+from halls.models import BALL_SET_SIZES, CashDesk, Room
 
 # --- serializers ------------------------------------------------------------------------------
 
@@ -103,14 +104,64 @@ class SessionSerializer(serializers.ModelSerializer[Session]):
         read_only_fields = fields
 
 
+class AwaitedBallSetSerializer(serializers.Serializer[Any]):
+    """A ball set whose end-of-session check the session awaits (R23)."""
+
+    id = serializers.IntegerField(read_only=True)
+    serial_number = serializers.CharField(read_only=True)
+
+
 class SessionDetailSerializer(SessionSerializer):
     """A session with its games, in number order."""
 
     games = GameSummarySerializer(many=True, read_only=True)
+    end_checks_awaited = serializers.SerializerMethodField(
+        help_text="R23: the ball sets checked at the session's start whose end-of-session check is "
+        "not recorded yet; closing records it or says why it could not be made. Empty for an online "
+        "session (no balls) and once closed."
+    )
 
     class Meta(SessionSerializer.Meta):
-        fields = [*SessionSerializer.Meta.fields, "games"]
+        fields = [*SessionSerializer.Meta.fields, "games", "end_checks_awaited"]
         read_only_fields = fields
+
+    @extend_schema_field(AwaitedBallSetSerializer(many=True))
+    def get_end_checks_awaited(self, session: Session) -> list[dict[str, Any]]:
+        if session.ended_at is not None:
+            return []
+        awaited = ballset_selectors.session_end_checks_awaited(session=session)
+        return [{"id": s.pk, "serial_number": s.serial_number} for s in awaited]
+
+
+class EndCheckSerializer(serializers.Serializer[Any]):
+    """The end-of-session check of one ball set made now (R23)."""
+
+    ball_set = serializers.IntegerField(help_text="The ball set's id (one of ``end_checks_awaited``).")
+    faulty_balls = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=max(BALL_SET_SIZES)),
+        default=list,
+        help_text="The numbers of the balls that failed; empty when every ball is OK.",
+    )
+
+
+class SessionCloseSerializer(serializers.Serializer[Any]):
+    """What closing a session gives for R23: the end-of-session checks made now, and why a check
+    still missing could not be made."""
+
+    end_checks = EndCheckSerializer(many=True, default=list)
+    missing_check_reason = serializers.CharField(
+        max_length=2000,
+        allow_blank=True,
+        default="",
+        help_text="Why the end-of-session check of the ball sets not checked could not be made: "
+        "written in the acta as an occurrence (R23, R61 m)). Ignored when every set is checked.",
+    )
+
+    def validate_end_checks(self, checks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        ids = [check["ball_set"] for check in checks]
+        if len(set(ids)) != len(ids):
+            raise serializers.ValidationError(_("Give each ball set's check once."))
+        return checks
 
 
 class HallClockField(serializers.DateTimeField):
@@ -484,6 +535,43 @@ class SessionDetailView(APIView):
         tags=["sessions"],
     )
     def get(self, request: Request, session_id: int) -> Response:
+        return Response(SessionDetailSerializer(_session(request, session_id)).data)
+
+
+class SessionCloseView(APIView):
+    """Close a session (a manager of its hall): R23's end-of-session ball-set checks are recorded
+    before, given now, or the reason they could not be made goes into the acta as an occurrence."""
+
+    permission_classes = HALL_WRITES
+    write_roles: ClassVar[tuple[Role, ...]] = (Role.MANAGER,)
+
+    @extend_schema(
+        operation_id="sessions_close",
+        request=SessionCloseSerializer,
+        responses={
+            200: SessionDetailSerializer,
+            400: OpenApiResponse(
+                description="Games not ended, or an end-of-session ball-set check neither given nor "
+                "excused (``missing_check_reason``, R23); nothing changed."
+            ),
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+        },
+        tags=["sessions"],
+    )
+    def post(self, request: Request, session_id: int) -> Response:
+        session = _session(request, session_id)
+        require_hall_role(request, session.room.hall_id, *self.write_roles)
+        form = SessionCloseSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        services.session_close(
+            session=session,
+            user=request_user(request),
+            end_checks={
+                check["ball_set"]: check["faulty_balls"] for check in form.validated_data["end_checks"]
+            },
+            missing_check_reason=form.validated_data["missing_check_reason"],
+        )
         return Response(SessionDetailSerializer(_session(request, session_id)).data)
 
 

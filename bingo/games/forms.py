@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import zoneinfo
 from collections.abc import Iterable
 from datetime import datetime, timedelta, tzinfo
@@ -23,7 +24,7 @@ from bingo.engine.prizes import PrizeKind
 from bingo.games import services
 from bingo.models import Game, Session
 from cards.models import VARIANT_CHOICES, Series
-from halls.models import Room
+from halls.models import BallSet, Room
 
 #: How a browser's ``datetime-local`` input sends a date and time (the hall's clock).
 DATETIME_INPUT = "%Y-%m-%dT%H:%M"
@@ -287,6 +288,88 @@ class OpenSalesForm(forms.Form):
             chosen.append(self.cleaned_data["second"])
         try:
             return services.game_open_sales(game=self.game, series=chosen, user=user)
+        except ValidationError as exc:
+            add_service_errors(self, exc)
+            raise
+
+
+_BALL_LIST = re.compile(r"^[\d\s,;]*$")
+
+
+class SessionCloseForm(forms.Form):
+    """Close a session (R61 h)). R23: for each ball set whose end-of-session check it still
+    awaits, the check made now — every ball OK, or the balls that failed — or, for the sets left
+    unchecked, why it could not be made (an occurrence in the acta, R61 m))."""
+
+    missing_check_reason = forms.CharField(
+        label=_("Why the check could not be made"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_(
+            "Only for the ball sets not checked now: the reason is written in the acta as an "
+            "occurrence (R23)."
+        ),
+    )
+
+    def __init__(self, *args: Any, ball_sets: Iterable[BallSet], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.ball_sets = list(ball_sets)
+        for ball_set in self.ball_sets:
+            self.fields[f"check-{ball_set.pk}"] = forms.ChoiceField(
+                label=_("Ball set %(serial)s (%(size)d balls)")
+                % {"serial": ball_set.serial_number, "size": ball_set.size},
+                choices=[
+                    ("ok", _("Checked now: every ball OK")),
+                    ("faulty", _("Checked now: some balls failed")),
+                ],
+                widget=forms.RadioSelect,
+                required=False,
+            )
+            self.fields[f"faulty-{ball_set.pk}"] = forms.CharField(
+                label=_("Faulty balls"),
+                required=False,
+                help_text=_("The numbers of the balls that failed, separated by commas."),
+            )
+
+    def rows(self) -> list[tuple[BallSet, forms.BoundField, forms.BoundField]]:
+        """Each awaited set with its two fields, for the template."""
+        return [(s, self[f"check-{s.pk}"], self[f"faulty-{s.pk}"]) for s in self.ball_sets]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        checks: dict[int, list[int]] = {}
+        for ball_set in self.ball_sets:
+            outcome = cleaned.get(f"check-{ball_set.pk}")
+            text = cleaned.get(f"faulty-{ball_set.pk}", "")
+            if not outcome:
+                continue
+            if not _BALL_LIST.match(text):
+                self.add_error(
+                    f"faulty-{ball_set.pk}", _("Give the ball numbers separated by commas, e.g. 7, 23, 61.")
+                )
+                continue
+            balls = [int(number) for number in re.findall(r"\d+", text)]
+            if outcome == "faulty" and not balls:
+                self.add_error(f"faulty-{ball_set.pk}", _("Name the balls that failed."))
+                continue
+            if outcome == "ok" and balls:
+                self.add_error(
+                    f"faulty-{ball_set.pk}", _("Every ball OK names no faulty ball: choose one or the other.")
+                )
+                continue
+            checks[ball_set.pk] = balls if outcome == "faulty" else []
+        cleaned["end_checks"] = checks
+        return cleaned
+
+    def save(self, *, session: Session, user: User) -> Session:
+        """Close the session; service errors become form errors."""
+        try:
+            return services.session_close(
+                session=session,
+                user=user,
+                end_checks=self.cleaned_data["end_checks"],
+                missing_check_reason=self.cleaned_data["missing_check_reason"],
+            )
         except ValidationError as exc:
             add_service_errors(self, exc)
             raise

@@ -4,20 +4,25 @@ their sales (R32-R33, R40), and the double cards' second game (R15).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from actas import services as acta_services
 from actas.audit.models import AuditAction
 from actas.audit.services import audit_record
+from actas.models import ActaNote
+from bingo.ballsets import selectors as ballset_selectors
+from bingo.ballsets import services as ballset_services
 from bingo.common.engine_messages import validation_error
 from bingo.common.money import money_display, quantum_for
 from bingo.draw import detection
@@ -44,7 +49,7 @@ from bingo.live import events
 from bingo.models import Game, GameSeries, OnlineRoom, Session
 from cards.models import CardSet, Series
 from cards.selectors import series_stock
-from halls.models import Hall, Room
+from halls.models import BallSetCheck, Hall, Room
 
 #: How each prize is named in announcements.
 PRIZE_NAMES = {
@@ -114,11 +119,77 @@ def session_open(
     )
 
 
-def session_close(*, session: Session, user: User | None = None) -> Session:
+def _end_checks_close(
+    *,
+    session: Session,
+    user: User | None,
+    end_checks: Mapping[int, Iterable[int]],
+    missing_check_reason: str,
+) -> None:
+    """R23: record the end-of-session checks given (ball set id -> the balls that failed, none:
+    every ball OK); any set still awaiting its check needs ``missing_check_reason``, written in
+    the acta as an occurrence (R61 m)). Inside ``session_close``'s transaction."""
+    awaited = {
+        ball_set.pk: ball_set for ball_set in ballset_selectors.session_end_checks_awaited(session=session)
+    }
+    for ball_set_id, faulty_balls in end_checks.items():
+        ball_set = awaited.pop(ball_set_id, None)
+        if ball_set is None:
+            raise ValidationError(
+                {
+                    "end_checks": _("Ball set #%(id)s awaits no end-of-session check in this session (R23).")
+                    % {"id": ball_set_id}
+                }
+            )
+        ballset_services.ball_set_check_record(
+            ball_set=ball_set,
+            session=session,
+            phase=BallSetCheck.Phase.END,
+            faulty_balls=faulty_balls,
+            user=user,
+        )
+    if not awaited:
+        return
+    serials = ", ".join(ball_set.serial_number for ball_set in awaited.values())
+    reason = missing_check_reason.strip()
+    if not reason:
+        raise ValidationError(
+            {
+                "missing_check_reason": _(
+                    "The end-of-session check of ball set %(sets)s is not recorded (R23: every ball "
+                    "runs through the mechanism at the start and at the end of each session): "
+                    "record it, or say why it could not be made."
+                )
+                % {"sets": serials}
+            }
+        )
+    if user is None:
+        raise ValidationError(
+            _("A person of the hall closes a session whose end-of-session check was not made.")
+        )
+    # The acta is in the hall's language (R54), whoever writes it.
+    with translation.override(settings.LANGUAGE_CODE):
+        text = _("End-of-session check of ball set %(sets)s not made (R23): %(reason)s") % {
+            "sets": serials,
+            "reason": reason,
+        }
+    acta_services.acta_note_record(session=session, kind=ActaNote.Kind.OCCURRENCE, user=user, text=text)
+
+
+def session_close(
+    *,
+    session: Session,
+    user: User | None = None,
+    end_checks: Mapping[int, Iterable[int]] | None = None,
+    missing_check_reason: str = "",
+) -> Session:
     """End ``session``: every game in it must be finished, annulled, or never opened; ``user``
-    (None: the system) is recorded in the audit trail."""
+    (None: the system) is recorded in the audit trail. R23: every ball set checked at its start
+    is checked at its end — recorded before, or now in ``end_checks`` (ball set id -> the balls
+    that failed) — or ``missing_check_reason`` says why it could not be made, an occurrence in
+    the acta (R61 m)); otherwise refused, nothing changed. Online sessions have no ball sets."""
     with transaction.atomic():
-        session = Session.objects.select_for_update().select_related("room").get(pk=session.pk)
+        session = Session.objects.select_for_update().select_related("room__hall").get(pk=session.pk)
         if session.ended_at is not None:
             return session
         open_games = session.games.filter(
@@ -138,6 +209,9 @@ def session_close(*, session: Session, user: User | None = None) -> Session:
                 _("Game %(n)d sold double cards: play their second game before the session ends (R15).")
                 % {"n": waiting[0]}
             )
+        _end_checks_close(
+            session=session, user=user, end_checks=end_checks or {}, missing_check_reason=missing_check_reason
+        )
         session.ended_at = timezone.now()
         session.save(update_fields=["ended_at"])
         # R61 h): the end closes the acta, chained, with the ball sets' record as it stands.

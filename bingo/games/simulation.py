@@ -36,6 +36,7 @@ from bingo.common.roles import Role
 from bingo.draw import detection
 from bingo.draw import services as draw_services
 from bingo.engine import ALGORITHM_CARDS, SERIES_SIZES
+from bingo.engine.gamestate import SUSPENSION_LIMIT
 from bingo.engine.variants import Variant
 from bingo.games import services
 from bingo.jackpot import services as jackpot_services
@@ -190,7 +191,7 @@ def _suspend_and_annul(game: Game, caller: User, manager: User, ball_set: BallSe
     game = draw_services.game_start_draw(game=game, user=caller, mode=DrawMode.ELECTRONIC, ball_set=ball_set)
     draw_services.game_suspend(game=game, user=caller, reason="the blower does not start")
     # A simulation does not wait out R55's 15 minutes: the suspension is dated back instead.
-    Game.objects.filter(pk=game.pk).update(suspended_at=timezone.now() - draw_services.SUSPENSION_LIMIT)
+    Game.objects.filter(pk=game.pk).update(suspended_at=timezone.now() - SUSPENSION_LIMIT)
     return draw_services.game_annul(
         game=game, user=manager, reason="the blower could not be repaired within 15 minutes"
     )

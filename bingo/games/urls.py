@@ -12,6 +12,7 @@ urlpatterns: list[URLPattern] = [
     path("sessoes/", game_views.session_list, name="session_list"),
     path("sessoes/nova/", game_views.session_create, name="session_create"),
     path("sessoes/<int:pk>/", game_views.session_detail, name="session_detail"),
+    path("sessoes/<int:pk>/encerrar/", game_views.session_close, name="session_close"),
     path("sessoes/<int:pk>/jogadas/nova/", game_views.game_create, name="game_create"),
     path("jogadas/<int:pk>/", game_views.game_detail, name="game_detail"),
     path("jogadas/<int:pk>/abrir-vendas/", game_views.game_open_sales, name="game_open_sales"),

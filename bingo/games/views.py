@@ -24,12 +24,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from actas.notes.views import notes_panel
 from bingo.autodraw import services as autodraw_services
+from bingo.ballsets import selectors as ballset_selectors
 from bingo.common.forms import ReasonForm
 from bingo.common.roles import Role, role_required, user_roles
 from bingo.draw import selectors as draw_selectors
 from bingo.engine.prizes import PrizeKind
 from bingo.games import doubles, selectors, services
-from bingo.games.forms import GameForm, OpenSalesForm, SessionForm
+from bingo.games.forms import GameForm, OpenSalesForm, SessionCloseForm, SessionForm
 from bingo.models import Game, GameFault, GameState, OnlineRoom, Session
 from halls.selectors import hall_list_for, room_list_for
 
@@ -102,11 +103,12 @@ def session_create(request: HttpRequest) -> HttpResponse:
     return render(request, "bingo/session_form.html", {"nav": "sessions", "form": form})
 
 
-@require_GET
-@role_required(*_READERS)
-def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """A session, its games with their states and prize plans, and the form to add a game."""
-    session = _session_or_404(request, pk)
+def _session_page(
+    request: HttpRequest, session: Session, close_form: SessionCloseForm | None = None
+) -> HttpResponse:
+    can_manage = _can_manage(request, session.room.hall_id)
+    if can_manage and session.ended_at is None and close_form is None:
+        close_form = SessionCloseForm(ball_sets=ballset_selectors.session_end_checks_awaited(session=session))
     return render(
         request,
         "bingo/session_detail.html",
@@ -114,9 +116,38 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "nav": "sessions",
             "session": session,
             "games": [(game, _plan_display(game)) for game in session.games.all()],
-            "can_manage": _can_manage(request, session.room.hall_id),
+            "can_manage": can_manage,
+            "close_form": close_form if can_manage and session.ended_at is None else None,
         },
     )
+
+
+@require_GET
+@role_required(*_READERS)
+def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A session, its games with their states and prize plans, and (to its managers, while it is
+    open) the form to close it with its end-of-session ball-set checks (R23)."""
+    return _session_page(request, _session_or_404(request, pk))
+
+
+@require_POST
+@role_required(Role.MANAGER)
+def session_close(request: HttpRequest, pk: int) -> HttpResponse:
+    """Close the session (R61 h)): the end-of-session check of each ball set it awaits is
+    recorded now, or the reason it could not be made goes into the acta as an occurrence (R23)."""
+    session = _session_or_404(request, pk, Role.MANAGER)
+    form = SessionCloseForm(
+        request.POST, ball_sets=ballset_selectors.session_end_checks_awaited(session=session)
+    )
+    if form.is_valid():
+        try:
+            form.save(session=session, user=request.user)  # type: ignore[arg-type]
+        except ValidationError:
+            pass  # the form now carries the service's errors
+        else:
+            messages.success(request, _("Session closed."))
+            return redirect("games:session_detail", pk=session.pk)
+    return _session_page(request, session, close_form=form)
 
 
 @require_http_methods(["GET", "POST"])

@@ -26,7 +26,8 @@ pytestmark = pytest.mark.django_db
 
 class Session(ActaHall):
     """A session with a game won (line and bingo, taxed), a game annulled, a complaint decided
-    later, a failure, an occurrence and a replaced ball; then closed."""
+    later, a failure, an occurrence and a replaced ball; then closed without its end-of-session
+    ball-set check, which could not be made (R23): an occurrence too."""
 
     def __init__(self) -> None:
         super().__init__(tax_rate=Decimal("20.00"), tax_threshold=Decimal("10.00"))
@@ -71,7 +72,11 @@ class Session(ActaHall):
         acta_services.game_cards_destroy_record(
             game=self.won, user=self.caller, evidence=[(series, 11)], reason="Cartão com sinais de rasura"
         )
-        services.session_close(session=self.session, user=self.manager_user)
+        services.session_close(
+            session=self.session,
+            user=self.manager_user,
+            missing_check_reason="O motor do mecanismo de extração queimou-se no fim da última jogada",
+        )
 
 
 def pdf_text(session: Session) -> tuple[str, list[str]]:
@@ -125,6 +130,11 @@ def test_every_r61_item_is_in_the_pdf_in_portuguese(db: None) -> None:
     assert "bola 17 do jogo de bolas JB-1" in flat
     assert "O ecrã da sala 1 apagou-se durante dois minutos" in flat
     assert "Cartão apresentado com sinais de rasura" in flat
+    # R23: the end-of-session check that could not be made, and why (R61 m)).
+    assert (
+        "Verificação de fim de sessão do jogo de bolas JB-1 não realizada (R23): "
+        "O motor do mecanismo de extração queimou-se no fim da última jogada"
+    ) in flat
     # R51: the cards destroyed after the game, the card kept as evidence, the winners kept (R52).
     assert f"Cartões da jogada {hall.won.number} destruídos (R51)" in flat
     evidence = f"série {series['order_number']} cartão 11"

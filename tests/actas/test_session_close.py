@@ -24,6 +24,10 @@ def closed(hall: ActaHall) -> ActaNote:
     ballset_services.ball_replace(
         ball_set=hall.ball_set, ball_number=9, reason="lascada", session=hall.session, user=hall.caller
     )
+    # R23: every ball through the mechanism again at the session's end.
+    ballset_services.ball_set_check_record(
+        ball_set=hall.ball_set, session=hall.session, phase="end", faulty_balls=[30], user=hall.caller
+    )
     services.session_close(session=hall.session, user=hall.caller)
     return ActaNote.objects.get(acta__session=hall.session, kind=ActaNote.Kind.SESSION_CLOSED)
 
@@ -38,7 +42,10 @@ def test_closing_a_session_records_its_end_and_its_ball_sets_in_the_acta() -> No
     assert closing["end"] == document["session"]["end"]
     assert closing["end"] is not None
     assert [r["ball_number"] for r in closing["ball_replacements"]] == [9]
-    assert [c["phase"] for c in closing["ball_set_checks"]] == ["start"]
+    assert [(c["phase"], c["faulty_balls"]) for c in closing["ball_set_checks"]] == [
+        ("start", []),
+        ("end", [30]),
+    ]
     assert document["ball_replacements"] == closing["ball_replacements"]
     assert note.kind not in {n["kind"] for n in document["notes"]}  # shown as the end, not as a note
     assert acta_verify(session=hall.session).intact

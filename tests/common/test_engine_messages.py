@@ -14,6 +14,7 @@ import pkgutil
 import random
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
 
@@ -36,7 +37,14 @@ from bingo.engine.detection import (
 )
 from bingo.engine.draw import DrawError, keyed_ball, next_ball
 from bingo.engine.errors import EngineError, GenerationError
-from bingo.engine.gamestate import GameState, IllegalTransition, transition
+from bingo.engine.gamestate import (
+    SUSPENSION_LIMIT,
+    GameState,
+    IllegalTransition,
+    annul_check,
+    resume_check,
+    transition,
+)
 from bingo.engine.prizes import PrizeKind, PrizePlan, PrizePlanError, plan_validate
 from bingo.engine.sales import (
     Block,
@@ -77,6 +85,8 @@ def plan(*shares: tuple[PrizeKind, str]) -> PrizePlan:
 
 
 L, B = PrizeKind.LINE, PrizeKind.BINGO
+#: A moment for R55's 15 minutes.
+T0 = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 CORNERS, COLUMN = PrizeKind.FOUR_CORNERS, PrizeKind.COLUMN
 
 #: A 90-ball card (five numbers in each row, R14) and a 75-ball one (free centre, R72).
@@ -120,6 +130,13 @@ TRIGGERS: dict[type[EngineError], dict[str, Callable[[], object]]] = {
         "state_final": lambda: transition(GameState.FINISHED, GameState.SELLING),
         "not_allowed": lambda: transition(GameState.PLANNED, GameState.SALES_CLOSED),
         "draw_begun": lambda: transition(GameState.DRAWING, GameState.SUSPENDED, balls_drawn=3),
+        "suspend_first": lambda: annul_check(
+            current=GameState.SALES_CLOSED, balls_drawn=0, cards_sold=4, suspended_at=None, now=T0
+        ),
+        "suspension_running": lambda: annul_check(
+            current=GameState.SUSPENDED, balls_drawn=0, cards_sold=4, suspended_at=T0, now=T0
+        ),
+        "suspension_over": lambda: resume_check(suspended_at=T0, now=T0 + SUSPENSION_LIMIT),
     },
     SaleError: {
         "stock_size_invalid": lambda: stock(size=0),

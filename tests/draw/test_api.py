@@ -4,7 +4,7 @@ session-authenticated writes, and refusals that change nothing."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -358,9 +358,11 @@ def test_a_manager_suspends_resumes_and_annuls_with_refunds(hall: Hall) -> None:
         "resume",
         "monitor failure",
     )
-    early = post(manager, "game-annul", game, {"reason": "power cut"})
-    assert early.status_code == 400
-    assert "15 minutes" in early.json()["non_field_errors"][0]
+    suspended_at = Game.objects.get(pk=game.pk).suspended_at
+    assert datetime.fromisoformat(state["annul_from"]) == suspended_at + timedelta(minutes=15)
+    at_once = post(manager, "game-annul", game, {"reason": "power cut"})
+    assert at_once.status_code == 400
+    assert "15 minutes" in at_once.json()["non_field_errors"][0]
     assert not Refund.objects.exists()
 
     state = post(manager, "game-resume", game).json()
@@ -372,6 +374,20 @@ def test_a_manager_suspends_resumes_and_annuls_with_refunds(hall: Hall) -> None:
     assert response.status_code == 200, response.content
     assert (response.json()["state"], response.json()["waiting"]) == ("annulled", "nothing")
     assert sum(r.amount for r in Refund.objects.filter(game=game)) == Decimal("400.00")
+
+
+def test_a_game_with_sales_closed_is_not_annulled_at_once_through_the_api(hall: Hall) -> None:  # R55
+    game = hall.closed(cards=4)
+    state = api(hall.caller).get(url("game-draw", game)).json()
+    assert state["annul_from"] is None
+    before = snapshot(game)
+
+    response = post(api(hall.manager), "game-annul", game, {"reason": "the blower does not start"})
+
+    assert response.status_code == 400
+    assert "R55" in response.json()["non_field_errors"][0]
+    assert "suspended first" in response.json()["non_field_errors"][0]
+    assert snapshot(game) == before
 
 
 # --- who may call what -----------------------------------------------------------------------------
@@ -709,6 +725,9 @@ REFUSALS: list[tuple[str, str, Body, str, str]] = [
     ("game-suspend", "drawing", lambda h, g: {"reason": "too late"}, "non_field_errors", ""),
     ("game-resume", "drawing", lambda h, g: None, "non_field_errors", ""),
     ("game-annul", "drawing", lambda h, g: {"reason": ""}, "reason", "This field may not be blank."),
+    # R55: before the first ball a failure suspends the game; it is not annulled at once.
+    ("game-annul", "closed", lambda h, g: {"reason": "power cut"}, "non_field_errors", "suspended first"),
+    ("game-annul", "suspended", lambda h, g: {"reason": "power cut"}, "non_field_errors", "(in 15 min)"),
 ]
 
 

@@ -406,6 +406,40 @@ def test_a_suspension_is_annulled_with_a_full_refund_only_after_15_minutes(hall:
     assert {r.sale_id for r in refunds} == set(game.sales.values_list("pk", flat=True))
 
 
+def test_a_game_with_sales_closed_is_suspended_before_it_is_annulled(hall: Draw) -> None:  # R55
+    series = hall.series(90)
+    game = hall.game(series)
+    hall.sell(game, 4)
+    game = services.game_close_sales(game=game)
+    with pytest.raises(ValidationError, match=r"R55.*suspended first"):
+        draw_services.game_annul(game=game, user=hall.caller, reason="the blower does not start")
+    game.refresh_from_db()
+    assert game.state == "sales_closed"
+    assert not game.refunds.exists()
+
+
+def test_a_draw_with_no_ball_yet_is_suspended_before_it_is_annulled(hall: Draw) -> None:  # R55, R57
+    game = hall.drawing(cards=4)
+    with pytest.raises(ValidationError, match=r"R55.*suspended first"):
+        draw_services.game_annul(game=game, user=hall.caller, reason="6 announced as 9")
+    game.refresh_from_db()
+    assert game.state == "drawing"
+    assert not game.refunds.exists()
+
+
+def test_a_refused_annulment_says_when_it_will_be_allowed_on_the_halls_clock(hall: Draw) -> None:  # R55
+    hall.hall.time_zone = "Atlantic/Cape_Verde"  # UTC-1
+    hall.hall.save()
+    game = hall.drawing(cards=4)
+    draw_services.game_suspend(game=game, user=hall.caller, reason="power cut")
+    suspended_at = timezone.now() - timedelta(minutes=5)
+    Game.objects.filter(pk=game.pk).update(suspended_at=suspended_at)
+    allowed = (suspended_at + timedelta(minutes=15)).astimezone(ZoneInfo("Atlantic/Cape_Verde"))
+    with pytest.raises(ValidationError, match=f"from {allowed:%H:%M} \\(in 10 min\\)"):
+        draw_services.game_annul(game=game, user=hall.caller, reason="power cut")
+    assert Game.objects.get(pk=game.pk).state == "suspended"
+
+
 def test_an_announcement_error_annuls_the_game_and_returns_the_jackpot_share(db) -> None:  # R57, R10
     hall = Draw(jackpot_active=True)
     game = hall.drawing(cards=10)
@@ -485,6 +519,7 @@ def test_annulling_never_fails_because_the_jackpot_was_won_since(db) -> None:  #
     draw_services.prize_award(game=other, user=hall.caller, kind="line")
     draw_services.prize_award(game=other, user=hall.caller, kind="bingo")  # takes the 48
     assert jackpot_selectors.jackpot_state(hall=hall.hall).balance == Decimal("0.00")
+    hall.key(game, 1)  # R57: a number announced wrongly, so a ball is out
     draw_services.game_annul(game=game, user=hall.caller, reason="wrong ball announced")
     assert Game.objects.get(pk=game.pk).state == "annulled"
     assert jackpot_selectors.jackpot_state(hall=hall.hall).balance == Decimal("0.00")

@@ -8,12 +8,15 @@ service, including the service's refusals shown as messages.
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from bingo.common.roles import Role, user_roles_set
 from bingo.draw import selectors as draw_selectors
@@ -24,6 +27,7 @@ from bingo.jackpot import services as jackpot_services
 from bingo.models import Ball, Claim, DrawMode, Game, Prize, PrizePayment
 from cards import selectors as card_selectors
 from halls.models import BallSetUse, CashDesk, StaffMembership
+from tests.autodraw.helpers import Clock
 from tests.draw.test_services import Draw, all_numbers, row
 from tests.factories import UserFactory
 
@@ -540,6 +544,44 @@ def test_the_console_suspends_resumes_and_annuls_with_a_reason(caller: Client, h
 
     caller.post(url("game_resume", game))
     assert Game.objects.get(pk=game.pk).state == "sales_closed"
+
+
+def test_the_console_does_not_annul_a_game_with_sales_closed_at_once(caller: Client, hall: Console) -> None:
+    game = hall.closed(cards=3)  # R55: a failure before the first ball suspends it first
+
+    refused = caller.post(url("game_annul", game), {"reason": "the blower does not start"}, follow=True)
+
+    assert "suspended first" in body(refused)
+    game.refresh_from_db()
+    assert game.state == "sales_closed"
+    assert not game.refunds.exists()
+
+
+def test_the_console_says_when_a_suspended_game_may_be_annulled_and_annuls_it_then(
+    caller: Client, hall: Console, monkeypatch: pytest.MonkeyPatch
+) -> None:  # R55
+    clock = Clock()
+    monkeypatch.setattr(timezone, "now", clock)
+    hall.hall.time_zone = "Atlantic/Cape_Verde"
+    hall.hall.save()
+    game = hall.closed(cards=3)
+    caller.post(url("game_suspend", game), {"reason": "power cut"})
+    allowed = timezone.localtime(clock.now + timedelta(minutes=15), ZoneInfo("Atlantic/Cape_Verde"))
+
+    page = body(caller.get(url("console", game)))
+    assert f'data-annul-from="{allowed:%H:%M}"' in page
+    assert f"Annulment possible from {allowed:%H:%M}" in page
+
+    clock.advance(14 * 60 + 59)
+    early = caller.post(url("game_annul", game), {"reason": "not solved"}, follow=True)
+    assert f"from {allowed:%H:%M} (in 1 min)" in body(early)
+    assert Game.objects.get(pk=game.pk).state == "suspended"
+
+    clock.advance(1)
+    caller.post(url("game_annul", game), {"reason": "power cut, not solved in 15 minutes"})
+    game.refresh_from_db()
+    assert (game.state, game.state_reason) == ("annulled", "power cut, not solved in 15 minutes")
+    assert sum(r.amount for r in game.refunds.all()) == Decimal("300.00")  # every card in full
 
 
 def test_an_announcement_error_annuls_a_drawing_game_from_the_console(caller: Client, hall: Console) -> None:

@@ -139,7 +139,7 @@ def test_double_cards_play_two_games_and_are_paid_after_the_second(hall: Doubles
     )
     with pytest.raises(ValidationError, match="already paid"):
         hall.pay(first, 5)
-    services.session_close(session=hall.session)
+    services.session_close(session=hall.session, end_checks={hall.ball_set.pk: []})  # R23
 
 
 def test_the_next_game_waits_for_the_first_to_end_and_sells_nothing(hall: Doubles) -> None:
@@ -169,7 +169,8 @@ def test_a_session_does_not_end_while_double_cards_wait_for_their_second_game(ha
         game=second, user=hall.caller, mode=DrawMode.PHYSICAL, ball_set=hall.ball_set
     )
     hall.finish(second, 3)
-    assert services.session_close(session=hall.session).ended_at is not None
+    closed = services.session_close(session=hall.session, end_checks={hall.ball_set.pk: []})  # R23
+    assert closed.ended_at is not None
 
 
 def test_the_second_game_has_the_first_ones_variant(hall: Doubles) -> None:
@@ -198,6 +199,7 @@ def test_both_series_on_sale_are_double_or_neither(hall: Doubles) -> None:
 
 def test_annulling_the_first_game_refunds_the_double_cards_in_full(hall: Doubles) -> None:
     first = hall.first_game(cards=4, price="25.01")
+    hall.key(first, 7)  # R57: a number announced wrongly, so a ball is out
     draw_services.game_annul(game=first, user=hall.caller, reason="wrong ball announced")  # R57
     assert [r.amount for r in Refund.objects.filter(game=first)] == [Decimal("100.04")]
     # They never play again: the next game sells as usual, and the session may end.
@@ -212,6 +214,8 @@ def test_annulling_the_second_game_refunds_its_half(hall: Doubles) -> None:
     second = hall.second_game()
     assert doubles.prize_base(first) == Decimal("37.51")
     assert doubles.prize_base(second) == Decimal("37.52")
+    second = hall.start(second)
+    hall.key(second, 7)  # R57: a number announced wrongly, so a ball is out
     draw_services.game_annul(game=second, user=hall.caller, reason="wrong ball announced")
     assert [r.amount for r in Refund.objects.filter(game=second)] == [Decimal("37.52")]
     # The second game is over (annulled): the first game's prizes are paid (R45).

@@ -30,6 +30,7 @@ from bingo.draw.api.fields import (
     SourceField,
     WaitingField,
 )
+from bingo.engine.gamestate import annul_from
 from bingo.games.api import VariantField, game_for, hall_id_of
 from bingo.models import Ball, Claim, Game, GameState, Prize, PrizeWinner
 from halls.api import require_hall_role
@@ -179,6 +180,11 @@ class DrawStateSerializer(serializers.Serializer[Any]):
     )
     drawing_started_at = serializers.DateTimeField(allow_null=True)
     suspended_at = serializers.DateTimeField(allow_null=True)
+    annul_from = serializers.DateTimeField(
+        allow_null=True,
+        help_text="R55: when a suspended game may be annulled if the failure is not solved (15 "
+        "minutes after its suspension); null when the game is not suspended.",
+    )
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
@@ -247,6 +253,11 @@ def _draw_state(game: Game) -> dict[str, Any]:
         "waiting": _waiting(game.state, claims_waiting),
         "drawing_started_at": game.drawing_started_at,
         "suspended_at": game.suspended_at,
+        "annul_from": (
+            annul_from(game.suspended_at)
+            if game.state == GameState.SUSPENDED and game.suspended_at is not None
+            else None
+        ),
         "finished_at": game.finished_at,
     }
 

@@ -59,7 +59,8 @@ def online() -> dict[str, object]:
     )
     annulled = site.game(site.series(2))
     online_services.online_buy(player=player, game=annulled, quantity=1, key="b2")
-    draw_services.game_annul(game=site.drawing(annulled), user=site.manager, reason="Erro no anúncio (R57)")
+    site.key(site.drawing(annulled), 7)  # R57: a number announced wrongly, so a ball is out
+    draw_services.game_annul(game=annulled, user=site.manager, reason="Erro no anúncio (R57)")
     assert WalletEntry.objects.filter(player=player, kind="refund").count() == 1
     return {"site": site, "other": other, "player": player, "payment": payment}
 

@@ -58,7 +58,8 @@ def test_each_state_change_records_who_made_it(hall: Draw, make_user) -> None:
 
 def test_closing_a_session_records_who_closed_it(hall: Draw, make_user) -> None:
     manager = make_user()
-    services.session_close(session=hall.session, user=manager)
+    # R23: the end-of-session check of the session's ball set, made as it closes.
+    services.session_close(session=hall.session, user=manager, end_checks={hall.ball_set.pk: []})
     services.session_close(session=hall.session, user=manager)  # already closed: nothing happens
 
     event = AuditEvent.objects.get()
