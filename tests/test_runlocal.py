@@ -63,7 +63,11 @@ class RunLocal:
     """A running `manage.py runlocal`, its output collected line by line."""
 
     def __init__(self, tmp_path: Path, port: int) -> None:
-        env = {key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "REDIS_URL"}}
+        env = {
+            key: value
+            for key, value in os.environ.items()
+            if key not in {"DATABASE_URL", "DATABASE_OWNER_URL", "REDIS_URL"}
+        }
         env.update({"DJANGO_DEBUG": "true", "BINGO_VAR_DIR": str(tmp_path / "var"), "PYTHONUNBUFFERED": "1"})
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
