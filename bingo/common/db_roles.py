@@ -8,7 +8,8 @@ intruder in the app could rewrite the ledgers the triggers protect. So the proce
 ``manage.py db_grant`` connect with ``DATABASE_OWNER_URL`` as the tables' owner:
 
 * the app's role reads and writes every table, but may not UPDATE, DELETE or TRUNCATE an
-  insert-only ledger: its privileges refuse before the triggers are asked;
+  insert-only ledger: its privileges refuse before the triggers are asked (the two ledgers whose
+  rows it locks, ``LOCKED_LEDGERS``, let it UPDATE their key, which their triggers refuse);
 * it owns nothing, so it can neither disable a trigger nor alter or drop a table, and it is no
   superuser, so it cannot switch the triggers off.
 
@@ -45,6 +46,11 @@ INSERT_ONLY_TABLES_SQL = """
 # What the app does to every table, and what it may not do to a ledger.
 APP_TABLE_PRIVILEGES = ("SELECT", "INSERT", "UPDATE", "DELETE")
 LEDGER_REFUSED_PRIVILEGES = ("UPDATE", "DELETE", "TRUNCATE")
+# The ledgers whose rows the app locks, and the one column it may so UPDATE: PostgreSQL takes a
+# row lock (SELECT ... FOR UPDATE) only with UPDATE on a column of the table. The acta is locked
+# while its chain grows (actas/services.py ``_locked_acta``), a prize's winners while they are
+# paid once (bingo/draw/services.py). Their triggers refuse any UPDATE of that column all the same.
+LOCKED_LEDGERS = {"actas_acta": "id", "bingo_prizewinner": "id"}
 
 
 class DatabaseRoleError(Exception):
@@ -71,10 +77,11 @@ def insert_only_tables(connection: BaseDatabaseWrapper) -> list[str]:
 def app_role_grant(*, connection: BaseDatabaseWrapper, role: str, password: str | None = None) -> Grant:
     """Give the app's ``role`` what the app needs and no more, on ``connection``'s schema, whose
     user owns the tables: every table's rows to read and write, but no UPDATE, DELETE or TRUNCATE
-    of an insert-only ledger; the sequences; and, by default privileges, the tables the owner's
-    later migrations create. Creates the role (LOGIN, no other attribute) when missing, and sets
-    its ``password`` when the owner may. Idempotent: run after every ``migrate``. Raises
-    DatabaseRoleError for a role that must not serve the app (a superuser, the owner)."""
+    of an insert-only ledger (bar the key of those it locks, ``LOCKED_LEDGERS``); the sequences;
+    and, by default privileges, the tables the owner's later migrations create. Creates the role
+    (LOGIN, no other attribute) when missing, and sets its ``password`` when the owner may.
+    Idempotent: run after every ``migrate``. Raises DatabaseRoleError for a role that must not
+    serve the app (a superuser, the owner, a member of the owner)."""
     quoted = sql.Identifier(role)
     with connection.cursor() as cursor:
         cursor.execute(
@@ -144,6 +151,13 @@ def app_role_grant(*, connection: BaseDatabaseWrapper, role: str, password: str 
                     quoted,
                 )
             )
+        statements += [
+            sql.SQL("GRANT UPDATE ({}) ON {} TO {}").format(
+                sql.Identifier(column), sql.Identifier(schema_name, table), quoted
+            )
+            for table, column in LOCKED_LEDGERS.items()
+            if table in insert_only
+        ]
         for statement in statements:
             _execute(connection, cursor, statement)
     return Grant(role=role, created=found is None, insert_only=insert_only)

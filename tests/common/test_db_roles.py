@@ -28,9 +28,16 @@ from psycopg import errors
 
 from bingo.autodraw import services as autodraw_services
 from bingo.checks import database_role_check
-from bingo.common.db_roles import DatabaseRoleError, app_role_grant, insert_only_tables, owner_connection
+from bingo.common.db_roles import (
+    LOCKED_LEDGERS,
+    DatabaseRoleError,
+    app_role_grant,
+    insert_only_tables,
+    owner_connection,
+)
 from bingo.models import Game, Sale, WalletEntry
 from bingo.players import services as player_services
+from tests.actas.test_services import ActaHall
 from tests.autodraw.helpers import OnlineHall, online_buy
 from tests.db_roles import app_database_url, app_role, as_table_owner
 from tests.sales.test_views import Desk
@@ -129,18 +136,31 @@ def test_a_ledger_refuses_truncate_even_to_its_owner(db: None, table: str) -> No
 
 @pytest.mark.parametrize("table", INSERT_ONLY)
 def test_the_app_may_not_update_delete_or_truncate_a_ledger(app: psycopg.Connection, table: str) -> None:
-    column = app.execute(
-        "SELECT attname FROM pg_attribute WHERE attrelid = %s::regclass AND attnum = 1", [table]
+    columns = app.execute(
+        "SELECT attname FROM pg_attribute WHERE attrelid = %s::regclass AND attnum > 0 AND NOT attisdropped",
+        [table],
     )
-    (first,) = column.fetchone() or ("?",)
-    # Refused by privilege before any row or trigger is looked at: even a statement touching no row.
-    for statement in (
-        f"UPDATE {table} SET {first} = {first} WHERE false",
-        f"DELETE FROM {table} WHERE false",
-        f"TRUNCATE {table}",
-    ):
+    # Refused by privilege before any row or trigger is looked at: even a statement touching no
+    # row. A ledger the app locks lets it UPDATE its key alone (its trigger refuses that: below).
+    for (column,) in columns.fetchall():
+        if LOCKED_LEDGERS.get(table) != column:
+            with pytest.raises(errors.InsufficientPrivilege, match=f"permission denied for table {table}"):
+                app.execute(f"UPDATE {table} SET {column} = {column} WHERE false")
+    for statement in (f"DELETE FROM {table} WHERE false", f"TRUNCATE {table}"):
         with pytest.raises(errors.InsufficientPrivilege, match=f"permission denied for table {table}"):
             app.execute(statement)
+
+
+@pytest.mark.parametrize(("table", "column"), LOCKED_LEDGERS.items())
+def test_the_app_locks_a_ledger_row_it_may_not_change(db: None, table: str, column: str) -> None:
+    _pg_only()
+    hall = ActaHall()
+    hall.finished(cards=4)  # an acta, and a prize's winners
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {column} FROM {table} ORDER BY {column} LIMIT 1 FOR UPDATE")
+        (key,) = cursor.fetchone()
+        with pytest.raises(IntegrityError, match="never changed"), transaction.atomic():
+            cursor.execute(f"UPDATE {table} SET {column} = {column} WHERE {column} = %s", [key])
 
 
 def test_the_app_cannot_switch_the_triggers_off(app: psycopg.Connection) -> None:
@@ -275,6 +295,7 @@ def test_db_grant_as_the_owner_is_idempotent(app_logged_in: LoggedIn, settings: 
 
     assert _privileges(app_logged_in.role) == first
     assert first["bingo_walletentry"] == {"SELECT", "INSERT"}
+    assert first["bingo_prizewinner"] == {"SELECT", "INSERT"}  # and UPDATE of its key (a column's)
     assert first["actas_actanote"] == {"SELECT", "INSERT"}
     assert first["bingo_game"] == {"SELECT", "INSERT", "UPDATE", "DELETE"}
     assert first["(default r)"] == {"SELECT", "INSERT", "UPDATE", "DELETE"}  # the next tables
