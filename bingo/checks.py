@@ -67,7 +67,7 @@ def database_role_check(
         role = connection_role_get(connection)
     except DatabaseError as error:
         return [CheckWarning(f"Could not check the app's PostgreSQL role: {error}", id="bingo.W004")]
-    warnings = []
+    warnings: list[CheckMessage] = []
     if role.superuser:
         warnings.append(
             CheckWarning(

@@ -300,7 +300,7 @@ def test_db_grant_as_the_owner_is_idempotent(app_logged_in: LoggedIn, settings: 
     assert first["bingo_game"] == {"SELECT", "INSERT", "UPDATE", "DELETE"}
     assert first["(default r)"] == {"SELECT", "INSERT", "UPDATE", "DELETE"}  # the next tables
     assert all(not privileges & {"TRUNCATE", "TRIGGER", "REFERENCES"} for privileges in first.values())
-    assert "20 insert-only" in out.getvalue()
+    assert "as 20 só de inserção" in out.getvalue()
     with connection.cursor() as cursor, pytest.raises(Exception, match="permission denied"):
         cursor.execute("DELETE FROM bingo_walletentry WHERE false")
 
@@ -323,7 +323,7 @@ def test_db_grant_without_an_owner_url_grants_nothing_and_says_so(db: None, sett
 
     call_command("db_grant", stdout=io.StringIO(), stderr=err)
 
-    assert "DATABASE_OWNER_URL is not set" in err.getvalue()
+    assert "DATABASE_OWNER_URL não está definido" in err.getvalue()
 
 
 def test_a_missing_role_is_created_able_to_log_in_and_nothing_more(db: None) -> None:
@@ -376,7 +376,7 @@ def test_migrate_runs_as_the_owner_though_the_app_may_not_alter_a_table(
     finally:
         call_command("migrate", "bingo", stdout=out)
 
-    assert "Migrating as the tables' owner" in out.getvalue()
+    assert "A migrar como dono das tabelas" in out.getvalue()
     assert insert_only_tables(connection) == INSERT_ONLY
     with connection.cursor() as cursor:
         cursor.execute("SELECT current_user")
