@@ -23,7 +23,7 @@ import psycopg
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, ProgrammingError, connection, transaction
 from psycopg import errors
 
 from bingo.autodraw import services as autodraw_services
@@ -201,7 +201,7 @@ def test_the_suite_itself_runs_as_the_app_role(db: None) -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT current_user")
         assert cursor.fetchone() == (role.name,)
-        with pytest.raises(Exception, match="permission denied"), transaction.atomic():
+        with pytest.raises(ProgrammingError, match="permission denied"), transaction.atomic():
             cursor.execute("UPDATE bingo_walletentry SET id = id WHERE false")
 
 
@@ -301,7 +301,7 @@ def test_db_grant_as_the_owner_is_idempotent(app_logged_in: LoggedIn, settings: 
     assert first["(default r)"] == {"SELECT", "INSERT", "UPDATE", "DELETE"}  # the next tables
     assert all(not privileges & {"TRUNCATE", "TRIGGER", "REFERENCES"} for privileges in first.values())
     assert "as 20 só de inserção" in out.getvalue()
-    with connection.cursor() as cursor, pytest.raises(Exception, match="permission denied"):
+    with connection.cursor() as cursor, pytest.raises(ProgrammingError, match="permission denied"):
         cursor.execute("DELETE FROM bingo_walletentry WHERE false")
 
 
