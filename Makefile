@@ -25,7 +25,8 @@ install: $(STAMP)
 run: $(STAMP)
 	DJANGO_DEBUG=true $(PY) manage.py runlocal
 
-## Production start, debug off, configured by the environment (README "Production"): migrate,
+## Production start, debug off, configured by the environment (README "Production"): migrate
+## as the tables' owner (DATABASE_OWNER_URL), grant the app's role (DATABASE_URL) its privileges,
 ## collect the static files, check the deployment, then serve behind the TLS proxy. uvicorn leaves
 ## the socket's address alone: the application reads X-Forwarded-For as far as BINGO_TRUSTED_PROXIES
 ## (the number of proxies in front, from the environment) says (docs/deploy.md).
@@ -35,20 +36,24 @@ WORKERS ?= 4
 serve: export DJANGO_DEBUG = false
 serve: $(STAMP)
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py db_grant
 	$(PY) manage.py collectstatic --noinput
-	$(PY) manage.py check --deploy
+	$(PY) manage.py check --deploy --database default
 	$(BIN)/uvicorn bingo.asgi:application --host $(HOST) --port $(PORT) --workers $(WORKERS) \
 		--no-proxy-headers
 
 ## The production topology on this machine, for a try (Procfile, docs/deploy.md): WEB_WORKERS
 ## ASGI workers on :PORT, a Celery worker and Celery beat, on the PostgreSQL and Redis of
-## DATABASE_URL and REDIS_URL (several processes share nothing else). Debug stays on unless
-## DJANGO_DEBUG=false (which then wants the production settings of README "Production").
+## DATABASE_URL and REDIS_URL (several processes share nothing else). With DATABASE_OWNER_URL,
+## migrations run as the owner and the processes as DATABASE_URL's role, created and granted by
+## db_grant (docs/deploy.md "The database's roles"). Debug stays on unless DJANGO_DEBUG=false
+## (which then wants the production settings of README "Production").
 WEB_WORKERS ?= 2
 up: export DJANGO_DEBUG ?= true
 up: $(STAMP)
-	@test -n "$$DATABASE_URL" -a -n "$$REDIS_URL" || { echo "make up runs several processes: set DATABASE_URL (PostgreSQL) and REDIS_URL (Redis), e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/bingo REDIS_URL=redis://127.0.0.1:6379/0 make up"; exit 1; }
+	@test -n "$$DATABASE_URL" -a -n "$$REDIS_URL" || { echo "make up runs several processes: set DATABASE_URL (PostgreSQL, the app's role), DATABASE_OWNER_URL (the tables' owner) and REDIS_URL (Redis), e.g. DATABASE_OWNER_URL=postgres://postgres@127.0.0.1:5432/bingo DATABASE_URL=postgres://bingo_app@127.0.0.1:5432/bingo REDIS_URL=redis://127.0.0.1:6379/0 make up"; exit 1; }
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py db_grant
 	$(PY) manage.py demo_setup --base-url http://127.0.0.1:$(PORT)
 	@mkdir -p var/celery
 	PORT=$(PORT) WEB_WORKERS=$(WEB_WORKERS) $(BIN)/honcho start -f Procfile

@@ -12,7 +12,10 @@ class BingoConfig(AppConfig):
         from axes.signals import user_locked_out
         from django.contrib.auth.signals import user_logged_in, user_logged_out
 
-        from bingo import celery  # noqa: F401
+        from bingo import (
+            celery,  # noqa: F401
+            checks,  # noqa: F401  (registers the deployment checks)
+        )
         from bingo.accounts.views import log_lockout
         from bingo.autodraw import tasks as autodraw_tasks  # noqa: F401  (the online loop's tasks)
         from bingo.live import events

@@ -1,16 +1,32 @@
 """Start-up checks: a production server refuses to start rather than answer every page with 500.
 
-Called by bingo/asgi.py and bingo/wsgi.py once Django is set up, so a misconfigured server
-stops at start with a message saying what to do, instead of failing request by request.
+``static_manifest_check`` is called by bingo/asgi.py and bingo/wsgi.py once Django is set up, so
+a misconfigured server stops at start with a message saying what to do, instead of failing
+request by request. ``database_role_check`` is a deployment check (``manage.py check --deploy
+--database default``, run by ``make serve``): it warns when the app connects to PostgreSQL with
+more power than the app needs.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
+from django.core.checks import CheckMessage, Tags, register
+from django.core.checks import Warning as CheckWarning
 from django.core.exceptions import ImproperlyConfigured
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+
+from bingo.common.db_roles import connection_role_get
+
+_ROLES_HINT = (
+    "Connect with DATABASE_URL as a role that owns nothing, set DATABASE_OWNER_URL to the tables' "
+    "owner, and run `manage.py migrate` then `manage.py db_grant` (docs/deploy.md, «The "
+    "database's roles»)."
+)
 
 
 def static_manifest_check() -> None:
@@ -32,3 +48,52 @@ def static_manifest_check() -> None:
         "would fail. Run `manage.py collectstatic --noinput` (make serve does) before starting "
         "the server, with the same DJANGO_STATIC_ROOT."
     )
+
+
+@register(Tags.database, deploy=True)
+def database_role_check(
+    app_configs: Sequence[Any] | None = None, databases: Sequence[str] | None = None, **kwargs: Any
+) -> list[CheckMessage]:
+    """Warn when the app's connection to PostgreSQL could get past the ledgers' triggers: as a
+    superuser (who switches every trigger off), as the tables' owner (who disables one, or drops
+    the table), or with UPDATE, DELETE or TRUNCATE on an insert-only ledger. Database checks run
+    only when asked for the database (``--database default``), as Django's own."""
+    if not databases or DEFAULT_DB_ALIAS not in databases:
+        return []
+    connection = connections[DEFAULT_DB_ALIAS]
+    if connection.vendor != "postgresql":
+        return []
+    try:
+        role = connection_role_get(connection)
+    except DatabaseError as error:
+        return [CheckWarning(f"Could not check the app's PostgreSQL role: {error}", id="bingo.W004")]
+    warnings: list[CheckMessage] = []
+    if role.superuser:
+        warnings.append(
+            CheckWarning(
+                f"The app connects to PostgreSQL as {role.name}, a superuser: it could switch every "
+                "trigger off (session_replication_role) and rewrite the insert-only ledgers.",
+                hint=_ROLES_HINT,
+                id="bingo.W001",
+            )
+        )
+    elif role.owns or role.may_create:
+        warnings.append(
+            CheckWarning(
+                f"The app connects to PostgreSQL as {role.name}, who owns tables "
+                f"({', '.join(role.owns[:3]) or 'none yet'}{', ...' if len(role.owns) > 3 else ''}) "
+                "or may create them: it could disable their triggers, alter or drop them.",
+                hint=_ROLES_HINT,
+                id="bingo.W002",
+            )
+        )
+    elif role.ledgers_writable:
+        warnings.append(
+            CheckWarning(
+                f"The app's role {role.name} may UPDATE, DELETE or TRUNCATE insert-only ledgers: "
+                f"{', '.join(role.ledgers_writable)}.",
+                hint="Run `manage.py db_grant` after `manage.py migrate` (docs/deploy.md).",
+                id="bingo.W003",
+            )
+        )
+    return warnings

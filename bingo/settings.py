@@ -4,7 +4,8 @@ With nothing set, the system runs on embedded defaults: SQLite under ``var/``, t
 channel layer, and Celery on a filesystem broker under ``var/celery/`` (one process: tests and
 commands). ``make run`` starts a Redis of its own and sets ``REDIS_URL`` for the processes it
 starts, so they share the channel layer (docs/live.md, «make run»). Production is the same
-code with ``DATABASE_URL`` (PostgreSQL), ``REDIS_URL`` (channel layer, broker, cache),
+code with ``DATABASE_URL`` (PostgreSQL, as the app's role; ``DATABASE_OWNER_URL`` the tables'
+owner, for migrations), ``REDIS_URL`` (channel layer, broker, cache),
 ``DJANGO_SECRET_KEY``, ``DJANGO_DEBUG=false`` and ``DJANGO_ALLOWED_HOSTS`` set.
 """
 
@@ -112,6 +113,12 @@ else:
     # pile up (Django's docs: disable them under ASGI); 0 closes each at the end of its request.
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DJANGO_CONN_MAX_AGE", default=0))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+
+# The tables' owner (docs/deploy.md, «The database's roles»): `manage.py migrate` and
+# `manage.py db_grant` connect with DATABASE_OWNER_URL when it is set, and the processes that
+# serve with DATABASE_URL, as a role that owns nothing and may not change the insert-only ledgers
+# (bingo/common/db_roles.py). Unset, the app connects as the owner (`check --deploy` warns).
+DATABASE_OWNER_URL = env.str("DATABASE_OWNER_URL", default="")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
+import pytest_django
 from django.contrib.auth.models import User
 from django.test import Client
 
 from bingo.common.roles import Role
+from tests import db_roles
 from tests.factories import HallWithSessions, UserFactory
 
 # The online loop's clock and ball tasks, for any test that plays an online game.
@@ -34,6 +36,35 @@ def pytest_configure(config: pytest.Config) -> None:
             layer["CONFIG"]["prefix"] = f"asgi-test-{worker}"
     for cache in settings.CACHES.values():
         cache["KEY_PREFIX"] = f"test-{worker}"
+    # The suite makes its own roles on the test database (tests/db_roles.py): an owner's URL in
+    # the environment names a real database, which no test may migrate.
+    settings.DATABASE_OWNER_URL = ""
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(
+    request: pytest.FixtureRequest,
+    django_db_setup: None,
+    django_db_blocker: pytest_django.DjangoDbBlocker,
+    django_db_keepdb: bool,
+) -> Iterator[None]:
+    """pytest-django's test database; on PostgreSQL the suite then runs as the app's role, as
+    production does (tests/db_roles.py)."""
+    from django.db import DatabaseError, connection
+
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with django_db_blocker.unblock():
+        role = db_roles.app_role_setup(connection)
+    with db_roles.flush_as_owner():
+        yield
+    if not django_db_keepdb:
+        with django_db_blocker.unblock():
+            try:
+                db_roles.app_role_teardown(connection, role)
+            except DatabaseError as error:  # as pytest-django's own teardown: say so, go on
+                request.node.warn(pytest.PytestWarning(f"Could not drop the role {role.name}: {error!r}"))
 
 
 @pytest.fixture

@@ -22,7 +22,6 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 from django.conf import settings
@@ -30,6 +29,7 @@ from django.db import connection
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from tests.db_roles import app_database_url
 from tests.sales.test_views import Desk
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +43,7 @@ def production_env(tmp: Path, **extra: str) -> dict[str, str]:
     env = {
         key: value
         for key, value in os.environ.items()
-        if not key.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL", "CELERY_"))
+        if not key.startswith(("DJANGO_", "DATABASE_", "REDIS_URL", "CELERY_"))
     }
     env.update(
         DJANGO_DEBUG="false",
@@ -90,12 +90,9 @@ def test_in_debug_the_application_starts_without_collectstatic(tmp_path: Path) -
 
 
 def _database_url() -> str:
-    """The URL of the test database pytest-django created (its NAME is the test one by now)."""
-    db = connection.settings_dict
-    user, password = quote(db["USER"] or "", safe=""), quote(db["PASSWORD"] or "", safe="")
-    credentials = f"{user}:{password}@" if password else f"{user}@" if user else ""
-    port = f":{db['PORT']}" if db["PORT"] else ""
-    return f"postgres://{credentials}{db['HOST'] or 'localhost'}{port}/{quote(db['NAME'], safe='')}"
+    """The URL of the test database pytest-django created (its NAME is the test one by now), as
+    the app logs in: the app's role on PostgreSQL (tests/db_roles.py)."""
+    return app_database_url()
 
 
 def _free_port() -> int:

@@ -64,7 +64,11 @@ class RunLocal:
     """A running `manage.py runlocal`, its output collected line by line."""
 
     def __init__(self, tmp_path: Path, port: int, **extra_env: str) -> None:
-        env = {key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "REDIS_URL"}}
+        env = {
+            key: value
+            for key, value in os.environ.items()
+            if key not in {"DATABASE_URL", "DATABASE_OWNER_URL", "REDIS_URL"}
+        }
         env.update(extra_env)
         env.update({"DJANGO_DEBUG": "true", "BINGO_VAR_DIR": str(tmp_path / "var"), "PYTHONUNBUFFERED": "1"})
         self.port = port

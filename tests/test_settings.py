@@ -20,7 +20,7 @@ def manage(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProces
     clean = {
         key: value
         for key, value in os.environ.items()
-        if not key.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL", "CELERY_"))
+        if not key.startswith(("DJANGO_", "DATABASE_", "REDIS_URL", "CELERY_"))
     }
     clean["BINGO_VAR_DIR"] = str(tmp_path / "var")
     clean.update(env)

@@ -5,6 +5,8 @@ every ball, in order, once.
 Everything is real: two uvicorn processes on ports of their own (as two ``bingo-web@`` units
 behind the proxy), a Celery worker that draws each ball in a task of its own (bingo/autodraw),
 the Redis channel layer between them, and websocket clients logged in as players. The processes
+log in to PostgreSQL as the app's role, as production's do (docs/deploy.md «The database's
+roles»): no superuser and no owner of the tables behind the game. The processes
 get a channel-layer prefix and a Celery queue of their own, so other tests sharing the Redis
 cannot be heard. Skipped without PostgreSQL and Redis: other processes cannot share SQLite's
 in-memory test database.
@@ -21,6 +23,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
@@ -32,6 +35,7 @@ from bingo.common.roles import Role, user_roles_set
 from bingo.models import Ball, Game
 from tests.autodraw.helpers import OnlineHall, online_buy
 from tests.autodraw.test_worker_kill import Worker
+from tests.db_roles import app_role
 from tests.live.test_consumers import _session_cookie
 from tests.test_production_smoke import HOST, ROOT, _database_url, _free_port, get, production_env
 
@@ -46,8 +50,11 @@ def real_services(transactional_db: None) -> None:
 
 @pytest.fixture
 def isolated_env(real_services: None, tmp_path: Path) -> dict[str, str]:
-    """The environment every process of this test shares: the test database, Redis, a channel
-    prefix and a Celery queue of their own."""
+    """The environment every process of this test shares: the test database as the app's role,
+    Redis, a channel prefix and a Celery queue of their own."""
+    role = app_role()
+    assert role is not None
+    assert urlsplit(_database_url()).username == role.name
     return production_env(
         tmp_path,
         DJANGO_DEBUG="true",

@@ -11,6 +11,7 @@ from actas.models import Acta, ActaEntry, ActaNote
 from actas.selectors import acta_verify
 from bingo.engine.acta import GENESIS, link_make
 from tests.actas.test_services import ActaHall
+from tests.db_roles import as_table_owner
 
 pytestmark = pytest.mark.django_db
 
@@ -37,18 +38,21 @@ def test_postgres_refuses_to_change_or_delete_a_record(hall: ActaHall, note: Act
     needs_postgres()
     row = model.objects.get()
     change = {"created_at": row.created_at} if model is Acta else {"content": "{}"}
-    with pytest.raises(IntegrityError, match="never changed or deleted"), transaction.atomic():
-        model.objects.filter(pk=row.pk).update(**change)
-    with pytest.raises(IntegrityError, match="never changed or deleted"), transaction.atomic():
-        row.save()
-    # In SQL, past the ORM (which would refuse to delete an acta that has records first).
-    table = model._meta.db_table
-    with (
-        pytest.raises(IntegrityError, match="never changed or deleted"),
-        transaction.atomic(),
-        connection.cursor() as cursor,
-    ):
-        cursor.execute(f"DELETE FROM {table} WHERE id = %s", [row.pk])
+    # As the tables' owner: the app's role is refused by its privileges before any trigger is
+    # asked (tests/common/test_db_roles.py).
+    with as_table_owner():
+        with pytest.raises(IntegrityError, match="never changed or deleted"), transaction.atomic():
+            model.objects.filter(pk=row.pk).update(**change)
+        with pytest.raises(IntegrityError, match="never changed or deleted"), transaction.atomic():
+            row.save()
+        # In SQL, past the ORM (which would refuse to delete an acta that has records first).
+        table = model._meta.db_table
+        with (
+            pytest.raises(IntegrityError, match="never changed or deleted"),
+            transaction.atomic(),
+            connection.cursor() as cursor,
+        ):
+            cursor.execute(f"DELETE FROM {table} WHERE id = %s", [row.pk])
     assert model.objects.filter(pk=row.pk).exists()
     assert acta_verify(session=hall.session).intact
 

@@ -14,6 +14,7 @@ from actas.models import ActaEntry, ActaNote
 from actas.selectors import acta_get, acta_verify
 from bingo.models import Game
 from tests.actas.test_services import ActaHall
+from tests.db_roles import as_table_owner
 
 pytestmark = pytest.mark.django_db
 
@@ -21,19 +22,21 @@ pytestmark = pytest.mark.django_db
 @contextmanager
 def tampering() -> Iterator[None]:
     """What someone with the database's keys could do: on PostgreSQL the triggers that refuse
-    changes are switched off for the duration (inside the test's transaction, rolled back)."""
+    changes are switched off for the duration (inside the test's transaction, rolled back), by
+    the tables' owner (the app's role may not)."""
     tables = ("actas_actaentry", "actas_actanote")
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            # ALTER TABLE waits for no deferred check: run the foreign keys' checks now.
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-            for table in tables:
-                cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
-    yield
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            for table in tables:
-                cursor.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
+    with as_table_owner():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                # ALTER TABLE waits for no deferred check: run the foreign keys' checks now.
+                cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+                for table in tables:
+                    cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
+        yield
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                for table in tables:
+                    cursor.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
 
 
 @pytest.fixture

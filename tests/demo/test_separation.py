@@ -43,6 +43,7 @@ from bingo.players.selectors import wallet_balance
 from cards.models import Series
 from halls.models import Jackpot, JackpotMovement
 from tests.autodraw.helpers import Clock, OnlineHall, Tasks, committed, online_buy, play_to_the_end, reconcile
+from tests.db_roles import as_table_owner
 from tests.factories import UserFactory
 
 
@@ -181,12 +182,19 @@ def test_r102_raw_sql_cannot_mix_the_ledgers_nor_rewrite_demo_credits(lobby: Onl
                 " created_at) VALUES (%s, 2, %s, 1000, 1100, '', %s, now())",
                 [player.pk, kind, f"demo-win-{game.pk}"],
             )
-    # The demo ledger is insert-only and chained: no UPDATE, no DELETE, no forged balance.
+    # The demo ledger is insert-only and chained: no UPDATE, no DELETE (refused to its owner by
+    # trigger, to the app's role by privilege before: tests/common/test_db_roles.py), no forged
+    # balance.
     for sql in (
         "UPDATE bingo_democreditentry SET credits = 100000, balance_after = 100000 WHERE player_id = %s",
         "DELETE FROM bingo_democreditentry WHERE player_id = %s AND kind = 'stake'",
     ):
-        with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
+        with (
+            as_table_owner(),
+            pytest.raises(IntegrityError),
+            transaction.atomic(),
+            connection.cursor() as cursor,
+        ):
             cursor.execute(sql, [player.pk])
     with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(
