@@ -27,6 +27,7 @@ from actas.models import Acta, ActaEntry, ActaNote
 from bingo.common.roles import Role
 from bingo.engine.acta import GENESIS, link_make
 from bingo.engine.cards_kept import Card, cards_destroyed
+from bingo.games import locks
 from bingo.games.exports import game_export_data, hall_time, session_equipment_data, session_header_data
 from bingo.models import Game, GameSeries, GameState, Session
 from halls.selectors import staff_has_role
@@ -39,7 +40,8 @@ WINNING_CARDS_DESTROY_DUE_TASK = "actas.winning_cards_destroy_due"
 def _locked_acta(session_id: int) -> Acta:
     """The session's acta, created on its first record, locked until the transaction ends (its
     session, room and hall joined, not locked)."""
-    locked = Acta.objects.select_for_update(of=("self",)).select_related("session__room__hall")
+    # The lock order (docs/architecture.md): after the game and the jackpot, before the wallets.
+    locked = Acta.objects.select_for_update(of=("self",), no_key=True).select_related("session__room__hall")
     acta = locked.filter(session_id=session_id).first()
     if acta is None:
         Acta.objects.get_or_create(session_id=session_id)
@@ -276,7 +278,7 @@ def game_cards_destroy_record(
     if evidence and not reason:
         raise ValidationError(_("Say why the cards kept as evidence may prove an offence (R51)."))
     with transaction.atomic():
-        game = Game.objects.select_for_update().select_related("session__room__hall").get(pk=game.pk)
+        game = locks.game_lock(game_id=game.pk)  # then the acta: the lock order (docs/architecture.md)
         if not _may_write(user, game.session.room.hall_id):
             raise ValidationError(_("Only the hall's callers and managers write in its acta."))
         if game.state not in selectors.ENDED_STATES:

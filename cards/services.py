@@ -282,7 +282,8 @@ def series_retire(*, series: Series) -> Series:
     any sale of a retired series.
     """
     with transaction.atomic():
-        locked = Series.objects.select_for_update().get(pk=series.pk)
+        # FOR NO KEY UPDATE, as every lock of a series (docs/architecture.md, "Lock order").
+        locked = Series.objects.select_for_update(no_key=True).get(pk=series.pk)
         if locked.status == Series.Status.RETIRED:
             raise ValidationError(_("This series is already retired."))
         locked.status = Series.Status.RETIRED

@@ -37,6 +37,7 @@ from bingo.draw import detection
 from bingo.draw import services as draw_services
 from bingo.engine.gamestate import GameState
 from bingo.engine.prizes import PrizeKind as EnginePrize
+from bingo.games import locks
 from bingo.games import services as game_services
 from bingo.live import events
 from bingo.models import (
@@ -121,7 +122,8 @@ def online_room_advance(*, room_id: int) -> Game | None:
     is under way, ``pause_seconds`` after the last ended, whatever the number of players.
     Session mode (R91-R93): at the session's start, every planned game's sales open at once."""
     with transaction.atomic():
-        online = OnlineRoom.objects.select_for_update().select_related("room__hall").get(pk=room_id)
+        # First in the lock order (docs/architecture.md): two advances of a room queue here.
+        online = locks.online_room_lock(room_id=room_id)
         if not online.active:
             return None
         if online.mode == RoomMode.CONTINUOUS:
@@ -247,6 +249,9 @@ def _session_open_sales(
     now = timezone.now()
     chosen = []
     with transaction.atomic():
+        # Every game first, in their keys' order, then each one's series as its sales open (the
+        # lock order, docs/architecture.md): never a series held while waiting for a game.
+        locks.games_lock(game_ids=[g.pk for g in planned])
         # All or none (R93): a game with no series to sell keeps every game of the session closed.
         system = system_user(hall=hall)
         # The operator's moment, the same for every game (R93); if it has passed (the system
@@ -282,24 +287,31 @@ def _session_close_when_over(session: Session, games: list[Game], hall: Hall) ->
 
 def online_game_sales_close(*, game_id: int) -> list[Game]:
     """Close, at once, the sales of every game of ``game_id``'s session still selling whose
-    ``sales_close_at`` has passed (R93: for everyone together; no later sale), then start the
-    session's next draw. In a continuous room a game that has sold no card yet keeps selling
-    for another window, within the day's session: the room is always open (R90) and the acta is
-    not filled with empty games while nobody plays, as long as its series can still sell (not
-    retired). Otherwise a game that sold no card has nothing to draw: it is annulled, with its
-    reason in the acta. Returns the games it closed."""
+    ``sales_close_at`` has passed (R93: for everyone together; no later sale), then, in a
+    transaction of its own, start the session's next draw. In a continuous room a game that has
+    sold no card yet keeps selling for another window, within the day's session: the room is
+    always open (R90) and the acta is not filled with empty games while nobody plays, as long as
+    its series can still sell (not retired). Otherwise a game that sold no card has nothing to
+    draw: it is annulled, with its reason in the acta. Returns the games it closed."""
     closed: list[Game] = []
     with transaction.atomic():
-        game = Game.objects.select_related("session__room__hall").get(pk=game_id)
-        session = Session.objects.select_for_update().get(pk=game.session_id)
+        # The lock order (docs/architecture.md): the session, then every game due in their
+        # keys' order, before any is closed (closing one takes its series and the jackpot).
+        session_id = Game.objects.values_list("session_id", flat=True).get(pk=game_id)
+        session = locks.session_lock(session_id=session_id)
         now = timezone.now()
-        due = Game.objects.filter(
+        due_ids = Game.objects.filter(
             session=session, state=GameState.SELLING.value, sales_close_at__lte=now
-        ).order_by("number")
+        ).values_list("pk", flat=True)
+        locked = locks.games_lock(game_ids=due_ids)
+        # Closed meanwhile (a manager, a fault) is no longer due.
+        due = sorted(
+            (g for g in locked.values() if g.state == GameState.SELLING.value), key=lambda g: g.number
+        )
         if not due:
             return closed
-        hall = game.session.room.hall
-        online = OnlineRoom.objects.get(pk=game.session.room_id)
+        hall = session.room.hall
+        online = session.room.online
         system = system_user(hall=hall)
         for item in due:
             again = now + timedelta(seconds=online.sales_seconds)
@@ -320,7 +332,10 @@ def online_game_sales_close(*, game_id: int) -> list[Game]:
                     game=item, user=system, reason=_("No card was sold: there is nothing to draw (R90).")
                 )
             closed.append(item)
-        online_session_draw_next(session_id=session.pk)
+    # The next draw, once the close has committed: starting it locks a game this close may not
+    # hold, which the lock order puts before the series and the jackpot the close took. Should it
+    # fail, the sales stay closed (R93) and the reconciler starts it on its next round.
+    online_session_draw_next(session_id=session_id)
     return closed
 
 
@@ -330,11 +345,7 @@ def online_session_draw_next(*, session_id: int) -> Game | None:
     the room's pace (R88); its first ball is queued. Session mode waits ``pause_seconds``
     after the previous game ended."""
     with transaction.atomic():
-        session = (
-            Session.objects.select_for_update(of=("self",))
-            .select_related("room__online", "room__hall")
-            .get(pk=session_id)
-        )
+        session = locks.session_lock(session_id=session_id)
         games = selectors.session_games(session=session)
         if any(g.state in (GameState.DRAWING.value, GameState.SUSPENDED.value) for g in games):
             return None
@@ -375,11 +386,8 @@ def online_ball_draw(*, game_id: int, position: int) -> Ball | None:
     nothing (one transaction): the reconciler queues the ball again.
     """
     with transaction.atomic():
-        game = (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("session__room__hall", "session__room__online")
-            .get(pk=game_id)
-        )
+        # The game first; a prize it completes takes the jackpot, the acta, then the wallets.
+        game = locks.game_lock(game_id=game_id)
         if (
             game.state != GameState.DRAWING.value
             or game.draw_mode != DrawMode.ELECTRONIC
@@ -519,9 +527,9 @@ def online_game_fault(
         raise ValidationError(_("Say what failed (R98)."))
     now = now or timezone.now()
     with transaction.atomic():
-        game = (
-            Game.objects.select_for_update(of=("self",)).select_related("session__room__hall").get(pk=game.pk)
-        )
+        # The lock order (docs/architecture.md): the game, then (closing its sales) its series
+        # and the jackpot, then (annulling it) the jackpot, the acta and the buyers' wallets.
+        game = locks.game_lock(game_id=game.pk)
         hall_id = game.session.room.hall_id
         if not (
             user.is_superuser or any(staff_has_role(user=user, hall_id=hall_id, role=r) for r in FAULT_ROLES)
@@ -602,9 +610,7 @@ def online_game_fault_find(*, game_id: int, now: datetime | None = None) -> Game
     game made null, or None."""
     now = now or timezone.now()
     with transaction.atomic():
-        game = (
-            Game.objects.select_for_update(of=("self",)).select_related("session__room__hall").get(pk=game_id)
-        )
+        game = locks.game_lock(game_id=game_id)
         reason = _fault_found(game, now)
         if reason is None:
             return None

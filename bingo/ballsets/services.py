@@ -29,13 +29,14 @@ from halls.models import (
     Hall,
 )
 
-# Lock order, for callers that hold several: the game (the draw service's own lock), then ball
-# sets (two of them in id order), then the hall's jackpot.
+# Lock order (docs/architecture.md), for callers that hold several: the game (the draw service's
+# own lock), then ball sets (two of them in id order), then the hall's jackpot.
 
 
 def _locked_sets(*ball_sets: BallSet) -> list[BallSet]:
     """The given sets re-read under a row lock, taken in id order; returned in the order given."""
-    locked = {s.pk: s for s in BallSet.objects.select_for_update().filter(pk__in=[s.pk for s in ball_sets])}
+    chosen = BallSet.objects.select_for_update(no_key=True).filter(pk__in=[s.pk for s in ball_sets])
+    locked = {s.pk: s for s in chosen.order_by("pk")}
     return [locked[s.pk] for s in ball_sets]
 
 

@@ -43,7 +43,7 @@ class DemoKeyConflictError(ValidationError):
 
 def _lock(player: Player) -> None:
     # The player's row, as the wallet locks it: one movement of a player's credits at a time.
-    Player.objects.select_for_update().filter(pk=player.pk).values_list("pk").get()
+    Player.objects.select_for_update(no_key=True).filter(pk=player.pk).values_list("pk").get()
 
 
 def demo_credit_post(

@@ -40,7 +40,7 @@ from bingo.engine.payout import tax_withheld
 from bingo.engine.prizes import PrizeKind as EnginePrize
 from bingo.engine.prizes import prize_amounts, share
 from bingo.engine.sales import double_card_halves
-from bingo.games import doubles
+from bingo.games import doubles, locks
 from bingo.games.services import _move, _plan_from
 from bingo.jackpot import services as jackpot_services
 from bingo.live import events
@@ -71,8 +71,9 @@ _RNG = secrets.SystemRandom()
 
 
 def _locked(game: Game) -> Game:
-    # Only the game row: the joined session, room and hall are read, not locked.
-    return Game.objects.select_for_update(of=("self",)).select_related("session__room__hall").get(pk=game.pk)
+    # Only the game row (the joined session, room and hall are read, not locked): the lock
+    # order's (docs/architecture.md), before the ball sets, the jackpot, the acta and the wallets.
+    return locks.game_lock(game_id=game.pk)
 
 
 def _require_staff(user: User, game: Game, *roles: Role) -> None:
@@ -361,9 +362,10 @@ def _decide_jackpot(
 
 def _players_lock(player_ids: list[int] | QuerySet[Any]) -> None:
     """Lock the players' rows (``wallet_post`` locks each one) in the order of their keys, so
-    two writes over several wallets never wait for each other (no deadlock)."""
+    two writes over several wallets never wait for each other (no deadlock): the last rows of
+    the lock order (docs/architecture.md), FOR NO KEY UPDATE as ``wallet_post`` takes them."""
     list(
-        Player.objects.select_for_update()
+        Player.objects.select_for_update(no_key=True)
         .filter(pk__in=player_ids)
         .order_by("pk")
         .values_list("pk", flat=True)
@@ -388,7 +390,7 @@ def prize_pay_to_wallets(*, game: Game) -> list[PrizePayment]:
         hall = Hall.objects.get(pk=hall_id)
         quantum = quantum_for(hall.currency)
         owed = list(
-            PrizeWinner.objects.select_for_update(of=("self",))
+            PrizeWinner.objects.select_for_update(of=("self",), no_key=True)
             .filter(prize__game=game, payment__isnull=True)
             .order_by("prize_id", "series_id", "card_number")
         )
@@ -491,7 +493,7 @@ def _nothing_to_pay(series: Series, card_number: int, hall: Hall) -> ValidationE
 def _pay(series: Series, card_number: int, cash_desk: CashDesk, cashier: User, hall: Hall) -> Payout:
     with transaction.atomic():
         owed = list(
-            PrizeWinner.objects.select_for_update(of=("self",))
+            PrizeWinner.objects.select_for_update(of=("self",), no_key=True)
             .select_related("prize__game__session")
             .filter(series=series, card_number=card_number, payment__isnull=True)
             .order_by("prize__game_id", "prize_id")

@@ -43,7 +43,7 @@ from bingo.engine.sales import (
     sales_open_announcement,
     second_series_validate,
 )
-from bingo.games import doubles
+from bingo.games import doubles, locks
 from bingo.jackpot import services as jackpot_services
 from bingo.live import events
 from bingo.models import Game, GameSeries, OnlineRoom, Session
@@ -189,7 +189,7 @@ def session_close(
     that failed) — or ``missing_check_reason`` says why it could not be made, an occurrence in
     the acta (R61 m)); otherwise refused, nothing changed. Online sessions have no ball sets."""
     with transaction.atomic():
-        session = Session.objects.select_for_update().select_related("room__hall").get(pk=session.pk)
+        session = locks.session_lock(session_id=session.pk)
         if session.ended_at is not None:
             return session
         open_games = session.games.filter(
@@ -259,7 +259,7 @@ def game_create(
         pattern=pattern,
     )
     with transaction.atomic():
-        Session.objects.select_for_update().get(pk=session.pk)
+        locks.session_lock(session_id=session.pk)  # games numbered one after another
         number = (session.games.aggregate(n=Max("number"))["n"] or 0) + 1
         previous = session.games.filter(number=number - 1).first()
         if previous is not None and previous.variant != chosen.value and doubles.doubles_pending(previous):
@@ -321,14 +321,12 @@ def game_open_sales(*, game: Game, series: list[Series], user: User | None = Non
     if not 1 <= len(series) <= 2:
         raise ValidationError(_("Put one series on sale, and at most one more to continue in (R38)."))
     with transaction.atomic():
-        game = (
-            Game.objects.select_for_update(of=("self",)).select_related("session__room__hall").get(pk=game.pk)
-        )
+        # The lock order (docs/architecture.md): the game, then the series, in their keys' order.
+        game = locks.game_lock(game_id=game.pk)
         hall = game.session.room.hall
         # R60: a game starts with its sale, not before the games that ended are in the acta.
         acta_services.acta_require_recorded(game=game)
-        locked = list(Series.objects.select_for_update().filter(pk__in=[s.pk for s in series]).order_by("pk"))
-        by_id = {s.pk: s for s in locked}
+        by_id = locks.series_lock(series_ids=[s.pk for s in series])
         chosen = [by_id[s.pk] for s in series]
         _move(game, GameState.SELLING)
         _check_doubles(game, chosen)
@@ -422,15 +420,17 @@ def game_play_doubles(*, game: Game, user: User | None = None) -> Game:
     announcement of R40 (its prizes are worked out on the other half of the cards' price);
     ``user`` goes in the audit trail."""
     with transaction.atomic():
-        game = (
-            Game.objects.select_for_update(of=("self",)).select_related("session__room__hall").get(pk=game.pk)
-        )
+        # The first game of the double cards, then this one: games in their keys' order (the
+        # lock order, docs/architecture.md); looked for again once both are locked.
+        first = doubles.doubles_before(Game.objects.get(pk=game.pk))
+        locked = locks.games_lock(game_ids=[game.pk] if first is None else [first.pk, game.pk])
+        game = locked[game.pk]
         previous = doubles.doubles_before(game)
-        if previous is None:
+        if previous is None or previous.pk not in locked:
             raise ValidationError(_("Game %(n)d has no double cards to play again.") % {"n": game.number - 1})
+        previous = locked[previous.pk]
         # R60: the first game of the double cards is in the acta before the second starts.
         acta_services.acta_require_recorded(game=game)
-        previous = Game.objects.select_for_update(of=("self",)).get(pk=previous.pk)
         if previous.state != GameState.FINISHED.value:
             raise ValidationError(
                 _("Game %(n)d must end before its double cards play their second game (R15).")
@@ -480,13 +480,11 @@ def game_close_sales(*, game: Game, user: User | None = None) -> Game:
     """Close the sales of ``game`` and record the announcement of R40: the cards sold of each
     series, the prize values and the jackpot's contribution; ``user`` goes in the audit trail."""
     with transaction.atomic():
-        # Same locks as sale_make (the game, then the series on sale): sales in flight finish
-        # first and are counted; later ones see the game closed.
-        game = (
-            Game.objects.select_for_update(of=("self",)).select_related("session__room__hall").get(pk=game.pk)
-        )
+        # The lock order (docs/architecture.md), as every sale takes it: the game, then its
+        # series. Sales in flight finish first and are counted; later ones see the game closed.
+        game = locks.game_lock(game_id=game.pk)
         hall = game.session.room.hall
-        locked = {s.pk: s for s in Series.objects.select_for_update().filter(games__game=game).order_by("pk")}
+        locked = {s.pk: s for s in locks.game_series_lock(game_id=game.pk)}
         _move(game, GameState.SALES_CLOSED)
         entries = list(GameSeries.objects.filter(game=game).order_by("position"))
         for entry in entries:
@@ -528,8 +526,8 @@ def game_close_sales(*, game: Game, user: User | None = None) -> Game:
         game.save(update_fields=["state", "closing_announcement", "sales_closed_at", "prize_remainder"])
         audit_record(user=user, hall_id=hall.pk, action=AuditAction.SALES_CLOSED, game=game)
         if game.jackpot_active:
-            # R10: 3 % of the prize money goes to the jackpot as the sale closes (game -> jackpot
-            # lock order, as prize_award takes them).
+            # R10: 3 % of the prize money goes to the jackpot as the sale closes (the lock
+            # order: game, series, then the jackpot, as prize_award takes them).
             jackpot_services.jackpot_contribute(
                 hall=hall, game_id=game.pk, amount=amounts.jackpot_contribution
             )

@@ -34,8 +34,9 @@ def _check_amount(amount: Decimal, *, field: str = "amount") -> Decimal:
 
 def _locked_jackpot(hall: Hall) -> Jackpot:
     # get_or_create re-reads after losing a creation race; then the row lock serializes writers.
+    # The lock order (docs/architecture.md): after the games and series, before the acta.
     Jackpot.objects.get_or_create(hall=hall)
-    return Jackpot.objects.select_for_update().get(hall=hall)
+    return Jackpot.objects.select_for_update(no_key=True).get(hall=hall)
 
 
 def _game_of_hall(*, hall: Hall, game_id: int) -> None:

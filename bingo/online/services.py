@@ -27,6 +27,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bingo.games import locks
 from bingo.games import services as game_services
 from bingo.models import (
     Game,
@@ -219,7 +220,7 @@ def online_room_update(*, online_room: OnlineRoom, **fields: Any) -> OnlineRoom:
     if unknown:
         raise ValueError(f"unknown fields: {sorted(unknown)}")
     with transaction.atomic():
-        locked = OnlineRoom.objects.select_for_update().select_related("room__hall").get(pk=online_room.pk)
+        locked = locks.online_room_lock(room_id=online_room.pk)
         if ("variant" in fields) != ("prize_plan" in fields):
             # The plan is checked against the variant: both are checked together.
             fields.setdefault("variant", locked.variant)
@@ -492,7 +493,8 @@ def player_lobby_visit(*, player: Player, now: datetime | None = None) -> dateti
     first time), so the lobby lists the games that ended while they were away."""
     now = now or timezone.now()
     with transaction.atomic():
-        Player.objects.select_for_update().filter(pk=player.pk).values_list("pk").get()  # two tabs: in turn
+        # Two tabs in turn, on the wallet's own lock (docs/architecture.md, "Lock order").
+        Player.objects.select_for_update(no_key=True).filter(pk=player.pk).values_list("pk").get()
         visit = PlayerVisit.objects.filter(player=player).first()
         if visit is None:
             PlayerVisit.objects.create(player=player, lobby_seen_at=now)

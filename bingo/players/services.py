@@ -77,7 +77,8 @@ def wallet_post(
         raise ValidationError(_("Unknown kind of wallet movement."))
     signed = amount if kind in WalletEntry.CREDITS else -amount
     with transaction.atomic():
-        Player.objects.select_for_update().filter(pk=player.pk).values_list("pk").get()
+        # The wallets come last in the lock order (docs/architecture.md), FOR NO KEY UPDATE.
+        Player.objects.select_for_update(no_key=True).filter(pk=player.pk).values_list("pk").get()
         if key and (done := WalletEntry.objects.filter(player=player, key=key).first()) is not None:
             if (
                 done.kind != kind

@@ -44,7 +44,7 @@ def play_session_end(*, session: PlaySession, reason: str, now: datetime | None 
         raise ValueError(f"unknown end reason {reason!r}")
     now = _now(now)
     with transaction.atomic():
-        locked = PlaySession.objects.select_for_update().get(pk=session.pk)
+        locked = PlaySession.objects.select_for_update(no_key=True).get(pk=session.pk)
         if locked.ended_at is not None:
             return locked
         figures = selectors.play_session_figures(player=locked.player, start=locked.started_at, end=now)
@@ -106,7 +106,7 @@ def play_session_continue(*, session: PlaySession, now: datetime | None = None) 
     the session ends if they buy nothing in the next game. Refused when not invited."""
     now = _now(now)
     with transaction.atomic():
-        locked = PlaySession.objects.select_for_update().get(pk=session.pk)
+        locked = PlaySession.objects.select_for_update(no_key=True).get(pk=session.pk)
         idle = selectors.inactivity(session=locked, now=now)
         if locked.ended_at is not None or idle.stage == "none":
             raise ValidationError(_("There is no invitation to end the session to answer."))
@@ -134,7 +134,9 @@ def play_purchase_check(*, player: Player, now: datetime | None = None) -> None:
     inside the purchase's transaction; the session row is locked so a purchase and the session's
     end do not cross."""
     now = _now(now)
-    session = PlaySession.objects.select_for_update().filter(player=player, ended_at__isnull=True).first()
+    # The purchase's first lock (docs/architecture.md, "Lock order"), before its game's.
+    opened = PlaySession.objects.select_for_update(no_key=True).filter(player=player, ended_at__isnull=True)
+    session = opened.first()
     if session is None:
         return
     limit_at = selectors.time_limit_at(session=session, limits=selectors.play_limits(player=player, now=now))
@@ -177,7 +179,7 @@ def play_limit_set(
         )
     now = _now(now)
     with transaction.atomic():
-        Player.objects.select_for_update().get(pk=player.pk)
+        Player.objects.select_for_update(no_key=True).get(pk=player.pk)
         limit, _created = PlayLimit.objects.get_or_create(player=player)
         in_force = selectors.play_limits(player=player, now=now).session_minutes
         limit.session_minutes = in_force

@@ -61,7 +61,7 @@ EXCLUSION_CHOICES = [
 
 def _lock(player: Player) -> None:
     """Lock ``player``'s row until the transaction ends (the wallet's own lock, ``wallet_post``)."""
-    Player.objects.select_for_update().filter(pk=player.pk).values_list("pk").get()
+    Player.objects.select_for_update(no_key=True).filter(pk=player.pk).values_list("pk").get()
 
 
 # --- limits ------------------------------------------------------------------------------------

@@ -1,8 +1,10 @@
 """Writes of selling cards (R34-R39).
 
 Every sale goes through ``sale_make``, whatever the caller (screen, API, simulation). It locks
-the game row, then the series rows in id order, so concurrent cashiers queue on one game and no
-card number is skipped or sold twice (R36); PostgreSQL also refuses overlapping card ranges.
+the game row, then the series rows in id order (the lock order, docs/architecture.md), so
+concurrent cashiers queue on one game and no card number is skipped or sold twice (R36);
+PostgreSQL also refuses overlapping card ranges. The common desk sale is one statement that
+locks the series row alone (``_sell_fast``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, Sum
+from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -27,6 +29,7 @@ from bingo.engine.sales import (
     SaleError,
     allocate,
 )
+from bingo.games import locks
 from bingo.live import events
 from bingo.models import Game, GameSeries, Player, Sale
 from cards.models import Series
@@ -186,6 +189,10 @@ _TAKE_NUMBERS = """
 # PostgreSQL: the numbers and the ledger row in one statement. Run outside any transaction it
 # commits by itself, so the series row lock (R36) is held only inside the server, for the
 # statement and its commit, never across a round trip to a client that may be descheduled.
+# It locks the series row alone (docs/architecture.md, "Lock order"): the key share its sale
+# row takes of the game at commit waits for no game lock (all FOR NO KEY UPDATE), and a close
+# holding the game waits for this statement, then counts its sale; one that starts during the
+# close finds the series no longer on sale and falls to the locked path, which refuses it.
 _TAKE_NUMBERS_AND_RECORD = (
     "WITH taken AS ("
     + _TAKE_NUMBERS
@@ -316,22 +323,20 @@ def _sell(
 ) -> SaleResult:
     """The locked sale, at a desk (``desk``, ``cashier``, cash ``received``) or online to
     ``buyer`` (paid from the wallet by the caller: ``received`` None)."""
-    # Sales queue on the rows of the series on sale (R36: one number after another). Closing the
-    # game takes the same locks, so the state read below, in a statement of its own after the
-    # lock is granted, is the committed one: no sale slips into a closed game.
-    on_sale = list(
-        Series.objects.select_for_update(of=("self",))
-        .filter(games__game_id=game.pk)
-        .annotate(position=F("games__position"), start=F("games__start_number"))
-        .order_by("pk")
-    )
-    game = Game.objects.select_related("session__room__hall").get(pk=game.pk)
+    # The lock order (docs/architecture.md, "Lock order"): the game, then its series, as the
+    # close takes them. A sale in flight holds the game, so the close waits for it and counts
+    # it; a sale that comes during the close waits, then reads the game closed: no sale slips
+    # into a closed game, and neither waits for the other holding what the other needs.
+    game = locks.game_lock(game_id=game.pk)
     hall = game.session.room.hall
-    if game.state != GameState.SELLING.value or not on_sale or game.doubles_of_id is not None:
+    if game.state != GameState.SELLING.value or game.doubles_of_id is not None:
         raise ValidationError(_("Game %(n)d is not selling cards.") % {"n": game.number})
     # R85: online series are sold only online, from wallets; the hall's only at its desks (the
-    # fast path's UPDATE says the same, and on PostgreSQL the sale trigger too).
-    if (wrong := next((s for s in on_sale if s.online != (buyer is not None)), None)) is not None:
+    # fast path's UPDATE says the same, and on PostgreSQL the sale trigger too). Read before the
+    # series' lock: a series is online or not from its creation, and a selling game's series
+    # change only under the game's lock, held here.
+    wrong = Series.objects.filter(games__game_id=game.pk).exclude(online=buyer is not None).first()
+    if wrong is not None:
         if buyer is None:
             raise ValidationError(
                 _("Series %(s)s is set aside for online play: it is never sold at a desk (R85).")
@@ -352,7 +357,11 @@ def _sell(
                 _("A player may buy at most %(limit)d cards in a game (R35); %(player)s has %(bought)d.")
                 % {"limit": hall.card_limit_per_player, "player": player or str(buyer), "bought": bought}
             )
-    on_sale.sort(key=lambda s: s.position)
+    # R36: sales queue on the rows of the series on sale (the desk's one-statement sale too),
+    # locked as late as the sale allows.
+    on_sale = sorted(locks.game_series_lock(game_id=game.pk), key=lambda s: s.position)
+    if not on_sale:
+        raise ValidationError(_("Game %(n)d is not selling cards.") % {"n": game.number})
     first = on_sale[0]
     if first.status == Series.Status.RETIRED:
         raise ValidationError(

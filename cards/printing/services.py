@@ -88,7 +88,7 @@ def print_job_run(*, print_job_id: int) -> PrintJob:
     """
     with transaction.atomic():
         job = (
-            PrintJob.objects.select_for_update()
+            PrintJob.objects.select_for_update(of=("self",))  # the series, hall, card set: read
             .select_related("series__hall", "series__card_set")
             .get(pk=print_job_id)
         )
