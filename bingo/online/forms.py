@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from bingo.common.forms import add_service_errors
+from bingo.common.forms import KEY_ERRORS, add_service_errors
 from bingo.engine.prizes import PrizeKind
 from bingo.games.forms import DATETIME_INPUT, DateTimeLocalInput, WallClockField, in_hall_time
 from bingo.models import Marking, OnlineRoom, RoomMode, Session
@@ -230,8 +230,17 @@ class BuyForm(forms.Form):
     """Cards to buy, and the purchase's key: a page renders a new one, so the same form sent
     twice buys once."""
 
-    quantity = forms.IntegerField(label=_("Cards"), min_value=1, max_value=1000, initial=1)
-    key = forms.CharField(widget=forms.HiddenInput, max_length=services.KEY_MAX)
+    quantity = forms.IntegerField(
+        label=_("Cards"),
+        min_value=1,
+        max_value=1000,
+        initial=1,
+        error_messages={
+            "required": _("Say how many cards to buy."),
+            "invalid": _("Say how many cards to buy."),
+        },
+    )
+    key = forms.CharField(widget=forms.HiddenInput, max_length=services.KEY_MAX, error_messages=KEY_ERRORS)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {"quantity": 1, "key": secrets.token_urlsafe(18)})

@@ -49,4 +49,8 @@ class OperatorExclusionForm(forms.Form):
 class LiftForm(forms.Form):
     """A manager lifts an operator's exclusion, saying why."""
 
-    reason = forms.CharField(label=_("Reason for lifting"), max_length=1000)
+    reason = forms.CharField(
+        label=_("Reason for lifting"),
+        max_length=1000,
+        error_messages={"required": _("Give the reason for lifting the exclusion.")},
+    )
