@@ -39,6 +39,7 @@ from bingo.common.api import (
     DigitsField,
     ErrorSerializer,
     HasRole,
+    IdField,
     IsManager,
     IsManagerOrInspector,
     JSONLinesRenderer,
@@ -239,7 +240,7 @@ class SeriesCreateSerializer(serializers.Serializer[Any]):
 class SeriesFilterSerializer(serializers.Serializer[Any]):
     """Query parameters of the series list."""
 
-    hall = serializers.IntegerField(required=False, help_text="Only the series of this hall (id).")
+    hall = IdField(required=False, help_text="Only the series of this hall (id).")
 
 
 class CardCheckQuerySerializer(serializers.Serializer[Any]):

@@ -403,3 +403,22 @@ def test_a_number_beyond_its_bound_gets_400_naming_the_field(
     )
     assert response.status_code == 400, response.content[:300]
     assert field in response.json(), response.json()
+
+
+@pytest.mark.parametrize(
+    ("url", "field"),
+    [
+        (f"/api/sessions/?room={HUGE}", "room"),
+        (f"/api/sessions/?hall={HUGE}", "hall"),
+        (f"/api/series/?hall={HUGE}", "hall"),
+    ],
+)
+def test_a_list_filtered_by_an_id_no_row_can_have_gets_400(
+    hostile: HostileWorld, url: str, field: str
+) -> None:
+    """An id past a bigint names no row: refused on the field (SQLite could not even bind it)."""
+    client = Client()
+    client.force_login(hostile.people[Role.MANAGER])
+    response = client.get(url)
+    assert response.status_code == 400, response.content[:300]
+    assert field in response.json()

@@ -38,7 +38,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bingo.common import bounds
-from bingo.common.api import Conflict, ErrorSerializer, MoneyField, Pagination
+from bingo.common.api import Conflict, ErrorSerializer, IdField, MoneyField, Pagination
 from bingo.common.roles import Role
 from bingo.engine import Variant
 from bingo.games import selectors, services
@@ -151,8 +151,8 @@ class SessionCreateSerializer(serializers.Serializer[Any]):
 class SessionFilterSerializer(serializers.Serializer[Any]):
     """Query parameters of the session list."""
 
-    hall = serializers.IntegerField(required=False, help_text="Only the sessions of this hall (id).")
-    room = serializers.IntegerField(required=False, help_text="Only the sessions of this room (id).")
+    hall = IdField(required=False, help_text="Only the sessions of this hall (id).")
+    room = IdField(required=False, help_text="Only the sessions of this room (id).")
 
 
 class ShareField(serializers.CharField):
