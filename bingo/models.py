@@ -10,6 +10,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from bingo.common import bounds
 from cards.models import VARIANT_CHOICES
 
 
@@ -46,6 +47,10 @@ class Session(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=Q(scheduled_end__gt=F("starts_at")), name="session_ends_after_start"
+            ),
+            models.CheckConstraint(
+                condition=Q(scheduled_end__lte=F("starts_at") + bounds.SESSION_MAX_LENGTH),
+                name="session_at_most_a_day",
             ),
             models.CheckConstraint(
                 condition=Q(jackpot_balls__isnull=True) | Q(jackpot_balls__gte=1, jackpot_balls__lte=90),
@@ -168,6 +173,11 @@ class Game(models.Model):
                 condition=Q(ball_interval__isnull=True) | Q(ball_interval__gte=1),
                 name="game_ball_interval_r88",
             ),
+            # R92: an online game's card price, as a series' (bingo.common.bounds).
+            models.CheckConstraint(
+                condition=Q(price__isnull=True) | Q(price__gt=0, price__lte=bounds.CARD_PRICE_MAX),
+                name="game_price_in_range",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -252,6 +262,17 @@ class Sale(models.Model):
                 name="sale_quantity_matches_range",
             ),
             models.CheckConstraint(condition=Q(unit_price__gt=0), name="sale_price_positive"),
+            # Bounds of what a person sets (bingo.common.bounds): the cards of one sale, a card's
+            # price, the cash handed over; the biggest sale's amount fits its column.
+            models.CheckConstraint(
+                condition=Q(quantity__lte=bounds.SALE_MAX_CARDS), name="sale_at_most_max_cards"
+            ),
+            models.CheckConstraint(
+                condition=Q(unit_price__lte=bounds.CARD_PRICE_MAX), name="sale_price_at_most_max"
+            ),
+            models.CheckConstraint(
+                condition=Q(cash_received__lte=bounds.AMOUNT_MAX), name="sale_cash_received_at_most_max"
+            ),
             models.CheckConstraint(
                 condition=Q(amount=F("quantity") * F("unit_price")), name="sale_amount_is_cards"
             ),
@@ -341,6 +362,13 @@ class Claim(models.Model):
 
     class Meta:
         ordering = ("game", "created_at", "pk")
+        constraints = [
+            # The card keyed in is one of its series' (bingo.common.bounds).
+            models.CheckConstraint(
+                condition=Q(card_number__gte=1, card_number__lte=bounds.CARD_NUMBER_MAX),
+                name="claim_card_number_in_range",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game} {self.kind} {self.series} n.º {self.card_number}: {self.outcome}"
@@ -557,6 +585,12 @@ class WalletEntry(models.Model):
                 | Q(kind__in=["withdrawal", "purchase"], amount__lt=0),
                 name="wallet_entry_sign_of_kind",
             ),
+            # The cash of one deposit or withdrawal at a desk (bingo.common.bounds).
+            models.CheckConstraint(
+                condition=~Q(kind__in=["deposit", "withdrawal"])
+                | Q(amount__gte=-bounds.AMOUNT_MAX, amount__lte=bounds.AMOUNT_MAX),
+                name="wallet_cash_movement_at_most_max",
+            ),
             models.CheckConstraint(
                 condition=~Q(kind="purchase") | Q(sale__isnull=False), name="wallet_purchase_has_sale"
             ),
@@ -625,6 +659,15 @@ class OnlineRoom(models.Model):
             # R88: never under one second between balls.
             models.CheckConstraint(condition=Q(ball_interval__gte=1), name="online_room_ball_interval_r88"),
             models.CheckConstraint(condition=Q(sales_seconds__gte=5), name="online_room_sales_window"),
+            # R90: a continuous room's sales window and pause, an hour at most (bingo.common.bounds).
+            models.CheckConstraint(
+                condition=Q(sales_seconds__lte=bounds.SALES_SECONDS_MAX),
+                name="online_room_sales_window_at_most_an_hour",
+            ),
+            models.CheckConstraint(
+                condition=Q(pause_seconds__lte=bounds.PAUSE_SECONDS_MAX),
+                name="online_room_pause_at_most_an_hour",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -672,6 +715,9 @@ class DemoGame(models.Model):
             # R88 holds in demo as in the room it mirrors.
             models.CheckConstraint(condition=Q(ball_interval__gte=1), name="demo_game_ball_interval_r88"),
             models.CheckConstraint(condition=Q(cards_mine__gte=1), name="demo_game_has_cards"),
+            models.CheckConstraint(
+                condition=Q(cards_mine__lte=bounds.DEMO_MAX_CARDS), name="demo_game_at_most_max_cards"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -885,6 +931,28 @@ class PlayLimit(models.Model):
                 condition=Q(session_minutes__isnull=True) | Q(session_minutes__gte=1),
                 name="play_limit_positive",
             ),
+            # R101: the limits and reminders a player chooses from (bingo.common.bounds).
+            models.CheckConstraint(
+                condition=(
+                    Q(session_minutes__isnull=True)
+                    | Q(
+                        session_minutes__gte=bounds.PLAY_LIMIT_MINUTES_MIN,
+                        session_minutes__lte=bounds.PLAY_LIMIT_MINUTES_MAX,
+                    )
+                )
+                & (
+                    Q(next_session_minutes__isnull=True)
+                    | Q(
+                        next_session_minutes__gte=bounds.PLAY_LIMIT_MINUTES_MIN,
+                        next_session_minutes__lte=bounds.PLAY_LIMIT_MINUTES_MAX,
+                    )
+                ),
+                name="play_limit_minutes_in_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(reminder_minutes__isnull=True) | Q(reminder_minutes__in=bounds.REMINDER_CHOICES),
+                name="play_limit_reminder_offered",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -1009,6 +1077,10 @@ class PlayerLimit(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(amount__isnull=True) | Q(amount__gt=0), name="player_limit_amount_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(amount__isnull=True) | Q(amount__lte=bounds.AMOUNT_MAX),
+                name="player_limit_amount_at_most_max",
             ),
             models.CheckConstraint(
                 condition=Q(effective_at__gte=F("requested_at")), name="player_limit_effective_after_request"

@@ -330,8 +330,14 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # DRF's parsers, the JSON one refusing bodies nested too deeply with 400 (bingo/common/api.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "bingo.common.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    # A service's django ValidationError becomes a 400 with field errors (bingo/api.py).
+    # A service's django ValidationError becomes a 400 with field errors (bingo/common/api.py).
     "EXCEPTION_HANDLER": "bingo.common.api.exception_handler",
     # The public card check is throttled per address, one count for /verificar/ and the API
     # (cards/api.py CardCheckThrottle), and so is registration (bingo/common/throttling.py).

@@ -32,11 +32,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from bingo.common import bounds
 from bingo.common.api import (
     Conflict,
     DigitsField,
     ErrorSerializer,
     HasRole,
+    IdField,
     IsManager,
     IsManagerOrInspector,
     JSONLinesRenderer,
@@ -208,9 +210,11 @@ class SeriesCreateSerializer(serializers.Serializer[Any]):
         queryset=Hall.objects.all(), help_text="A hall the caller manages."
     )
 
-    order_number = serializers.IntegerField(min_value=1)
+    order_number = serializers.IntegerField(min_value=1, max_value=bounds.SERIES_ORDER_NUMBER_MAX)
     card_set = serializers.PrimaryKeyRelatedField(queryset=CardSet.objects.all())
-    price = MoneyField(help_text='Face value of a card, as a decimal string ("25.00").')
+    price = MoneyField(
+        max_value=bounds.CARD_PRICE_MAX, help_text='Face value of a card, as a decimal string ("25.00").'
+    )
     back_colour = serializers.CharField(max_length=16, help_text="The series' colour, #RRGGBB.")
     face_colour = serializers.CharField(max_length=16, help_text="The price's colour, #RRGGBB.")
     authorization = serializers.CharField(
@@ -236,7 +240,7 @@ class SeriesCreateSerializer(serializers.Serializer[Any]):
 class SeriesFilterSerializer(serializers.Serializer[Any]):
     """Query parameters of the series list."""
 
-    hall = serializers.IntegerField(required=False, help_text="Only the series of this hall (id).")
+    hall = IdField(required=False, help_text="Only the series of this hall (id).")
 
 
 class CardCheckQuerySerializer(serializers.Serializer[Any]):

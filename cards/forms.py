@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Max, QuerySet
 from django.utils.translation import gettext_lazy as _
 
+from bingo.common import bounds
 from bingo.common.forms import add_service_errors
 from bingo.engine import SERIES_SIZES, Variant, algorithm_for, parse_seed
 from cards import services
@@ -40,6 +41,7 @@ class CardSetForm(forms.Form):
         label=_("Number of cards (other size)"),
         required=False,
         min_value=1,
+        max_value=bounds.CARD_NUMBER_MAX,
         help_text=_("Only when the size is 'Other size'."),
     )
     seed = forms.CharField(
@@ -113,6 +115,7 @@ class SeriesForm(forms.Form):
     order_number = forms.IntegerField(
         label=_("Order number"),
         min_value=1,
+        max_value=bounds.SERIES_ORDER_NUMBER_MAX,
         help_text=_("The series' number in this hall, printed on every card (R18)."),
     )
     source = forms.ChoiceField(
@@ -140,6 +143,7 @@ class SeriesForm(forms.Form):
         label=_("Card price"),
         max_digits=12,
         decimal_places=2,
+        max_value=bounds.CARD_PRICE_MAX,
         help_text=_("The face value of each card, in the hall's currency."),
         widget=forms.NumberInput(attrs={"step": "0.01"}),
     )
@@ -254,8 +258,10 @@ def next_order_numbers(*, halls: QuerySet[Hall]) -> dict[int, int]:
 class CardCheckForm(forms.Form):
     """The public card check: series, card number and check code, as in the card's QR code."""
 
-    serie = forms.IntegerField(label=_("Series reference (“ref.” on the card)"), min_value=1)
-    cartao = forms.IntegerField(label=_("Card number"), min_value=1)
+    serie = forms.IntegerField(
+        label=_("Series reference (“ref.” on the card)"), min_value=1, max_value=bounds.ID_MAX
+    )
+    cartao = forms.IntegerField(label=_("Card number"), min_value=1, max_value=bounds.CARD_NUMBER_MAX)
     codigo = forms.CharField(
         label=_("Check code"),
         max_length=20,

@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from bingo.common import bounds
 from bingo.engine import ALGORITHMS, SERIES_SIZES, Variant
 
 # Lazy labels: formatted when shown, in the reader's language (and English for migrations).
@@ -60,6 +61,9 @@ class CardSet(models.Model):
         ordering = ("-created_at", "-id")
         constraints = [
             models.CheckConstraint(condition=Q(size__gt=0), name="card_set_size_positive"),
+            models.CheckConstraint(
+                condition=Q(size__lte=bounds.CARD_NUMBER_MAX), name="card_set_size_at_most_max"
+            ),
             models.CheckConstraint(
                 condition=Q(seed__regex=r"^(0|[1-9][0-9]{0,77})$"), name="card_set_seed_digits"
             ),
@@ -171,6 +175,14 @@ class Series(models.Model):
             ),
             models.CheckConstraint(condition=Q(order_number__gt=0), name="series_order_number_positive"),
             models.CheckConstraint(condition=Q(price__gt=0), name="series_price_positive"),
+            # Bounds of what the manager sets (bingo.common.bounds).
+            models.CheckConstraint(
+                condition=Q(order_number__lte=bounds.SERIES_ORDER_NUMBER_MAX),
+                name="series_order_number_at_most_max",
+            ),
+            models.CheckConstraint(
+                condition=Q(price__lte=bounds.CARD_PRICE_MAX), name="series_price_at_most_max"
+            ),
             models.CheckConstraint(
                 condition=Q(last_sold__lte=models.F("size")), name="series_cursor_within_size"
             ),
@@ -236,6 +248,9 @@ class PrintJob(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=Q(first__gte=1) & Q(last__gte=models.F("first")), name="print_job_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(last__lte=bounds.CARD_NUMBER_MAX), name="print_job_last_at_most_max"
             ),
             models.CheckConstraint(condition=Q(progress__lte=100), name="print_job_progress_at_most_100"),
             models.CheckConstraint(condition=~Q(status="done") | ~Q(pdf=""), name="print_job_done_has_pdf"),

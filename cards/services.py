@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bingo.common import bounds
 from bingo.common.engine_messages import engine_message, validation_error
 from bingo.common.tasks import task_enqueue_on_commit
 from bingo.engine import (
@@ -195,8 +196,15 @@ def series_create(
             raise InvalidOperation
     except (InvalidOperation, ValueError):
         errors["price"] = _("The price must be an amount above zero with at most two decimals.")
+    else:
+        if amount > bounds.CARD_PRICE_MAX:
+            errors["price"] = _("A card's price is at most %(max)s.") % {"max": bounds.CARD_PRICE_MAX}
     if not isinstance(order_number, int) or order_number <= 0:
         errors["order_number"] = _("The order number must be a whole number above zero.")
+    elif order_number > bounds.SERIES_ORDER_NUMBER_MAX:
+        errors["order_number"] = _("The order number is at most %(n)d.") % {
+            "n": bounds.SERIES_ORDER_NUMBER_MAX
+        }
     elif Series.objects.filter(hall=hall, order_number=order_number).exists():
         errors["order_number"] = _("This hall already has a series with order number %(n)d.") % {
             "n": order_number

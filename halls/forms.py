@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from bingo.common import bounds
 from bingo.common.forms import add_service_errors
 from bingo.common.roles import STAFF_ROLES, Role
 from halls import services
@@ -30,6 +31,7 @@ class HallForm(forms.Form):
         label=_("Cards per player and game (R35)"),
         required=False,
         min_value=1,
+        max_value=bounds.CARD_LIMIT_MAX,
         help_text=_("The most cards one player may buy in a game. Blank: no limit."),
     )
     tax_rate = forms.DecimalField(
@@ -45,6 +47,7 @@ class HallForm(forms.Form):
         max_digits=12,
         decimal_places=2,
         min_value=0,
+        max_value=bounds.AMOUNT_MAX,
         initial=0,
         help_text=_("Prizes above this value pay the tax, in the hall's currency."),
     )

@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from bingo.common import bounds
 from bingo.common.roles import Role
 
 
@@ -45,6 +46,15 @@ class Hall(models.Model):
             models.CheckConstraint(
                 condition=Q(card_limit_per_player__isnull=True) | Q(card_limit_per_player__gt=0),
                 name="hall_card_limit_positive",
+            ),
+            # Bounds of what the manager sets (bingo.common.bounds).
+            models.CheckConstraint(
+                condition=Q(card_limit_per_player__isnull=True)
+                | Q(card_limit_per_player__lte=bounds.CARD_LIMIT_MAX),
+                name="hall_card_limit_at_most_max",
+            ),
+            models.CheckConstraint(
+                condition=Q(tax_threshold__lte=bounds.AMOUNT_MAX), name="hall_tax_threshold_at_most_max"
             ),
         ]
 
@@ -390,6 +400,9 @@ class Jackpot(models.Model):
         verbose_name_plural = _("progressive jackpots")
         constraints = [
             models.CheckConstraint(condition=Q(base_value__gte=0), name="jackpot_base_not_negative"),
+            models.CheckConstraint(
+                condition=Q(base_value__lte=bounds.AMOUNT_MAX), name="jackpot_base_at_most_max"
+            ),
             models.CheckConstraint(condition=Q(balance__gte=0), name="jackpot_balance_not_negative"),
         ]
 
@@ -457,6 +470,12 @@ class JackpotMovement(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(balance_after__gte=0), name="jackpot_movement_balance_not_negative"
+            ),
+            # The operator's own movements, as typed (bingo.common.bounds).
+            models.CheckConstraint(
+                condition=~Q(kind__in=["seed", "adjustment"])
+                | Q(amount__gte=-bounds.AMOUNT_MAX, amount__lte=bounds.AMOUNT_MAX),
+                name="jackpot_operator_movement_at_most_max",
             ),
             # The game's own movements name their game; the operator's (seed, adjustment) none.
             models.CheckConstraint(

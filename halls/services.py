@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from bingo.common import bounds
 from bingo.common.roles import STAFF_ROLES, Role, user_roles, user_roles_set
 from halls import signals
 from halls.models import CashDesk, Hall, Room, StaffMembership
@@ -39,13 +40,17 @@ def _check_hall_fields(
         zoneinfo.ZoneInfo(time_zone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         errors["time_zone"] = _("Unknown time zone: %(tz)s.") % {"tz": time_zone}
-    if card_limit_per_player is not None and card_limit_per_player < 1:
+    if card_limit_per_player is not None and not 1 <= card_limit_per_player <= bounds.CARD_LIMIT_MAX:
         # R35: a cap is at least one card; no cap is left blank.
-        errors["card_limit_per_player"] = _("The card limit must be at least 1, or blank for no limit (R35).")
+        errors["card_limit_per_player"] = _(
+            "The card limit is from 1 to %(max)d, or blank for no limit (R35)."
+        ) % {"max": bounds.CARD_LIMIT_MAX}
     if not Decimal("0") <= tax_rate <= Decimal("100"):
         errors["tax_rate"] = _("The tax rate is a percentage from 0 to 100.")
     if tax_threshold < 0:
         errors["tax_threshold"] = _("The tax threshold cannot be negative.")
+    elif tax_threshold > bounds.AMOUNT_MAX:
+        errors["tax_threshold"] = _("The tax threshold is at most %(max)s.") % {"max": bounds.AMOUNT_MAX}
     if errors:
         raise ValidationError(errors)
 

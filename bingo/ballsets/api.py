@@ -28,7 +28,7 @@ from bingo.common.api import ErrorSerializer, Pagination
 from bingo.common.roles import Role
 from bingo.models import Session
 from halls.api import HALL_WRITES, request_user, require_hall_role, visible_hall
-from halls.models import BALL_SET_SIZES, BallReplacement, BallSet, BallSetCheck
+from halls.models import BALL_SET_MAX_GAMES, BALL_SET_SIZES, BallReplacement, BallSet, BallSetCheck
 
 # Choices travel as patterned strings, not enums: other components already have fields named
 # "state", "size" or "kind", and a second enum of the same name makes drf-spectacular warn.
@@ -87,7 +87,10 @@ class BallSetCreateSerializer(serializers.Serializer[Any]):
     serial_number = serializers.CharField(max_length=40)
     size = _SizeField(help_text="Number of balls: 90, 80, 75 or 30.")
     games_played = serializers.IntegerField(
-        min_value=0, default=0, help_text="Games the set drew before it was registered (R25)."
+        min_value=0,
+        max_value=BALL_SET_MAX_GAMES - 1,
+        default=0,
+        help_text="Games the set drew before it was registered: fewer than 2 000 (R25).",
     )
     notes = serializers.CharField(required=False, allow_blank=True, default="")
 
@@ -162,7 +165,9 @@ class BallReplacementSerializer(serializers.ModelSerializer[BallReplacement]):
 class BallReplacementCreateSerializer(serializers.Serializer[Any]):
     """One ball (``ball_number``, R26) or the whole set (``replacement_set``, R25), and why."""
 
-    ball_number = serializers.IntegerField(required=False, min_value=1, help_text="The damaged ball (R26).")
+    ball_number = serializers.IntegerField(
+        required=False, min_value=1, max_value=max(BALL_SET_SIZES), help_text="The damaged ball (R26)."
+    )
     replacement_set = serializers.PrimaryKeyRelatedField(
         queryset=BallSet.objects.none(), required=False, help_text="The set replacing this one (R25)."
     )

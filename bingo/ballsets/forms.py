@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from bingo.ballsets import selectors, services
 from bingo.common.forms import add_service_errors
 from bingo.models import Session
-from halls.models import BALL_SET_SIZES, BallReplacement, BallSet, BallSetCheck, Hall
+from halls.models import BALL_SET_MAX_GAMES, BALL_SET_SIZES, BallReplacement, BallSet, BallSetCheck, Hall
 
 
 class SessionChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
@@ -36,6 +36,7 @@ class BallSetForm(forms.Form):
     games_played = forms.IntegerField(
         label=_("Games already played"),
         min_value=0,
+        max_value=BALL_SET_MAX_GAMES - 1,
         initial=0,
         help_text=_("A set draws at most 2 000 games (R25): count those it drew before."),
     )
@@ -90,7 +91,12 @@ class BallSetCheckForm(forms.Form):
 class BallReplaceForm(forms.Form):
     """One damaged ball replaced by a new one with the same number (R26)."""
 
-    ball_number = forms.IntegerField(label=_("Ball number"), min_value=1)
+    ball_number = forms.IntegerField(
+        label=_("Ball number"),
+        min_value=1,
+        max_value=max(BALL_SET_SIZES),
+        error_messages={"max_value": _("The balls of a set are numbered 1 to %(limit_value)s at most.")},
+    )
     reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}))
     session = SessionChoiceField(
         label=_("During session"),

@@ -27,6 +27,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from bingo.common import bounds
 from bingo.common.roles import Role, roles_in_order, user_roles
 
 # --- permissions ------------------------------------------------------------------------------
@@ -155,6 +156,16 @@ class MoneyField(serializers.DecimalField):
             self.fail("number")
         value: Decimal = super().to_internal_value(data)
         return value
+
+
+class IdField(serializers.IntegerField):
+    """The id of a row (a bigint primary key), 1 to 2**63 - 1: a bigger number names no row and is
+    refused on the field, before any query (SQLite could not even bind it)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_value", bounds.ID_MAX)
+        super().__init__(**kwargs)
 
 
 @extend_schema_field({"type": "string", "pattern": "^[0-9]+$"})

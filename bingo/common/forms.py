@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from django import forms
+from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 
@@ -11,6 +13,17 @@ class ReasonForm(forms.Form):
     """Why a game is suspended or annulled (R55, R57): always recorded."""
 
     reason = forms.CharField(label=_("Reason"), max_length=500)
+
+
+#: The hidden key that makes a page's form idempotent (a purchase, a demo game): its refusals
+#: name the key, whatever else the form holds (issue 20: a key too long was refused as if the
+#: number of cards were wrong).
+KEY_ERRORS = {
+    "required": _("This request has no key: reload the page and try again."),
+    "max_length": _(
+        "The key of this request has at most %(limit_value)d characters (this one has %(show_value)d)."
+    ),
+}
 
 
 def add_service_errors(
@@ -29,3 +42,13 @@ def add_service_errors(
             target = None
         for message in errors:
             form.add_error(target, message)
+
+
+def form_errors_flash(request: HttpRequest, form: forms.Form) -> None:
+    """Show each of a refused form's errors as a message, after its field's label when it has
+    one: for forms posted from a page that redirects back, so the person reads what was wrong
+    (a key too long is the key's fault, not the number of cards')."""
+    for field, errors in form.errors.items():
+        label = form.fields[field].label if field in form.fields else None
+        for error in errors:
+            messages.error(request, f"{label}: {error}" if label else str(error))

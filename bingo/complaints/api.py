@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo.common.api import Conflict, ErrorSerializer, IsManager, has_role
+from bingo.common.api import Conflict, ErrorSerializer, IdField, IsManager, has_role
 from bingo.common.roles import Role
 from bingo.complaints import selectors, services
 from bingo.models import COMPLAINT_MAX_LENGTH, Game, Player, PlayerComplaint
@@ -26,7 +26,7 @@ IsPlayer = has_role(Role.PLAYER)
 
 
 class ComplaintInputSerializer(serializers.Serializer[Any]):
-    game = serializers.IntegerField(help_text="The id of an online game you bought cards in.")
+    game = IdField(help_text="The id of an online game you bought cards in.")
     text = serializers.CharField(max_length=COMPLAINT_MAX_LENGTH)
 
 

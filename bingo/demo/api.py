@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo.common.api import Conflict, ErrorSerializer, has_role
+from bingo.common.api import Conflict, ErrorSerializer, IdField, has_role
 from bingo.common.roles import Role
 from bingo.demo import selectors, services
 from bingo.models import DemoGame, OnlineRoom, Player
@@ -81,7 +81,7 @@ class DemoGrantView(APIView):
 
 
 class DemoStartSerializer(serializers.Serializer[Any]):
-    room = serializers.IntegerField(help_text="An open online room of the player's operator to mirror.")
+    room = IdField(help_text="An open online room of the player's operator to mirror.")
     cards = serializers.IntegerField(min_value=1, max_value=selectors.DEMO_MAX_CARDS)
     key = serializers.CharField(
         max_length=services.KEY_MAX, help_text="Chosen by the client; the same key again starts one game."

@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from bingo.common.forms import KEY_ERRORS
 from bingo.demo import services
 from bingo.demo.selectors import DEMO_MAX_CARDS
 
@@ -17,7 +18,7 @@ class DemoStartForm(forms.Form):
     form sent twice starts one game."""
 
     cards = forms.IntegerField(label=_("Demo cards"), min_value=1, max_value=DEMO_MAX_CARDS, initial=1)
-    key = forms.CharField(widget=forms.HiddenInput, max_length=services.KEY_MAX)
+    key = forms.CharField(widget=forms.HiddenInput, max_length=services.KEY_MAX, error_messages=KEY_ERRORS)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {"cards": 1, "key": secrets.token_urlsafe(18)})

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from bingo.common import bounds
 from bingo.draw import detection
 from bingo.engine import Variant
 from bingo.engine.demo import CREDIT
@@ -34,7 +35,7 @@ DEMO_GRANT_EVERY = timedelta(hours=1)
 #: What one demo card costs, in demo credits.
 DEMO_CARD_PRICE = 10
 #: The most cards a player plays in one demo game.
-DEMO_MAX_CARDS = 6
+DEMO_MAX_CARDS = bounds.DEMO_MAX_CARDS
 #: The simulated other players' cards a demo game plays against, so its prizes and odds are a
 #: real room's (the plan's shares of every card's stake, won by the first to complete).
 DEMO_OTHER_CARDS = 24

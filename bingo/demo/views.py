@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from bingo.common.forms import form_errors_flash
 from bingo.common.roles import Role, role_required
 from bingo.demo import selectors, services
 from bingo.demo.forms import DemoStartForm
@@ -69,7 +70,7 @@ def start(request: HttpRequest, room_id: int) -> HttpResponse:
         raise Http404 from None
     form = DemoStartForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Play 1 to %(n)d demo cards.") % {"n": selectors.DEMO_MAX_CARDS})
+        form_errors_flash(request, form)  # the number of cards, or the page's key
         return redirect("demo:home")
     try:
         game = services.demo_game_start(

@@ -9,6 +9,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from bingo.common import bounds
 from bingo.draw import selectors as draw_selectors
 from bingo.models import DrawMode, Game, PrizeKind
 from cards.models import Series
@@ -41,10 +42,11 @@ class BallForm(forms.Form):
     """One ball: which one (``position``, 1 for the first: pressing twice draws once) and, when
     keyed in from the blower, its number."""
 
-    position = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    position = forms.IntegerField(min_value=1, max_value=bounds.BALL_NUMBER_MAX, widget=forms.HiddenInput)
     number = forms.IntegerField(
         label=_("Ball number"),
         min_value=1,
+        max_value=bounds.BALL_NUMBER_MAX,
         required=False,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "autocomplete": "off", "min": 1}),
     )
@@ -63,6 +65,7 @@ class ClaimForm(forms.Form):
     card_number = forms.IntegerField(
         label=_("Card number"),
         min_value=1,
+        max_value=bounds.CARD_NUMBER_MAX,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "autocomplete": "off", "min": 1}),
     )
     kind = forms.ChoiceField(label=_("Prize"), choices=())

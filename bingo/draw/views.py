@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.models import User
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
@@ -31,7 +30,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from actas.notes.views import notes_panel
 from bingo.autodraw import services as autodraw_services
-from bingo.common.forms import ReasonForm
+from bingo.common.forms import ReasonForm, form_errors_flash
 from bingo.common.money import money_display
 from bingo.common.roles import Role, role_required
 from bingo.draw import selectors as draw_selectors
@@ -78,13 +77,6 @@ def _game_or_404(request: HttpRequest, pk: int) -> Game:
 def _errors(request: HttpRequest, exc: ValidationError) -> None:
     for message in exc.messages:
         messages.error(request, message)
-
-
-def _form_errors(request: HttpRequest, form: forms.Form) -> None:
-    for field, errors in form.errors.items():
-        label = form.fields[field].label if field in form.fields else None
-        for error in errors:
-            messages.error(request, f"{label}: {error}" if label else str(error))
 
 
 def _to_console(game: Game) -> HttpResponse:
@@ -246,7 +238,7 @@ def draw_start(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_or_404(request, pk)
     form = StartDrawForm(request.POST, ball_sets=_ball_sets(game))
     if not form.is_valid():
-        _form_errors(request, form)
+        form_errors_flash(request, form)
         return _to_console(game)
     try:
         draw_services.game_start_draw(
@@ -269,7 +261,7 @@ def draw_ball(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_or_404(request, pk)
     form = BallForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_errors_flash(request, form)
         return _to_console(game)
     try:
         draw_services.game_draw_ball(
@@ -290,7 +282,7 @@ def draw_manual(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_or_404(request, pk)
     form = ManualForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_errors_flash(request, form)
         return _to_console(game)
     try:
         draw_services.game_switch_to_manual(
@@ -338,7 +330,7 @@ def prize_award(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_or_404(request, pk)
     form = AwardForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_errors_flash(request, form)
         return _to_console(game)
     try:
         prize = draw_services.prize_award(game=game, user=_user(request), kind=form.cleaned_data["kind"])
@@ -441,7 +433,7 @@ def _state_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             return back
         form = ReasonForm(request.POST)
         if not form.is_valid():
-            _form_errors(request, form)
+            form_errors_flash(request, form)
             return back
         reason = form.cleaned_data["reason"]
         if action == "suspend":
@@ -486,7 +478,7 @@ def game_fault(request: HttpRequest, pk: int) -> HttpResponse:
     back = redirect("games:game_detail", pk=game.pk)
     form = ReasonForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_errors_flash(request, form)
         return back
     try:
         was = game.state

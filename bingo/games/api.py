@@ -38,7 +38,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bingo.ballsets import selectors as ballset_selectors
-from bingo.common.api import Conflict, ErrorSerializer, MoneyField, Pagination
+from bingo.common import bounds
+from bingo.common.api import Conflict, ErrorSerializer, IdField, MoneyField, Pagination
 from bingo.common.roles import Role
 from bingo.engine import Variant
 from bingo.games import selectors, services
@@ -201,8 +202,8 @@ class SessionCreateSerializer(serializers.Serializer[Any]):
 class SessionFilterSerializer(serializers.Serializer[Any]):
     """Query parameters of the session list."""
 
-    hall = serializers.IntegerField(required=False, help_text="Only the sessions of this hall (id).")
-    room = serializers.IntegerField(required=False, help_text="Only the sessions of this room (id).")
+    hall = IdField(required=False, help_text="Only the sessions of this hall (id).")
+    room = IdField(required=False, help_text="Only the sessions of this room (id).")
 
 
 class ShareField(serializers.CharField):
@@ -330,9 +331,16 @@ class GameSerializer(serializers.ModelSerializer[Game]):
 class SaleCreateSerializer(serializers.Serializer[Any]):
     """A cashier's sale: how many cards, through which desk, the cash handed over (R36, R39)."""
 
-    quantity = serializers.IntegerField(help_text="Number of cards, sold in number order (R36).")
+    quantity = serializers.IntegerField(
+        min_value=1,
+        max_value=bounds.SALE_MAX_CARDS,
+        error_messages={"min_value": _("Sell at least one card.")},
+        help_text="Number of cards, sold in number order (R36).",
+    )
     cash_desk = serializers.PrimaryKeyRelatedField(queryset=CashDesk.objects.all())
-    cash_received = MoneyField(help_text="Cash handed over, as a decimal string (cash only, R39).")
+    cash_received = MoneyField(
+        max_value=bounds.AMOUNT_MAX, help_text="Cash handed over, as a decimal string (cash only, R39)."
+    )
     player = serializers.CharField(
         max_length=80,
         required=False,

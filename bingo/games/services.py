@@ -5,7 +5,7 @@ their sales (R32-R33, R40), and the double cards' second game (R15).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
 
 from django.conf import settings
@@ -23,6 +23,7 @@ from actas.audit.services import audit_record
 from actas.models import ActaNote
 from bingo.ballsets import selectors as ballset_selectors
 from bingo.ballsets import services as ballset_services
+from bingo.common import bounds
 from bingo.common.engine_messages import validation_error
 from bingo.common.money import money_display, quantum_for
 from bingo.draw import detection
@@ -101,6 +102,17 @@ def session_open(
         )
     if scheduled_end <= starts_at:
         raise ValidationError(_("A session must end after it starts."))
+    # A day's play at most, opened at most a year ahead (bingo.common.bounds): no session then
+    # reaches a date beyond what the database's timestamps and Python's datetimes hold.
+    if scheduled_end - starts_at > bounds.SESSION_MAX_LENGTH:
+        raise ValidationError(
+            {
+                "scheduled_end": _("A session lasts at most %(hours)d hours.")
+                % {"hours": bounds.SESSION_MAX_LENGTH // timedelta(hours=1)}
+            }
+        )
+    if starts_at > timezone.now() + bounds.SESSION_MAX_AHEAD:
+        raise ValidationError({"starts_at": _("A session is opened at most a year ahead.")})
     if jackpot_balls is not None:
         if not room.hall.jackpot_active:
             raise ValidationError(_("This hall's jackpot is not active (R9)."))

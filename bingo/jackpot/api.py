@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from bingo.common import bounds
 from bingo.common.api import ErrorSerializer, MoneyField, Pagination
 from bingo.common.roles import Role
 from bingo.jackpot import selectors, services
@@ -57,7 +58,7 @@ class JackpotSerializer(serializers.Serializer[Any]):
 class JackpotConfigSerializer(serializers.Serializer[Any]):
     """The jackpot's base value (R11) and the terms of its authorization (R12)."""
 
-    base_value = MoneyField(min_value=0)
+    base_value = MoneyField(min_value=0, max_value=bounds.AMOUNT_MAX)
     authorization_reference = serializers.CharField(
         max_length=200, required=False, allow_blank=True, default=""
     )
@@ -87,7 +88,12 @@ class JackpotMovementCreateSerializer(serializers.Serializer[Any]):
     """The operator's own movement: a seed (R11) or an adjustment, which needs a note."""
 
     kind = _OperatorKindField(help_text="seed or adjustment.")
-    amount = MoneyField(max_digits=14, help_text="A seed is positive; an adjustment either way.")
+    amount = MoneyField(
+        max_digits=14,
+        min_value=-bounds.AMOUNT_MAX,
+        max_value=bounds.AMOUNT_MAX,
+        help_text="A seed is positive; an adjustment either way.",
+    )
     note = serializers.CharField(required=False, allow_blank=True, default="")
 
 

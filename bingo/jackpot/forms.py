@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
+from bingo.common import bounds
 from bingo.common.forms import add_service_errors
 from bingo.engine import Variant, geometry
 from bingo.jackpot import services
@@ -26,6 +27,7 @@ class JackpotConfigForm(forms.Form):
         max_digits=12,
         decimal_places=2,
         min_value=0,
+        max_value=bounds.AMOUNT_MAX,
         initial=0,
         help_text=_("Put back into the jackpot every time it is won."),
     )
@@ -71,6 +73,8 @@ class JackpotMovementForm(forms.Form):
         label=_("Amount"),
         max_digits=14,
         decimal_places=2,
+        min_value=-bounds.AMOUNT_MAX,
+        max_value=bounds.AMOUNT_MAX,
         help_text=_("A seed adds; an adjustment may be negative."),
     )
     note = forms.CharField(

@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from bingo.common import bounds
 from bingo.live import events
 from bingo.models import Game
 from halls.models import Hall, Jackpot, JackpotMovement
@@ -29,6 +30,15 @@ def _check_amount(amount: Decimal, *, field: str = "amount") -> Decimal:
     if amount != amount.quantize(Decimal("0.01")):
         # Never rounded here: a fraction of a cent would be lost from the ledger.
         raise ValidationError({field: _("Amounts are in whole cents.")})
+    return amount
+
+
+def _typed_amount(amount: Decimal, *, field: str = "amount") -> Decimal:
+    """An amount the manager typed (a base value, a seed, an adjustment): a checked amount of
+    at most ``bounds.AMOUNT_MAX`` either way."""
+    amount = _check_amount(amount, field=field)
+    if abs(amount) > bounds.AMOUNT_MAX:
+        raise ValidationError({field: _("An amount is at most %(max)s.") % {"max": bounds.AMOUNT_MAX}})
     return amount
 
 
@@ -63,6 +73,13 @@ def _move(
     balance = jackpot.balance + amount
     if balance < 0:
         raise ValidationError({"amount": _("The jackpot cannot go below zero.")})
+    if balance > bounds.BALANCE_MAX:  # what the ledger's column holds: refused here, not by it
+        raise ValidationError(
+            {
+                "amount": _("The jackpot holds %(balance)s and can hold at most %(max)s.")
+                % {"balance": jackpot.balance, "max": bounds.BALANCE_MAX}
+            }
+        )
     movement = JackpotMovement.objects.create(
         jackpot=jackpot,
         kind=kind,
@@ -87,7 +104,7 @@ def jackpot_configure(
     valid_until: date | None = None,
 ) -> Jackpot:
     """Set ``hall``'s jackpot base value (R11) and its authorization, conditions and time limit (R12)."""
-    base_value = _check_amount(base_value, field="base_value")
+    base_value = _typed_amount(base_value, field="base_value")
     if base_value < 0:
         raise ValidationError({"base_value": _("The base value cannot be negative.")})
     with transaction.atomic():
@@ -104,7 +121,7 @@ def jackpot_configure(
 
 def jackpot_seed(*, hall: Hall, amount: Decimal, note: str = "", user: User | None = None) -> JackpotMovement:
     """Add the operator's ``amount`` to ``hall``'s jackpot (R11: usually its base value, once)."""
-    amount = _check_amount(amount)
+    amount = _typed_amount(amount)
     if amount <= 0:
         raise ValidationError({"amount": _("A seed adds a positive amount.")})
     with transaction.atomic():
@@ -162,7 +179,7 @@ def jackpot_reverse(*, hall: Hall, game_id: int) -> JackpotMovement | None:
 
 def jackpot_adjust(*, hall: Hall, amount: Decimal, note: str, user: User | None = None) -> JackpotMovement:
     """Correct ``hall``'s jackpot by a signed ``amount``, with the reason in ``note``."""
-    amount = _check_amount(amount)
+    amount = _typed_amount(amount)
     if amount == 0:
         raise ValidationError({"amount": _("An adjustment changes the balance.")})
     note = note.strip()

@@ -28,8 +28,10 @@ message to them; a consumer that may have missed a message reads its state again
 * ``ConsoleConsumer`` (``ws/locutor/<game_id>/``): a caller's console. Only a caller of the
   game's hall may listen; it hears that the game changed and fetches its console again.
 
-They only listen to the server: what a client sends is ignored. The origin of every websocket
-is checked against the allowed hosts before it gets here (``bingo.asgi``).
+They only listen to the server: what a client sends is dropped unread (``ListeningConsumer``),
+so no frame, JSON nested however deep, text that is not JSON or bytes, can end a consumer. The
+origin of every websocket is checked against the allowed hosts before it gets here
+(``bingo.asgi``).
 """
 
 from __future__ import annotations
@@ -66,12 +68,23 @@ BOARD_TRAILING_SECONDS = 0.25
 assert BOARD_TRAILING_SECONDS > BOARD_NOTICE_SECONDS
 
 
+class ListeningConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """A consumer that only listens to the server (every consumer of ours): each frame a client
+    sends is dropped unread. Channels' JSON consumer would decode it first, and a frame that
+    is not JSON, is nested too deeply to decode or is bytes would raise and end the consumer."""
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        """Nothing a client sends is read."""
+
+
 def _board_message(game_id: int) -> dict[str, Any] | None:
     figures = sales_selectors.game_board(game_id=game_id)
     return None if figures is None else figures.as_message()
 
 
-class PriceBoardConsumer(TopicConsumerMixin, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class PriceBoardConsumer(TopicConsumerMixin, ListeningConsumer):
     """The live figures of one game's price board: sent at once, then after every sale."""
 
     channel_layer_alias = None
@@ -98,9 +111,6 @@ class PriceBoardConsumer(TopicConsumerMixin, AsyncJsonWebsocketConsumer):  # typ
         if self.refresher is not None:
             self.refresher.cancel()
         await self.topics_unsubscribe()
-
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        """The board only listens."""
 
     async def topic_message(self, topic: str, message: dict[str, Any], text: str) -> None:
         """``board.changed``: sales changed (bingo.live.events.price_board_changed)."""
@@ -222,7 +232,7 @@ def _room_displays(room_id: int) -> _RoomDisplays:
     return rooms[room_id]
 
 
-class DisplayConsumer(TopicConsumerMixin, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class DisplayConsumer(TopicConsumerMixin, ListeningConsumer):
     """A room's display: the state at connect, then every state the draw announces, and the
     state read again after sales, a jackpot movement or a missed message (R28)."""
 
@@ -264,9 +274,6 @@ class DisplayConsumer(TopicConsumerMixin, AsyncJsonWebsocketConsumer):  # type: 
             self.room = None
         await self.topics_unsubscribe()
 
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        """The display only listens."""
-
     async def topic_message(self, topic: str, message: dict[str, Any], text: str) -> None:
         """The room's topic: a state from the draw (bingo.live.events.game_changed), relayed
         as it is, or a ``display.refresh`` notice after sales or the jackpot (the room's
@@ -307,7 +314,7 @@ def _may_follow(user: AbstractBaseUser | AnonymousUser, game_id: int) -> bool:
     return hall_id is not None and staff_has_role(user=user, hall_id=hall_id, role=Role.CALLER)
 
 
-class ConsoleConsumer(TopicConsumerMixin, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class ConsoleConsumer(TopicConsumerMixin, ListeningConsumer):
     """A caller's console of one game: told each time the game changes, it reads its state anew."""
 
     channel_layer_alias = None
@@ -324,9 +331,6 @@ class ConsoleConsumer(TopicConsumerMixin, AsyncJsonWebsocketConsumer):  # type: 
 
     async def disconnect(self, code: int) -> None:
         await self.topics_unsubscribe()
-
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        """The console only listens; its actions are POSTs through the services."""
 
     # topic_message: the default relays ``console.changed`` as it is.
 

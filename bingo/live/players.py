@@ -16,17 +16,17 @@ message as it comes, encoded once per server process for all its players (docs/l
   (``/api/online/games/<id>/state/``).
 
 On connect and reconnect the page reads the player's state, so a gap never leaves a wrong board.
+The page only listens: buying and marking are requests through the services, and whatever it
+sends on the websocket is dropped unread (``bingo.live.consumers.ListeningConsumer``).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from bingo.common.roles import Role, user_roles
+from bingo.live.consumers import ListeningConsumer
 from bingo.live.events import online_game_topic
 from bingo.live.fanout import TopicConsumerMixin
 from bingo.models import Game, Player
@@ -47,7 +47,7 @@ def player_room_of(user: AbstractBaseUser | AnonymousUser, game_id: int) -> int 
     return room_id
 
 
-class PlayerGameConsumer(TopicConsumerMixin, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class PlayerGameConsumer(TopicConsumerMixin, ListeningConsumer):
     """One player's game screen: the game's state after each ball, or a notice to read it."""
 
     channel_layer_alias = None
@@ -68,9 +68,6 @@ class PlayerGameConsumer(TopicConsumerMixin, AsyncJsonWebsocketConsumer):  # typ
 
     async def disconnect(self, code: int) -> None:
         await self.topics_unsubscribe()
-
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        """The page only listens; buying and marking are requests through the services."""
 
     async def topic_resync(self, topic: str) -> None:
         """A message may have been missed: the page reads the player's state again."""

@@ -14,6 +14,7 @@ import zoneinfo
 from typing import Any
 
 from django.http import Http404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -21,6 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from bingo.common import bounds
 from bingo.common.api import Conflict, ErrorSerializer, MoneyField, has_role
 from bingo.common.roles import Role
 from bingo.games.api import HallClockField, VariantField
@@ -46,6 +48,12 @@ def _plan_field() -> serializers.DictField:
 
 
 def _interval_field(**kwargs: Any) -> serializers.DecimalField:
+    if not kwargs.get("read_only"):
+        kwargs.update(
+            min_value=bounds.BALL_INTERVAL_MIN,
+            max_value=bounds.BALL_INTERVAL_MAX,
+            error_messages={"min_value": _("Balls are drawn at least one second apart (R88).")},
+        )
     return serializers.DecimalField(
         max_digits=6,
         decimal_places=2,
@@ -113,10 +121,16 @@ class OnlineRoomWriteSerializer(serializers.Serializer[Any]):
     mode = serializers.ChoiceField(choices=RoomMode.choices)
     ball_interval = _interval_field()
     sales_seconds = serializers.IntegerField(
-        required=False, help_text="Continuous mode: the sales window (R90)."
+        required=False,
+        min_value=bounds.SALES_SECONDS_MIN,
+        max_value=bounds.SALES_SECONDS_MAX,
+        help_text="Continuous mode: the sales window (R90), 5 s to an hour.",
     )
     pause_seconds = serializers.IntegerField(
-        required=False, help_text="Continuous mode: pause between games."
+        required=False,
+        min_value=0,
+        max_value=bounds.PAUSE_SECONDS_MAX,
+        help_text="Continuous mode: pause between games, up to an hour.",
     )
     variant = VariantField(required=False)
     prize_plan = _plan_field()
@@ -130,7 +144,11 @@ class OnlineRoomWriteSerializer(serializers.Serializer[Any]):
 
 class SessionGameSerializer(serializers.Serializer[Any]):
     variant = VariantField()
-    price = MoneyField(help_text='Face value of the cards it sells, as a decimal string ("10.00") (R92).')
+    price = MoneyField(
+        min_value=0,
+        max_value=bounds.CARD_PRICE_MAX,
+        help_text='Face value of the cards it sells, as a decimal string ("10.00") (R92).',
+    )
     prize_plan = _plan_field()
 
 
@@ -144,7 +162,11 @@ class SessionScheduleSerializer(serializers.Serializer[Any]):
     sales_close_at = HallClockField(help_text=f"Sales close for every game together (R93). {_HALL_CLOCK}")
     scheduled_end = HallClockField(help_text=_HALL_CLOCK)
     ball_interval = _interval_field(required=False, allow_null=True, default=None)
-    games = SessionGameSerializer(many=True, help_text="Several variants and prices at once (R92).")
+    games: serializers.ListSerializer[Any] = serializers.ListSerializer(
+        child=SessionGameSerializer(),
+        max_length=bounds.SESSION_MAX_GAMES,
+        help_text="Several variants and prices at once (R92).",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         # Times without an offset are the hall's (context "room"), as a hall session's are.
@@ -378,7 +400,7 @@ class PlayerGameStateView(APIView):
 
 
 class PurchaseSerializer(serializers.Serializer[Any]):
-    quantity = serializers.IntegerField(min_value=1, max_value=1000)
+    quantity = serializers.IntegerField(min_value=1, max_value=bounds.SALE_MAX_CARDS)
     key = serializers.CharField(
         max_length=services.KEY_MAX, help_text="Chosen by the client; the same key again counts once."
     )

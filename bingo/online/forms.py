@@ -16,7 +16,8 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from bingo.common.forms import add_service_errors
+from bingo.common import bounds
+from bingo.common.forms import KEY_ERRORS, add_service_errors
 from bingo.engine.prizes import PrizeKind
 from bingo.games.forms import DATETIME_INPUT, DateTimeLocalInput, WallClockField, in_hall_time
 from bingo.models import Marking, OnlineRoom, RoomMode, Session
@@ -67,18 +68,24 @@ class OnlineRoomForm(forms.Form):
         label=_("Seconds between balls (R88)"),
         max_digits=5,
         decimal_places=2,
+        max_value=bounds.BALL_INTERVAL_MAX,
         initial=Decimal("4"),
         help_text=_("Never under one second (R88)."),
         widget=forms.NumberInput(attrs={"step": "0.5", "inputmode": "decimal"}),
     )
     sales_seconds = forms.IntegerField(
         label=_("Sales window (seconds)"),
-        min_value=5,
+        min_value=bounds.SALES_SECONDS_MIN,
+        max_value=bounds.SALES_SECONDS_MAX,
         initial=60,
         help_text=_("Continuous mode: how long each game sells cards, whatever the number of players (R90)."),
     )
     pause_seconds = forms.IntegerField(
-        label=_("Pause between games (seconds)"), min_value=0, initial=10, help_text=_("Continuous mode.")
+        label=_("Pause between games (seconds)"),
+        min_value=0,
+        max_value=bounds.PAUSE_SECONDS_MAX,
+        initial=10,
+        help_text=_("Continuous mode."),
     )
     variant = forms.ChoiceField(label=_("Variant"), choices=VARIANT_CHOICES, initial="90")
     prize_plan = forms.CharField(
@@ -158,6 +165,7 @@ class SessionScheduleForm(forms.Form):
         label=_("Seconds between balls (R88)"),
         max_digits=5,
         decimal_places=2,
+        max_value=bounds.BALL_INTERVAL_MAX,
         required=False,
         help_text=_("Blank: the room's. Never under one second (R88)."),
     )
@@ -207,6 +215,10 @@ class SessionScheduleForm(forms.Form):
             games.append(services.SessionGame(parts[0], price, plan_parse(";".join(parts[2:]))))
         if not games:
             raise ValidationError(_("A session has at least one game."))
+        if len(games) > bounds.SESSION_MAX_GAMES:
+            raise ValidationError(
+                _("A session has at most %(n)d games (R92).") % {"n": bounds.SESSION_MAX_GAMES}
+            )
         return games
 
     def save(self, *, user: User) -> Session:
@@ -230,8 +242,17 @@ class BuyForm(forms.Form):
     """Cards to buy, and the purchase's key: a page renders a new one, so the same form sent
     twice buys once."""
 
-    quantity = forms.IntegerField(label=_("Cards"), min_value=1, max_value=1000, initial=1)
-    key = forms.CharField(widget=forms.HiddenInput, max_length=services.KEY_MAX)
+    quantity = forms.IntegerField(
+        label=_("Cards"),
+        min_value=1,
+        max_value=bounds.SALE_MAX_CARDS,
+        initial=1,
+        error_messages={
+            "required": _("Say how many cards to buy."),
+            "invalid": _("Say how many cards to buy."),
+        },
+    )
+    key = forms.CharField(widget=forms.HiddenInput, max_length=services.KEY_MAX, error_messages=KEY_ERRORS)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {"quantity": 1, "key": secrets.token_urlsafe(18)})

@@ -27,6 +27,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bingo.common import bounds
 from bingo.games import locks
 from bingo.games import services as game_services
 from bingo.models import (
@@ -49,7 +50,7 @@ from bingo.sales import services as sales_services
 from halls.models import Hall, Room
 
 #: R88: never under one second between balls.
-MIN_BALL_INTERVAL = Decimal("1")
+MIN_BALL_INTERVAL = bounds.BALL_INTERVAL_MIN
 #: The longest idempotency key a client may send (namespaced per player before it is stored).
 KEY_MAX = 40
 #: How far in the past a scheduled session may start: the minute the manager types on the
@@ -79,7 +80,7 @@ def _ball_interval(value: Decimal | str | int | float) -> Decimal:
                 % {"s": seconds}
             }
         )
-    if seconds != seconds.quantize(Decimal("0.01")) or seconds >= 1000:
+    if seconds != seconds.quantize(Decimal("0.01")) or seconds > bounds.BALL_INTERVAL_MAX:
         raise ValidationError(
             {"ball_interval": _("Give the seconds between balls with at most two decimals, under 1000.")}
         )
@@ -95,12 +96,18 @@ def _room_fields(fields: dict[str, Any], *, jackpot_active: bool) -> dict[str, A
         checked["mode"] = fields["mode"]
     if "ball_interval" in fields:
         checked["ball_interval"] = _ball_interval(fields["ball_interval"])
-    for name, least in (("sales_seconds", 5), ("pause_seconds", 0)):
+    for name, least, most in (
+        ("sales_seconds", bounds.SALES_SECONDS_MIN, bounds.SALES_SECONDS_MAX),  # R90
+        ("pause_seconds", 0, bounds.PAUSE_SECONDS_MAX),
+    ):
         if name in fields:
             value = fields[name]
-            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
                 raise ValidationError(
-                    {name: _("Give a whole number of seconds, %(n)d or more.") % {"n": least}}
+                    {
+                        name: _("Give a whole number of seconds from %(least)d to %(most)d.")
+                        % {"least": least, "most": most}
+                    }
                 )
             checked[name] = value
     if "variant" in fields or "prize_plan" in fields:
@@ -300,6 +307,10 @@ def online_session_schedule(
         )
     if scheduled_end <= starts_at:
         raise ValidationError({"scheduled_end": _("A session must end after it starts.")})
+    if len(games) > bounds.SESSION_MAX_GAMES:
+        raise ValidationError(
+            {"games": _("A session has at most %(n)d games (R92).") % {"n": bounds.SESSION_MAX_GAMES}}
+        )
     if not starts_at < sales_close_at < scheduled_end:
         raise ValidationError(
             {"sales_close_at": _("Sales close after the session starts and before it ends (R93).")}
@@ -308,11 +319,14 @@ def online_session_schedule(
     for index, spec in enumerate(games, start=1):
         try:
             price = Decimal(str(spec.price))
-            if not price.is_finite() or price <= 0:
+            if not price.is_finite() or price <= 0 or price > bounds.CARD_PRICE_MAX:
                 raise InvalidOperation
         except (InvalidOperation, ValueError):
             raise ValidationError(
-                {"games": _("Game %(n)d: the card price must be an amount above zero.") % {"n": index}}
+                {
+                    "games": _("Game %(n)d: the card price must be an amount above zero, at most %(max)s.")
+                    % {"n": index, "max": bounds.CARD_PRICE_MAX}
+                }
             ) from None
         prices.append(price.quantize(Decimal("0.01")))
         if not online_selectors.online_series_available(hall=hall, variant=spec.variant, price=prices[-1]):
@@ -412,6 +426,10 @@ def online_buy(
     request_key = f"online:{player.pk}:{key}"
     if isinstance(quantity, bool) or not isinstance(quantity, int) or quantity < 1:
         raise ValidationError({"quantity": _("Buy at least one card.")})
+    if quantity > bounds.SALE_MAX_CARDS:
+        raise ValidationError(
+            {"quantity": _("Buy at most %(n)d cards at once.") % {"n": bounds.SALE_MAX_CARDS}}
+        )
     if (done := _purchase_done(player, request_key)) is not None:
         return _same_purchase(done, game, quantity)
     game = Game.objects.select_related("session__room__hall", "session__room__online").get(pk=game.pk)

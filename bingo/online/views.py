@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from bingo.common.forms import form_errors_flash
 from bingo.common.money import money_display, places_for
 from bingo.common.roles import Role, role_required
 from bingo.models import COMPLAINT_MAX_LENGTH, Game, OnlineRoom, Player
@@ -216,8 +217,8 @@ def buy(request: HttpRequest, game_id: int) -> HttpResponse:
                 )
                 % {"n": purchase.cards, "amount": money_display(purchase.amount, player.hall.currency)},
             )
-    else:
-        messages.error(request, _("Say how many cards to buy."))
+    else:  # each refusal says what is wrong: the key, or the number of cards
+        form_errors_flash(request, form)
     return redirect("online:game", game.pk)
 
 

@@ -23,7 +23,16 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from bingo.common.api import Conflict, ErrorSerializer, MoneyField, Pagination, PDFRenderer, has_role
+from bingo.common import bounds
+from bingo.common.api import (
+    Conflict,
+    ErrorSerializer,
+    IdField,
+    MoneyField,
+    Pagination,
+    PDFRenderer,
+    has_role,
+)
 from bingo.common.roles import Role
 from bingo.common.throttling import SlidingWindowThrottle
 from bingo.models import Player, WalletEntry
@@ -110,7 +119,7 @@ class RegistrationSerializer(serializers.Serializer[Any]):
     password = serializers.CharField(write_only=True, trim_whitespace=False)
     birth_date = serializers.DateField()
     adult_confirmed = serializers.BooleanField(help_text="Must be true: the player confirms being of age.")
-    hall = serializers.IntegerField(
+    hall = IdField(
         required=False, help_text="The operator's hall id; may be left out when there is only one hall."
     )
 
@@ -417,7 +426,9 @@ class PlayerLookupView(APIView):
 
 
 class MovementSerializer(serializers.Serializer[Any]):
-    amount = MoneyField(max_digits=14, help_text='A decimal string, e.g. "500.00".')
+    amount = MoneyField(
+        max_digits=14, max_value=bounds.AMOUNT_MAX, help_text='A decimal string, e.g. "500.00".'
+    )
     reference = serializers.CharField(max_length=120, help_text="The identity document checked.")
     key = serializers.CharField(
         max_length=services.DESK_KEY_MAX,

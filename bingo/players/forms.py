@@ -11,6 +11,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from bingo.common import bounds
 from bingo.models import WalletEntry
 from bingo.players.selectors import player_register_hall_list
 from halls.models import Hall
@@ -85,6 +86,8 @@ def parse_amount(text: str) -> Decimal:
         raise ValidationError(_("The amount must be more than zero."))
     if value.as_tuple().exponent < -2:  # type: ignore[operator]
         raise ValidationError(_("An amount has at most two decimals."))
+    if value > bounds.AMOUNT_MAX:
+        raise ValidationError(_("The amount is at most %(max)s.") % {"max": bounds.AMOUNT_MAX})
     return value
 
 

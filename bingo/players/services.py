@@ -21,6 +21,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bingo.common import bounds
 from bingo.common.money import money_display, quantum_for
 from bingo.common.roles import Role
 from bingo.models import Player, PrizePayment, Refund, Sale, WalletEntry
@@ -29,8 +30,8 @@ from bingo.protection import services as protection_services
 from halls.models import Hall
 from halls.selectors import staff_has_role
 
-#: The longest amount a cashier may key in (the ledger's columns hold 14 digits, 2 decimals).
-MAX_MOVEMENT = Decimal("9999999999.99")
+#: The largest deposit or withdrawal a cashier may key in (bingo.common.bounds).
+MAX_MOVEMENT = bounds.AMOUNT_MAX
 
 #: A desk movement's key is stored under this prefix, apart from the keys the system writes
 #: (``refund-<pk>``, ``prize-payment-<pk>``) and online purchases' (``online:...``): a client's
@@ -104,6 +105,13 @@ def wallet_post(
             raise ValidationError(
                 _("The wallet holds %(balance)s; %(amount)s cannot be taken from it.")
                 % {"balance": balance, "amount": amount}
+            )
+        if after > bounds.BALANCE_MAX:  # what the ledger's column holds: refused here, not by it
+            raise ValidationError(
+                {
+                    "amount": _("The wallet holds %(balance)s and can hold at most %(max)s.")
+                    % {"balance": balance, "max": bounds.BALANCE_MAX}
+                }
             )
         return WalletEntry.objects.create(
             player=player,
@@ -234,7 +242,7 @@ def _cash_movement(
     if not isinstance(amount, Decimal) or not amount.is_finite() or amount <= 0:
         errors["amount"] = [_("The amount must be more than zero.")]
     elif amount > MAX_MOVEMENT:
-        errors["amount"] = [_("The amount is too large.")]
+        errors["amount"] = [_("The amount is at most %(max)s.") % {"max": MAX_MOVEMENT}]
     elif amount % quantum_for(hall.currency):
         errors["amount"] = [
             _("Amounts in %(currency)s are in steps of %(step)s.")

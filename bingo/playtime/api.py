@@ -137,9 +137,14 @@ class PlaytimeContinueView(APIView):
 
 class PlayLimitSerializer(serializers.Serializer[Any]):
     session_minutes = serializers.IntegerField(
-        allow_null=True, help_text=f"{services.LIMIT_MIN} to {services.LIMIT_MAX}; null: no limit."
+        allow_null=True,
+        min_value=services.LIMIT_MIN,
+        max_value=services.LIMIT_MAX,
+        help_text=f"{services.LIMIT_MIN} to {services.LIMIT_MAX}; null: no limit.",
     )
-    reminder_minutes = serializers.IntegerField(allow_null=True, help_text="15, 30 or 60; null: none.")
+    reminder_minutes = serializers.ChoiceField(
+        choices=services.REMINDER_CHOICES, allow_null=True, help_text="15, 30 or 60; null: none."
+    )
 
 
 class PlayLimitOutSerializer(PlayLimitSerializer):

@@ -23,14 +23,15 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bingo.common import bounds
 from bingo.models import Player, PlayLimit, PlaySession
 from bingo.playtime import selectors
 from halls.models import Room
 
 #: The shortest and longest session time limit a player may set (minutes).
-LIMIT_MIN, LIMIT_MAX = 10, 24 * 60
+LIMIT_MIN, LIMIT_MAX = bounds.PLAY_LIMIT_MINUTES_MIN, bounds.PLAY_LIMIT_MINUTES_MAX
 #: The reminder intervals offered (minutes).
-REMINDER_CHOICES = (15, 30, 60)
+REMINDER_CHOICES = bounds.REMINDER_CHOICES
 
 
 def _now(now: datetime | None) -> datetime:

@@ -12,7 +12,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo.common.api import ErrorSerializer, IsManager, MoneyField, has_role
+from bingo.common import bounds
+from bingo.common.api import ErrorSerializer, IdField, IsManager, MoneyField, has_role
 from bingo.common.roles import Role
 from bingo.models import LimitPeriod, Player, PlayerExclusion
 from bingo.players import selectors as player_selectors
@@ -57,7 +58,12 @@ class LimitsSerializer(serializers.Serializer[Any]):
 class LimitRequestSerializer(serializers.Serializer[Any]):
     kind = serializers.CharField(help_text="deposit or loss (R101)")
     period = serializers.ChoiceField(choices=LimitPeriod.choices)
-    amount = MoneyField(max_digits=14, allow_null=True, help_text="A decimal string; null removes the limit.")
+    amount = MoneyField(
+        max_digits=14,
+        max_value=bounds.AMOUNT_MAX,
+        allow_null=True,
+        help_text="A decimal string; null removes the limit.",
+    )
 
 
 class LimitRecordedSerializer(serializers.Serializer[Any]):
@@ -190,7 +196,7 @@ class MyExclusionView(APIView):
 
 
 class OperatorExclusionSerializer(serializers.Serializer[Any]):
-    player = serializers.IntegerField(help_text="The player's id (of a hall the manager manages).")
+    player = IdField(help_text="The player's id (of a hall the manager manages).")
     length = serializers.ChoiceField(choices=services.EXCLUSION_CHOICES)
     reason = serializers.CharField(max_length=1000)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from bingo.common import bounds
 from bingo.models import LimitKind, LimitPeriod
 from bingo.protection.services import EXCLUSION_CHOICES
 
@@ -18,6 +19,7 @@ class LimitForm(forms.Form):
         label=_("Amount (empty: no limit)"),
         required=False,
         min_value=0,
+        max_value=bounds.AMOUNT_MAX,
         max_digits=14,
         decimal_places=2,
         widget=forms.NumberInput(attrs={"inputmode": "decimal", "step": "any", "min": "0"}),
@@ -49,4 +51,8 @@ class OperatorExclusionForm(forms.Form):
 class LiftForm(forms.Form):
     """A manager lifts an operator's exclusion, saying why."""
 
-    reason = forms.CharField(label=_("Reason for lifting"), max_length=1000)
+    reason = forms.CharField(
+        label=_("Reason for lifting"),
+        max_length=1000,
+        error_messages={"required": _("Give the reason for lifting the exclusion.")},
+    )

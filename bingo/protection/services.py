@@ -29,6 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from bingo.common import bounds
 from bingo.common.money import money_display, quantum_for
 from bingo.common.roles import Role
 from bingo.engine import limits
@@ -44,8 +45,8 @@ from bingo.models import (
 from bingo.protection import selectors
 from halls.selectors import hall_list_for
 
-#: The largest limit a player may set (the ledger's columns hold 14 digits, 2 decimals).
-MAX_LIMIT = Decimal("9999999999.99")
+#: The largest limit a player may set (bingo.common.bounds).
+MAX_LIMIT = bounds.AMOUNT_MAX
 
 #: The lengths of an exclusion a player or a manager chooses from: months, None for good.
 EXCLUSION_MONTHS: dict[str, int | None] = {"1m": 1, "3m": 3, "6m": 6, "1y": 12, "5y": 60, "forever": None}
@@ -79,7 +80,7 @@ def _amount(value: Decimal | str | None, currency: str) -> Decimal | None:
     if amount <= 0:
         raise ValidationError({"amount": [_("A limit is more than zero; leave it empty for no limit.")]})
     if amount > MAX_LIMIT:
-        raise ValidationError({"amount": [_("The limit is too large.")]})
+        raise ValidationError({"amount": [_("A limit is at most %(max)s.") % {"max": MAX_LIMIT}]})
     if amount % quantum_for(currency):
         raise ValidationError(
             {

@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from bingo.common.forms import add_service_errors
+from bingo.common.forms import add_service_errors, form_errors_flash
 from bingo.common.roles import Role, role_required
 from bingo.models import Player, PlayerExclusion
 from bingo.players import selectors as player_selectors
@@ -139,7 +139,7 @@ def exclusion_lift(request: HttpRequest, exclusion_id: int) -> HttpResponse:
         raise Http404 from None
     form = LiftForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Give the reason for lifting the exclusion."))
+        form_errors_flash(request, form)  # no reason, or one too long
         return redirect("protection:exclusions")
     try:
         services.player_exclusion_lift(

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from bingo.common import bounds
 from bingo.draw.forms import SERIES_LABEL
 from cards import selectors as card_selectors
 from cards.models import Series
@@ -22,6 +23,7 @@ class PrizePayForm(forms.Form):
     card_number = forms.IntegerField(
         label=_("Card number"),
         min_value=1,
+        max_value=bounds.CARD_NUMBER_MAX,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "autocomplete": "off", "min": 1}),
     )
     check_code = forms.CharField(

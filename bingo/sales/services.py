@@ -22,6 +22,7 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bingo.common import bounds
 from bingo.common.engine_messages import validation_error
 from bingo.common.roles import Role
 from bingo.engine.gamestate import GameState
@@ -89,12 +90,20 @@ def _sale_make(
     player = player.strip()
     if isinstance(quantity, bool) or not isinstance(quantity, int) or quantity < 1:
         raise ValidationError(_("Sell at least one card."))
+    if quantity > bounds.SALE_MAX_CARDS:
+        raise ValidationError(
+            {"quantity": _("Sell at most %(n)d cards in one sale.") % {"n": bounds.SALE_MAX_CARDS}}
+        )
     try:
         received = Decimal(str(cash_received))
         if not received.is_finite() or received < 0:
             raise InvalidOperation
     except InvalidOperation:
         raise ValidationError(_("The cash received must be an amount of money.")) from None
+    if received > bounds.AMOUNT_MAX:
+        raise ValidationError(
+            {"cash_received": _("The cash received is at most %(max)s.") % {"max": bounds.AMOUNT_MAX}}
+        )
     # Checked before any lock (staff, desks and the game's series rarely change): the locked
     # section stays short.
     context = _sale_context(game.pk)
@@ -303,6 +312,10 @@ def sale_make_online(*, game: Game, quantity: int, buyer: Player, request_key: s
         raise RuntimeError("sale_make_online runs inside the transaction that pays for the sale")
     if isinstance(quantity, bool) or not isinstance(quantity, int) or quantity < 1:
         raise ValidationError(_("Buy at least one card."))
+    if quantity > bounds.SALE_MAX_CARDS:
+        raise ValidationError(
+            {"quantity": _("Buy at most %(n)d cards at once.") % {"n": bounds.SALE_MAX_CARDS}}
+        )
     if not request_key or len(request_key) > 64:
         raise ValidationError(_("Each sale needs a request key of 1 to 64 characters."))
     with transaction.atomic():

@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from bingo.common import bounds
 from bingo.common.money import money_display
 from bingo.common.roles import Role, role_required
 from bingo.draw import services as draw_services
@@ -56,7 +57,7 @@ class SaleForm(forms.Form):
     quantity = forms.IntegerField(
         label=_("Cards"),
         min_value=1,
-        max_value=100_000,
+        max_value=bounds.SALE_MAX_CARDS,
         error_messages={
             "min_value": _("Sell at least one card."),
             "invalid": _("Enter a whole number of cards."),
@@ -66,6 +67,7 @@ class SaleForm(forms.Form):
     cash_received = forms.DecimalField(
         label=_("Cash received"),
         min_value=0,
+        max_value=bounds.AMOUNT_MAX,
         max_digits=14,
         decimal_places=2,
         localize=True,

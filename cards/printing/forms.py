@@ -7,14 +7,15 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from bingo.common import bounds
 from cards.models import Series
 
 
 class PrintForm(forms.Form):
     """A range of card numbers of one series to print."""
 
-    first = forms.IntegerField(label=_("From card"), min_value=1, initial=1)
-    last = forms.IntegerField(label=_("To card"), min_value=1)
+    first = forms.IntegerField(label=_("From card"), min_value=1, max_value=bounds.CARD_NUMBER_MAX, initial=1)
+    last = forms.IntegerField(label=_("To card"), min_value=1, max_value=bounds.CARD_NUMBER_MAX)
 
     def __init__(self, *args: Any, series: Series, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -233,3 +233,17 @@ def test_the_state_never_shows_what_is_still_to_come(site):
             pot * int(Decimal(s)) // 100 for s in game.prize_plan.values()
         ]
         assert "results" not in json.dumps(state)
+
+
+def test_a_demo_game_s_key_too_long_is_refused_for_the_key(site):
+    """Issue 20 (3): the refusal names the key's length, not the number of demo cards."""
+    player = site.player("0")
+    client = login(player.user)
+    client.post(reverse("demo:grant"))
+    page = client.post(
+        reverse("demo:start", args=[site.online.pk]), {"cards": "2", "key": "k" * 200}, follow=True
+    )
+    html = page.content.decode()
+    assert "A chave deste pedido tem no máximo 40 caracteres (esta tem 200)" in html
+    assert "Jogue de 1 a" not in html
+    assert not DemoGame.objects.filter(player=player).exists()

@@ -460,8 +460,8 @@ def test_keys_belong_to_their_cashier(praia):
 @pytest.mark.parametrize(
     ("body", "key", "errors"),
     [
-        ({"quantity": 0}, None, {"non_field_errors": ["Sell at least one card."]}),
-        ({"quantity": -2}, None, {"non_field_errors": ["Sell at least one card."]}),
+        ({"quantity": 0}, None, {"quantity": ["Sell at least one card."]}),
+        ({"quantity": -2}, None, {"quantity": ["Sell at least one card."]}),
         ({"quantity": 1.5}, None, {"quantity": ["A valid integer is required."]}),
         (
             {"cash_received": "-1.00"},

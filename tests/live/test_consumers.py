@@ -26,7 +26,7 @@ from bingo.draw import selectors as draw_selectors
 from bingo.draw import services as draw_services
 from bingo.models import DrawMode, Game
 from tests.draw.test_views import Console
-from tests.live.test_price_board import ORIGIN, _scope
+from tests.live.test_price_board import ORIGIN, _scope, send_hostile_frames
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -154,6 +154,22 @@ def test_a_display_hears_only_its_own_room(hall: Console) -> None:
     assert run(scenario)
 
 
+def test_a_display_drops_what_a_client_sends_and_still_shows_the_next_ball(hall: Console) -> None:
+    game = hall.drawing()
+
+    async def scenario() -> dict[str, Any]:
+        display = Socket(display_path(hall))
+        await display.connect()
+        await display.message()
+        await send_hostile_frames(display.communicator)
+        await sync_to_async(hall.key)(game, 9)
+        state = await display.message()
+        await display.close()
+        return state
+
+    assert run(scenario)["game"]["balls"] == [9]
+
+
 @pytest.mark.parametrize("token", ["not-a-token", "1", "bad:token:here"])
 def test_a_display_with_a_bad_token_is_refused(hall: Console, token: str) -> None:
     async def scenario() -> dict[str, Any]:
@@ -212,6 +228,22 @@ def test_a_callers_console_hears_that_the_game_changed(hall: Console) -> None:
 
     assert after_ball == {"type": "console.changed", "game": game.pk}
     assert after_switch == {"type": "console.changed", "game": game.pk}
+
+
+def test_a_console_drops_what_a_client_sends_and_still_hears_the_next_ball(hall: Console) -> None:
+    game = hall.drawing()
+    cookie = _session_cookie(hall.caller)
+
+    async def scenario() -> dict[str, Any]:
+        console = Socket(console_path(game), cookie=cookie)
+        assert (await console.connect())["type"] == "websocket.accept"
+        await send_hostile_frames(console.communicator)
+        await sync_to_async(hall.key)(game, 9)
+        notice = await console.message()
+        await console.close()
+        return notice
+
+    assert run(scenario) == {"type": "console.changed", "game": game.pk}
 
 
 def test_a_console_refuses_anyone_but_a_caller_of_the_games_hall(hall: Console) -> None:

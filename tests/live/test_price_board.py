@@ -76,6 +76,23 @@ def run(scenario: Callable[[], Awaitable[Any]]) -> Any:
     return async_to_sync(scenario)()
 
 
+#: What a hostile client may send on any of our websockets (issue 20, 3): JSON nested 5,000 deep,
+#: text that is not JSON, and bytes. Every consumer only listens and drops them unread.
+HOSTILE_FRAMES: list[dict[str, Any]] = [
+    {"text": "[" * 5000 + "]" * 5000},
+    {"text": "not json"},
+    {"bytes": b"\x00\xff"},
+]
+
+
+async def send_hostile_frames(communicator: ApplicationCommunicator) -> None:
+    """Send ``HOSTILE_FRAMES``; the consumer is still running after them, and answers none."""
+    for frame in HOSTILE_FRAMES:
+        await communicator.send_input({"type": "websocket.receive", **frame})
+    assert await communicator.receive_nothing(0.3)
+    assert not communicator.future.done(), communicator.future.exception()
+
+
 @pytest.fixture
 def praia() -> Desk:
     return Desk()
@@ -227,6 +244,22 @@ def test_the_board_ignores_what_a_client_sends(praia: Desk) -> None:
         return quiet
 
     assert run(scenario)
+
+
+def test_the_board_drops_hostile_frames_and_still_shows_the_next_sale(praia: Desk) -> None:
+    """JSON nested 5,000 deep, text that is not JSON, bytes: dropped unread (issue 20, 3)."""
+
+    async def scenario() -> dict[str, Any]:
+        board = Board(praia.selling.pk)
+        await board.connect()
+        await board.figures()
+        await send_hostile_frames(board.communicator)
+        await sync_to_async(praia.sell)(praia.selling, 3)
+        figures = await board.figures()
+        await board.close()
+        return figures
+
+    assert run(scenario)["cards_sold"] == 3
 
 
 def test_a_sale_whose_notice_was_skipped_still_reaches_the_board(praia: Desk) -> None:

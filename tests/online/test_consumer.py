@@ -7,6 +7,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from tests.live.test_consumers import Socket, _session_cookie, run
+from tests.live.test_price_board import send_hostile_frames
 from tests.online.helpers import OnlineSetup
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -31,6 +32,23 @@ def test_a_player_hears_each_ball_of_the_game():
         assert await socket.nothing()  # the console's notice of the same ball is covered
         await sync_to_async(site.key)(game, 12)
         assert (await socket.message())["game"]["balls"] == [7, 12]
+        await socket.close()
+
+    run(scenario)
+
+
+def test_what_the_page_sends_is_dropped_and_the_next_ball_still_comes():
+    """JSON nested 5,000 deep, text that is not JSON, bytes: dropped unread (issue 20, 3)."""
+    site = OnlineSetup()
+    game = site.drawing(site.game(site.series(1)))
+    cookie = _session_cookie(site.player().user)
+
+    async def scenario() -> None:
+        socket = Socket(f"/ws/online/game/{game.pk}/", cookie=cookie)
+        assert (await socket.connect())["type"] == "websocket.accept"
+        await send_hostile_frames(socket.communicator)
+        await sync_to_async(site.key)(game, 7)
+        assert (await socket.message())["game"]["balls"] == [7]
         await socket.close()
 
     run(scenario)

@@ -171,3 +171,33 @@ def test_a_reused_purchase_key_is_refused_in_portuguese(site):
     assert reused.status_code == 409
     answer = json.dumps(reused.json(), ensure_ascii=False)
     assert "Esta chave já foi usada noutra compra; nada foi comprado." in answer
+
+
+def test_a_200_character_purchase_key_is_refused_for_its_length_not_for_the_cards(site):
+    """Issue 20 (3): the page's refusal says what is wrong. A key longer than the 40 characters
+    the service keeps is the key's fault, not the number of cards; nothing is bought."""
+    game = site.game(site.series(1))
+    player = site.player()
+    client = login(player.user)
+    buy = reverse("online:buy", args=[game.pk])
+    html = client.post(buy, {"quantity": "2", "key": "k" * 200}, follow=True).content.decode()
+    assert "A chave deste pedido tem no máximo 40 caracteres (esta tem 200)" in html
+    assert "Diga quantos cartões quer comprar." not in html
+    too_many = client.post(buy, {"quantity": "5000", "key": "k1"}, follow=True)
+    assert "Cartões: Garanta que este valor seja menor ou igual a 1000." in too_many.content.decode()
+    none = client.post(buy, {"quantity": "", "key": "k2"}, follow=True)
+    assert "Diga quantos cartões quer comprar." in none.content.decode()
+    assert wallet_balance(player=player) == Decimal("100.00")
+
+
+def test_a_200_character_purchase_key_is_refused_by_the_api_on_the_key(site):
+    game = site.game(site.series(1))
+    player = site.player()
+    answer = login(player.user, "en").post(
+        f"/api/online/games/{game.pk}/purchases/",
+        {"quantity": 2, "key": "k" * 200},
+        content_type="application/json",
+    )
+    assert answer.status_code == 400
+    assert answer.json() == {"key": ["Ensure this field has no more than 40 characters."]}
+    assert wallet_balance(player=player) == Decimal("100.00")

@@ -222,6 +222,20 @@ def test_r101_the_exclusion_list_page_is_for_managers_only(site: Site) -> None:
     assert PlayerExclusionLift.objects.count() == 1
 
 
+def test_a_lift_reason_too_long_is_refused_for_its_length(site: Site) -> None:
+    """Issue 20 (3): a reason over 1 000 characters is refused as too long, not as missing."""
+    player = site.player("0")
+    row = services.player_exclude(player=player, staff=site.manager, length="1m", reason="x")
+    manager = Client()
+    manager.cookies["django_language"] = "en"
+    manager.force_login(site.manager)
+    answer = manager.post(f"/jogadores/exclusoes/{row.pk}/levantar/", {"reason": "r" * 1001}, follow=True)
+    html = answer.content.decode()
+    assert "at most 1000 characters (it has 1001)" in html
+    assert "Give the reason for lifting the exclusion." not in html
+    assert not PlayerExclusionLift.objects.exists()
+
+
 def test_r101_a_manager_sees_only_their_halls_exclusions(site: Site) -> None:
     player = site.player("0")
     services.player_self_exclude(player=player, length="1m", confirmed=True)

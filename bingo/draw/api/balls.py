@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from bingo.common import bounds
 from bingo.common.api import ErrorSerializer
 from bingo.common.roles import Role
 from bingo.draw import services as draw_services
@@ -52,9 +53,12 @@ class BallCreateSerializer(serializers.Serializer[Any]):
 
     position = serializers.IntegerField(
         min_value=1,
+        max_value=bounds.BALL_NUMBER_MAX,
         help_text="1 for the first ball. Sending the same position again draws nothing more (R42).",
     )
     number = serializers.IntegerField(
+        min_value=1,
+        max_value=bounds.BALL_NUMBER_MAX,
         allow_null=True,
         required=False,
         default=None,

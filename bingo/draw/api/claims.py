@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from bingo.common import bounds
 from bingo.common.roles import Role
 from bingo.draw import services as draw_services
 from bingo.draw.api.console import ClaimSerializer, PrizeSerializer
@@ -33,7 +34,7 @@ class ClaimCreateSerializer(serializers.Serializer[Any]):
     series: serializers.PrimaryKeyRelatedField[Series] = serializers.PrimaryKeyRelatedField(
         queryset=Series.objects.all(), help_text="A series playing in this game (id)."
     )
-    card_number = serializers.IntegerField(min_value=1)
+    card_number = serializers.IntegerField(min_value=1, max_value=bounds.CARD_NUMBER_MAX)
     kind = ClaimableKindField()
 
     def validate_series(self, series: Series) -> Series:

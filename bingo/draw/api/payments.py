@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from bingo.common import bounds
 from bingo.common.api import ErrorSerializer, MoneyField
 from bingo.common.roles import Role
 from bingo.draw import services as draw_services
@@ -32,7 +33,7 @@ class PrizePaymentCreateSerializer(serializers.Serializer[Any]):
     series: serializers.PrimaryKeyRelatedField[Series] = serializers.PrimaryKeyRelatedField(
         queryset=Series.objects.select_related("hall"), help_text="The card's series (id)."
     )
-    card_number = serializers.IntegerField(min_value=1)
+    card_number = serializers.IntegerField(min_value=1, max_value=bounds.CARD_NUMBER_MAX)
     check_code = serializers.CharField(
         max_length=20, help_text="The code printed on the card; case, spaces and dashes do not matter."
     )
