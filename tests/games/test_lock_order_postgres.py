@@ -200,7 +200,11 @@ def test_a_complaint_written_in_the_acta_while_its_game_is_annulled_never_deadlo
     player = site.player("100.00")
     online_services.online_buy(player=player, game=game, quantity=1, key="k")
     game_services.game_close_sales(game=game, user=site.manager)
-    autodraw_services.system_user(hall=site.hall)
+    system = autodraw_services.system_user(hall=site.hall)
+    # R57 annuls for a wrong announcement of the numbers: a ball is out (R55: before the first
+    # ball, a failure only suspends the game).
+    game = draw_services.game_start_draw(game=game, user=system)
+    draw_services.game_draw_ball(game=game, user=system, position=1)
     held = threading.Event()
     real_note = complaint_services.acta_note_record
 
