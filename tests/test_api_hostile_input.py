@@ -9,7 +9,7 @@ recursion error's 500.
 from __future__ import annotations
 
 import json
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -51,19 +51,22 @@ class HostileWorld(World):
 
     def __init__(self) -> None:
         super().__init__()
-        self.online = online_services.online_room_create(
-            hall=self.hall, name="Online", mode="continuous", ball_interval="2"
-        )
+        # R90: a continuous room opens with something to sell, so its online series comes first;
+        # its sessions and games are the online loop's own (online=True).
         online_series = series_make(
             hall=self.hall, card_set=self.card_set, order_number=9, price="10.00", online=True
+        )
+        self.online = online_services.online_room_create(
+            hall=self.hall, name="Online", mode="continuous", ball_interval="2"
         )
         self.online_session = game_services.session_open(
             room=self.online.room,
             starts_at=self.session.starts_at,
             scheduled_end=self.session.scheduled_end,
             user=None,
+            online=True,
         )
-        game = game_services.game_create(session=self.online_session, variant="90")
+        game = game_services.game_create(session=self.online_session, variant="90", online=True)
         self.online_game = game_services.game_open_sales(game=game, series=[online_series])
         # The player of ``World`` is excluded (R101): another one buys and complains.
         buyer = Player.objects.create(
@@ -183,10 +186,12 @@ def _session_body(**times: str) -> dict[str, Any]:
 
 
 def _online_session_body(**fields: Any) -> dict[str, Any]:
+    # A week ahead: R91 refuses a session starting in the past before any other field.
+    day = (timezone.localdate() + timedelta(days=7)).isoformat()
     return {
-        "starts_at": "2026-11-23T20:00",
-        "sales_close_at": "2026-11-23T20:30",
-        "scheduled_end": "2026-11-23T23:00",
+        "starts_at": f"{day}T20:00",
+        "sales_close_at": f"{day}T20:30",
+        "scheduled_end": f"{day}T23:00",
         "games": [{"variant": "90", "price": "10.00"}],
         **fields,
     }

@@ -24,6 +24,8 @@ from pathlib import Path
 import pytest
 import redis
 
+from bingo.management.commands.runlocal import redis_server_command
+
 ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT = 90.0
 
@@ -159,6 +161,9 @@ def test_runlocal_serves_pages_and_css_logs_demo_users_in_and_stops_cleanly_on_s
     runlocal.wait_for(rf"Connected to redis://:\*\*@127\.0\.0\.1:{port}/0")
     with pytest.raises(redis.AuthenticationError):
         redis.Redis(port=port, socket_timeout=5).ping()
+    # The password is on no command line (every local user can read those): Redis reads it from
+    # its standard input.
+    assert "--requirepass" not in redis_server_command("redis-server", port, Path("var"))
 
     with urllib.request.urlopen(f"{runlocal.url}/entrar/", timeout=10) as response:
         assert "<h1>Entrar</h1>" in response.read().decode()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import zoneinfo
 from typing import Any
 
@@ -13,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from bingo.ballsets import selectors, services
-from bingo.common.forms import add_service_errors
+from bingo.common.forms import BallListField, add_service_errors
 from bingo.models import Session
 from halls.models import BALL_SET_MAX_GAMES, BALL_SET_SIZES, BallReplacement, BallSet, BallSetCheck, Hall
 
@@ -51,9 +50,6 @@ class BallSetForm(forms.Form):
             raise
 
 
-_BALL_LIST = re.compile(r"^[\d\s,;]*$")
-
-
 class BallSetCheckForm(forms.Form):
     """The check of every ball at the start or the end of a session (R23)."""
 
@@ -61,7 +57,7 @@ class BallSetCheckForm(forms.Form):
     phase = forms.ChoiceField(
         label=_("When"), choices=BallSetCheck.Phase.choices, widget=forms.RadioSelect, initial="start"
     )
-    faulty_balls = forms.CharField(
+    faulty_balls = BallListField(
         label=_("Faulty balls"),
         required=False,
         help_text=_("The numbers of the balls that failed, separated by commas. Blank: every ball OK."),
@@ -72,12 +68,6 @@ class BallSetCheckForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.ball_set = ball_set
         self.fields["session"].queryset = selectors.session_list_of_hall(hall_id=ball_set.hall_id)  # type: ignore[attr-defined]
-
-    def clean_faulty_balls(self) -> list[int]:
-        text = self.cleaned_data["faulty_balls"]
-        if not _BALL_LIST.match(text):
-            raise ValidationError(_("Give the ball numbers separated by commas, e.g. 7, 23, 61."))
-        return [int(number) for number in re.findall(r"\d+", text)]
 
     def save(self, *, user: User) -> BallSetCheck:
         """Record the check; service errors become form errors."""

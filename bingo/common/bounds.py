@@ -30,8 +30,9 @@ SESSION_MAX_GAMES = 20
 # --- sessions -----------------------------------------------------------------------------------
 
 #: A session is a day's play at most (an online room's continuous session ends at the hall's
-#: midnight), and is opened at most a year ahead.
-SESSION_MAX_LENGTH = timedelta(hours=24)
+#: midnight: 25 hours on the day the clocks go back, hence the margin), and is opened at most a
+#: year ahead.
+SESSION_MAX_LENGTH = timedelta(hours=26)
 SESSION_MAX_AHEAD = timedelta(days=366)
 
 # --- cards and sales (R16-R19, R33-R41) ---------------------------------------------------------
@@ -62,6 +63,11 @@ BALANCE_MAX = Decimal("999999999999.99")
 
 #: The highest ball of any variant (R1) and of any ball set (R22), so the most balls one game draws.
 BALL_NUMBER_MAX = 90
+#: A list of ball numbers typed by hand (a check's faulty balls): every ball of the largest
+#: set, comma-separated, fits.
+BALL_LIST_MAX_LENGTH = 400
+#: Ball sets checked at one session's end: a hall has a few; more in one request is not a check.
+SESSION_MAX_BALL_SETS = 50
 
 # --- ids ----------------------------------------------------------------------------------------
 
@@ -81,3 +87,8 @@ REMINDER_CHOICES = (15, 30, 60)
 
 #: The most cards a player plays in one demo game.
 DEMO_MAX_CARDS = 6
+
+# --- free text ----------------------------------------------------------------------------------
+
+#: A reason written into the acta (an occurrence, R61 m)): a paragraph, not a document.
+REASON_MAX_LENGTH = 2_000

@@ -14,7 +14,7 @@ intruder in the app could rewrite the ledgers the triggers protect. So the proce
   superuser, so it cannot switch the triggers off.
 
 The insert-only ledgers are read from the schema itself: the tables with a trigger refusing
-TRUNCATE (bingo/migrations/0019, halls/migrations/0007, actas/migrations/0007). A new ledger's
+TRUNCATE (bingo/migrations/0020, halls/migrations/0007, actas/migrations/0007). A new ledger's
 migration gives it that trigger beside the one refusing UPDATE and DELETE, and ``db_grant``
 takes its privileges away with no list to keep.
 """

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
+
+from bingo.common import bounds
 
 
 class ReasonForm(forms.Form):
@@ -24,6 +28,29 @@ KEY_ERRORS = {
         "The key of this request has at most %(limit_value)d characters (this one has %(show_value)d)."
     ),
 }
+
+
+_BALL_LIST = re.compile(r"^[\d\s,;]*$")
+
+
+class BallListField(forms.CharField):
+    """Ball numbers typed by hand, separated by commas (a ball-set check's faulty balls, R23):
+    cleaned to a list of ints; blank is none. Bounded: no text past ``BALL_LIST_MAX_LENGTH``,
+    no number past ``BALL_NUMBER_MAX`` (the service checks them against the set's size)."""
+
+    def __init__(self, **kwargs: object) -> None:
+        kwargs.setdefault("max_length", bounds.BALL_LIST_MAX_LENGTH)
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+
+    def clean(self, value: object) -> list[int]:  # type: ignore[override]
+        text = super().clean(value)
+        if not _BALL_LIST.match(text):
+            raise ValidationError(_("Give the ball numbers separated by commas, e.g. 7, 23, 61."))
+        numbers = re.findall(r"\d+", text)
+        # The set's own range (1 to its size) is the service's to check; a number this long is none.
+        if any(len(number) > 4 for number in numbers):
+            raise ValidationError(_("A ball number is at most %(max)d.") % {"max": bounds.BALL_NUMBER_MAX})
+        return [int(number) for number in numbers]
 
 
 def add_service_errors(

@@ -137,9 +137,10 @@ class SessionDetailSerializer(SessionSerializer):
 class EndCheckSerializer(serializers.Serializer[Any]):
     """The end-of-session check of one ball set made now (R23)."""
 
-    ball_set = serializers.IntegerField(help_text="The ball set's id (one of ``end_checks_awaited``).")
+    ball_set = IdField(help_text="The ball set's id (one of ``end_checks_awaited``).")
     faulty_balls = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=max(BALL_SET_SIZES)),
+        max_length=max(BALL_SET_SIZES),
         default=list,
         help_text="The numbers of the balls that failed; empty when every ball is OK.",
     )
@@ -149,9 +150,9 @@ class SessionCloseSerializer(serializers.Serializer[Any]):
     """What closing a session gives for R23: the end-of-session checks made now, and why a check
     still missing could not be made."""
 
-    end_checks = EndCheckSerializer(many=True, default=list)
+    end_checks = EndCheckSerializer(many=True, default=list, max_length=bounds.SESSION_MAX_BALL_SETS)
     missing_check_reason = serializers.CharField(
-        max_length=2000,
+        max_length=bounds.REASON_MAX_LENGTH,
         allow_blank=True,
         default="",
         help_text="Why the end-of-session check of the ball sets not checked could not be made: "

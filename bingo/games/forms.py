@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import zoneinfo
 from collections.abc import Iterable
 from datetime import datetime, timedelta, tzinfo
@@ -18,7 +17,8 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 
-from bingo.common.forms import add_service_errors
+from bingo.common import bounds
+from bingo.common.forms import BallListField, add_service_errors
 from bingo.engine import Variant
 from bingo.engine.prizes import PrizeKind
 from bingo.games import services
@@ -295,9 +295,6 @@ class OpenSalesForm(forms.Form):
             raise
 
 
-_BALL_LIST = re.compile(r"^[\d\s,;]*$")
-
-
 class SessionCloseForm(forms.Form):
     """Close a session (R61 h)). R23: for each ball set whose end-of-session check it still
     awaits, the check made now — every ball OK, or the balls that failed — or, for the sets left
@@ -306,6 +303,7 @@ class SessionCloseForm(forms.Form):
     missing_check_reason = forms.CharField(
         label=_("Why the check could not be made"),
         required=False,
+        max_length=bounds.REASON_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text=_(
             "Only for the ball sets not checked now: the reason is written in the acta as an "
@@ -327,7 +325,7 @@ class SessionCloseForm(forms.Form):
                 widget=forms.RadioSelect,
                 required=False,
             )
-            self.fields[f"faulty-{ball_set.pk}"] = forms.CharField(
+            self.fields[f"faulty-{ball_set.pk}"] = BallListField(
                 label=_("Faulty balls"),
                 required=False,
                 help_text=_("The numbers of the balls that failed, separated by commas."),
@@ -342,15 +340,9 @@ class SessionCloseForm(forms.Form):
         checks: dict[int, list[int]] = {}
         for ball_set in self.ball_sets:
             outcome = cleaned.get(f"check-{ball_set.pk}")
-            text = cleaned.get(f"faulty-{ball_set.pk}", "")
-            if not outcome:
+            balls = cleaned.get(f"faulty-{ball_set.pk}")
+            if not outcome or balls is None:  # none chosen, or the list refused on its field
                 continue
-            if not _BALL_LIST.match(text):
-                self.add_error(
-                    f"faulty-{ball_set.pk}", _("Give the ball numbers separated by commas, e.g. 7, 23, 61.")
-                )
-                continue
-            balls = [int(number) for number in re.findall(r"\d+", text)]
             if outcome == "faulty" and not balls:
                 self.add_error(f"faulty-{ball_set.pk}", _("Name the balls that failed."))
                 continue

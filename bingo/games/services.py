@@ -164,6 +164,13 @@ def _end_checks_close(
         return
     serials = ", ".join(ball_set.serial_number for ball_set in awaited.values())
     reason = missing_check_reason.strip()
+    if len(reason) > bounds.REASON_MAX_LENGTH:
+        raise ValidationError(
+            {
+                "missing_check_reason": _("Say it in at most %(n)d characters.")
+                % {"n": bounds.REASON_MAX_LENGTH}
+            }
+        )
     if not reason:
         raise ValidationError(
             {

@@ -64,7 +64,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AddConstraint(
             model_name='session',
-            constraint=models.CheckConstraint(condition=models.Q(('scheduled_end__lte', django.db.models.expressions.CombinedExpression(models.F('starts_at'), '+', models.Value(datetime.timedelta(days=1))))), name='session_at_most_a_day'),
+            constraint=models.CheckConstraint(condition=models.Q(('scheduled_end__lte', django.db.models.expressions.CombinedExpression(models.F('starts_at'), '+', models.Value(datetime.timedelta(seconds=93600))))), name='session_at_most_a_day'),
         ),
         migrations.AddConstraint(
             model_name='walletentry',

@@ -266,6 +266,12 @@ class SessionGame:
     prize_plan: dict[str, str] | None = None
 
 
+def _only_session_mode() -> ValidationError:
+    return ValidationError(
+        _("Only a session-mode room has scheduled sessions (R91); a continuous one runs itself (R90).")
+    )
+
+
 def online_session_schedule(
     *,
     online_room: OnlineRoom,
@@ -286,9 +292,7 @@ def online_session_schedule(
     room = OnlineRoom.objects.select_related("room__hall").get(pk=online_room.pk)
     hall = room.room.hall
     if room.mode != RoomMode.SESSION:
-        raise ValidationError(
-            _("Only a session-mode room has scheduled sessions (R91); a continuous one runs itself (R90).")
-        )
+        raise _only_session_mode()
     interval = room.ball_interval if ball_interval is None else _ball_interval(ball_interval)
     if not games:
         raise ValidationError({"games": _("A session has at least one game.")})
@@ -339,6 +343,11 @@ def online_session_schedule(
                 }
             )
     with transaction.atomic():
+        # The room first (the lock order, docs/architecture.md): a switch to continuous mode
+        # (online_room_update, under the same lock) must not land between the check above and
+        # this session, which the continuous loop would then take over and sell at once.
+        if locks.online_room_lock(room_id=room.pk).mode != RoomMode.SESSION:
+            raise _only_session_mode()
         session = game_services.session_open(
             room=room.room, starts_at=starts_at, scheduled_end=scheduled_end, user=user, online=True
         )

@@ -6,9 +6,10 @@ with its CheckConstraint when a row gets there by another way. Nothing is writte
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -31,6 +32,7 @@ from cards import services as card_services
 from cards.models import CardSet, Series
 from halls import services as hall_services
 from halls.models import Hall, Jackpot
+from tests.cards.factories import series_make
 from tests.factories import UserFactory
 from tests.test_api_write_permissions import World
 
@@ -56,6 +58,8 @@ def _manager(world: World) -> Client:
 
 
 def _online_room(world: World) -> OnlineRoom:
+    # R90: a continuous room opens with an online series of its variant to sell.
+    series_make(hall=world.hall, card_set=world.card_set, order_number=9, price="10.00", online=True)
     return online_services.online_room_create(
         hall=world.hall, name="Online", mode="continuous", ball_interval="2"
     )
@@ -96,15 +100,21 @@ def test_a_session_lasts_a_day_at_most_and_opens_a_year_ahead_at_most(world: Wor
 
     before = Session.objects.count()
     message = _refused_on(
-        "scheduled_end", lambda: open_session(start, start + timedelta(hours=24, seconds=1))
+        "scheduled_end", lambda: open_session(start, start + timedelta(hours=26, seconds=1))
     )
-    assert message == "A session lasts at most 24 hours."
+    assert message == "A session lasts at most 26 hours."
     far = start + timedelta(days=367)
     assert _refused_on("starts_at", lambda: open_session(far, far + timedelta(hours=1))) == (
         "A session is opened at most a year ahead."
     )
     assert Session.objects.count() == before
-    assert open_session(start, start + timedelta(hours=24)).pk
+    # The day the clocks go back lasts 25 hours: a continuous room's session, midnight to
+    # midnight on the hall's clock, is still one day (Europe/Lisbon, 25 October 2026).
+    lisbon = ZoneInfo("Europe/Lisbon")
+    midnight = datetime(2026, 10, 25, tzinfo=lisbon).astimezone(UTC)
+    next_midnight = datetime(2026, 10, 26, tzinfo=lisbon).astimezone(UTC)
+    assert next_midnight - midnight == timedelta(hours=25)
+    assert open_session(midnight, next_midnight).pk
 
 
 def test_a_sale_sells_at_most_1000_cards_for_bounded_cash(world: World) -> None:
@@ -314,7 +324,7 @@ ROWS: list[tuple[Callable[[World], Any], dict[str, Any], str]] = [
     ),
     (
         lambda w: Session.objects.filter(pk=w.session.pk),
-        {"scheduled_end": F("starts_at") + timedelta(hours=25)},
+        {"scheduled_end": F("starts_at") + timedelta(hours=26, seconds=1)},
         "session_at_most_a_day",
     ),
     (lambda w: Game.objects.filter(pk=w.selling.pk), {"price": Decimal("1000000.01")}, "game_price_in_range"),

@@ -286,6 +286,40 @@ def test_closing_with_the_reason_on_the_page_writes_the_occurrence(manager: Clie
     assert occurrence.text.endswith("(R23): the blower's motor burnt out")
 
 
+def test_a_huge_ball_number_or_a_reason_beyond_its_bound_is_refused_on_the_page(
+    manager: Client, hall: Closing
+) -> None:
+    """A run of 5,000 digits was int()'s ValueError (Python's 4,300-digit limit): a 500."""
+    huge = close(
+        manager, hall, {f"check-{hall.ball_set.pk}": "faulty", f"faulty-{hall.ball_set.pk}": "9" * 5000}
+    )
+    long_reason = close(manager, hall, {"missing_check_reason": "x" * 2001})
+
+    assert huge.status_code == 200
+    assert "at most 400 characters" in huge.content.decode()
+    assert long_reason.status_code == 200
+    assert "at most 2000 characters" in long_reason.content.decode()
+    assert not hall.ended()
+    assert hall.notes(ActaNote.Kind.OCCURRENCE) == []
+
+
+def test_a_ball_number_too_long_is_refused_for_its_length(manager: Client, hall: Closing) -> None:
+    response = close(
+        manager, hall, {f"check-{hall.ball_set.pk}": "faulty", f"faulty-{hall.ball_set.pk}": "7, 99999"}
+    )
+
+    assert "A ball number is at most 90." in response.content.decode()
+    assert not hall.ended()
+
+
+def test_the_service_refuses_a_reason_beyond_its_bound(hall: Closing) -> None:
+    with pytest.raises(ValidationError) as refused:
+        services.session_close(session=hall.session, user=hall.manager_user, missing_check_reason="x" * 2001)
+
+    assert "missing_check_reason" in refused.value.message_dict
+    assert not hall.ended()
+
+
 def test_a_caller_does_not_close_sessions(client: Client, hall: Closing) -> None:
     user_roles_set(user=hall.caller, roles=[Role.CALLER])
     client.force_login(hall.caller)

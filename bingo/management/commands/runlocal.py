@@ -82,13 +82,14 @@ def redis_server_executable() -> str | None:
     return shutil.which("redis-server")
 
 
-def redis_server_command(executable: str, port: int, password: str, directory: Path) -> list[str]:
-    # Only this machine can reach it, only with the password, and it keeps nothing on disk:
-    # what matters lives in the database; Redis carries messages, tasks and counters.
+def redis_server_command(executable: str, port: int, directory: Path) -> list[str]:
+    # Only this machine can reach it, only with the password (given on its standard input, not
+    # here: a command line is readable by every local user), and it keeps nothing on disk: what
+    # matters lives in the database; Redis carries messages, tasks and counters.
     return [
-        executable,
+        *(executable, "-"),  # "-": read the configuration (the password) from standard input
         *("--bind", "127.0.0.1", "--port", str(port), "--protected-mode", "yes"),
-        *("--requirepass", password, "--save", "", "--appendonly", "no"),
+        *("--save", "", "--appendonly", "no"),
         *("--dir", str(directory), "--loglevel", "warning"),
     ]
 
@@ -206,7 +207,9 @@ class Command(BaseCommand):
         directory = settings.VAR_DIR / "redis"
         directory.mkdir(parents=True, exist_ok=True)
         port, password = _free_port(), secrets.token_urlsafe(24)
-        child = self._start("Redis", redis_server_command(executable, port, password, directory))
+        child = self._start(
+            "Redis", redis_server_command(executable, port, directory), stdin=f"requirepass {password}\n"
+        )
         self.stdout.write(_("Redis for the processes below on 127.0.0.1:%(port)d.") % {"port": port})
         return f"redis://:{password}@127.0.0.1:{port}/0", child
 
@@ -231,13 +234,20 @@ class Command(BaseCommand):
             client.close()
         return None
 
-    def _start(self, name: str, command: list[str], env: dict[str, str] | None = None) -> Child:
+    def _start(
+        self, name: str, command: list[str], env: dict[str, str] | None = None, stdin: str | None = None
+    ) -> Child:
         process = subprocess.Popen(  # noqa: S603 (our own fixed command line)
             command,
             env=env,
+            stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
             start_new_session=True,
             preexec_fn=_die_with_parent,  # safe: this process runs no other thread
         )
+        if stdin is not None:
+            assert process.stdin is not None
+            process.stdin.write(stdin.encode())
+            process.stdin.close()
         return Child(name, process)
 
     def _first_dead(self, children: list[Child]) -> Child | None:
