@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django import forms
 from django.contrib import messages
@@ -38,11 +39,11 @@ class BallListField(forms.CharField):
     cleaned to a list of ints; blank is none. Bounded: no text past ``BALL_LIST_MAX_LENGTH``,
     no number past ``BALL_NUMBER_MAX`` (the service checks them against the set's size)."""
 
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("max_length", bounds.BALL_LIST_MAX_LENGTH)
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+        super().__init__(**kwargs)
 
-    def clean(self, value: object) -> list[int]:  # type: ignore[override]
+    def clean(self, value: Any) -> list[int]:
         text = super().clean(value)
         if not _BALL_LIST.match(text):
             raise ValidationError(_("Give the ball numbers separated by commas, e.g. 7, 23, 61."))

@@ -150,7 +150,12 @@ class SessionCloseSerializer(serializers.Serializer[Any]):
     """What closing a session gives for R23: the end-of-session checks made now, and why a check
     still missing could not be made."""
 
-    end_checks = EndCheckSerializer(many=True, default=list, max_length=bounds.SESSION_MAX_BALL_SETS)
+    # DRF's list serializer takes max_length (its stubs do not know it yet).
+    end_checks = EndCheckSerializer(
+        many=True,
+        default=list,
+        max_length=bounds.SESSION_MAX_BALL_SETS,  # type: ignore[call-arg]
+    )
     missing_check_reason = serializers.CharField(
         max_length=bounds.REASON_MAX_LENGTH,
         allow_blank=True,

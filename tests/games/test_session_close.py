@@ -379,3 +379,13 @@ def test_only_the_halls_managers_close_through_the_api(hall: Closing) -> None:
     response = api_close(hall.caller, hall, {"missing_check_reason": "blower out of order"})
     assert response.status_code == 403
     assert not hall.ended()
+
+
+def test_the_api_refuses_more_end_checks_than_a_hall_has_ball_sets(hall: Closing) -> None:
+    body = {"end_checks": [{"ball_set": n, "faulty_balls": []} for n in range(1, 52)]}
+
+    response = api_close(hall.manager_user, hall, body)
+
+    assert response.status_code == 400
+    assert "end_checks" in response.json()
+    assert not hall.ended()
