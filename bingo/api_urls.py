@@ -1,10 +1,11 @@
 """The JSON API (Django REST Framework) and its OpenAPI schema; docs/api.md tells how to use it."""
 
-from django.urls import URLPattern, path
+from django.urls import URLPattern, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from actas.notes import api as acta_notes_api
 from bingo.ballsets import api as ballset_api
+from bingo.common.api import not_found
 from bingo.complaints import api as complaints_api
 from bingo.demo import api as demo_api
 from bingo.draw import api as draw_api
@@ -163,4 +164,7 @@ urlpatterns: list[URLPattern] = [
     path("demo/grants/", demo_api.DemoGrantView.as_view(), name="demo-grants"),
     path("demo/games/", demo_api.DemoGameListView.as_view(), name="demo-games"),
     path("demo/games/<int:game_id>/", demo_api.DemoGameStateView.as_view(), name="demo-game-state"),
+    # Last: any other path under /api/ — an unknown route, a negative or malformed id
+    # (/api/halls/-1/) — is a JSON 404 like an unknown object, in debug too (issue 26).
+    re_path(r"^", not_found, name="not-found"),
 ]

@@ -31,6 +31,10 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return HttpResponse(FAVICON, content_type="image/svg+xml")
 
 
+# Under /api/ a server error is JSON, like every other error there (issue 26); a path no route
+# matches there is answered by bingo.api_urls's last route.
+handler500 = "bingo.common.api.server_error"
+
 urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
     path("", include("bingo.accounts.urls")),

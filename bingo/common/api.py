@@ -15,12 +15,14 @@ from typing import Any, ClassVar
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext_lazy as _
+from django.views.defaults import server_error as django_server_error
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import exceptions, serializers, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import SAFE_METHODS, BasePermission
-from rest_framework.renderers import BaseRenderer
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -98,7 +100,28 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.ValidationError(detail)
     elif isinstance(exc, ObjectDoesNotExist):
         exc = exceptions.NotFound()
-    return drf_exception_handler(exc, context)
+    response = drf_exception_handler(exc, context)
+    request = context.get("request")
+    if response is not None and isinstance(getattr(request, "accepted_renderer", None), _BINARY_RENDERERS):
+        # An error is JSON whatever the client asked for: a 404 of a PDF (?format=pdf) or of a
+        # stream of JSON lines is {"detail": ...} labelled application/json, not a PDF (issue 26).
+        request.accepted_renderer = JSONRenderer()  # type: ignore[union-attr]
+        request.accepted_media_type = "application/json"  # type: ignore[union-attr]
+    return response
+
+
+def not_found(request: HttpRequest) -> HttpResponse:
+    """The API's last route: a path under ``/api/`` that no route matches — a negative or
+    malformed id (``/api/halls/-1/``) — is a JSON 404 like any unknown object, whatever the
+    method, in debug too (Django's technical 404 page would be HTML)."""
+    return JsonResponse({"detail": str(exceptions.NotFound.default_detail)}, status=404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The 500 (``handler500``): JSON under ``/api/``, the plain page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": str(_("A server error occurred."))}, status=500)
+    return django_server_error(request)
 
 
 # --- renderers --------------------------------------------------------------------------------
@@ -131,6 +154,10 @@ class JSONLinesRenderer(BaseRenderer):
         self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None
     ) -> bytes:
         return (json.dumps(data, default=str) + "\n").encode()
+
+
+#: Renderers of bodies that are not JSON: an error answered to a request for one is JSON.
+_BINARY_RENDERERS = (PDFRenderer, JSONLinesRenderer)
 
 
 # --- fields -----------------------------------------------------------------------------------
