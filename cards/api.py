@@ -42,6 +42,7 @@ from bingo.common.api import (
     IsManager,
     IsManagerOrInspector,
     JSONLinesRenderer,
+    MadeByField,
     ManagerWritesInspectorReads,
     MoneyField,
     Pagination,
@@ -70,9 +71,7 @@ class CardSetSerializer(serializers.ModelSerializer[CardSet]):
 
     seed = DigitsField(read_only=True)
     strips = serializers.BooleanField(read_only=True, help_text="90-ball strips of six cards.")
-    created_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
-    )
+    created_by = MadeByField(help_text="Who made it; null when the system did (the demo, a command).")
     series: serializers.PrimaryKeyRelatedField[Series] = serializers.PrimaryKeyRelatedField(
         many=True, read_only=True, help_text="Ids of the series printed from this set."
     )
@@ -172,9 +171,7 @@ class SeriesSerializer(serializers.ModelSerializer[Series]):
     hall_name = serializers.CharField(source="hall.name", read_only=True)
     currency = serializers.CharField(source="hall.currency", read_only=True)
     price = MoneyField(read_only=True)
-    created_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
-    )
+    created_by = MadeByField(help_text="Who made it; null when the system did (the demo, a command).")
 
     class Meta:
         model = Series

@@ -133,3 +133,13 @@ def test_docs_render_from_local_assets_only(client, db):
     assert assets
     assert all(not re.match(r"(https?:)?//", url) for url in assets), assets
     assert reverse("api:schema") in html
+
+
+def test_who_made_a_card_set_series_or_jackpot_movement_may_be_null_as_the_api_answers(schema):
+    """Issue 26: the demo's card sets and series, and the jackpot's contributions, are the
+    system's (created_by null), which the schema said was always a string: a client generated
+    from it broke. An exclusion always has a person behind it."""
+    components = schema["components"]["schemas"]
+    for name in ("CardSet", "Series", "JackpotMovement"):
+        assert components[name]["properties"]["created_by"]["nullable"] is True, name
+    assert "nullable" not in components["Exclusion"]["properties"]["created_by"]

@@ -195,6 +195,15 @@ class IdField(serializers.IntegerField):
         super().__init__(**kwargs)
 
 
+@extend_schema_field({"type": "string", "nullable": True, "readOnly": True})
+class MadeByField(serializers.SlugRelatedField):  # type: ignore[type-arg]
+    """The username of who made or did something, read-only; null when the system did (the
+    demo, a command, the online rooms' loop): the schema says so (issue 26)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(slug_field="username", read_only=True, **kwargs)
+
+
 @extend_schema_field({"type": "string", "pattern": "^[0-9]+$"})
 class DigitsField(serializers.CharField):
     """A whole number too big for JSON numbers (a seed), in and out as a string of digits."""

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bingo.common import bounds
-from bingo.common.api import ErrorSerializer, MoneyField, Pagination
+from bingo.common.api import ErrorSerializer, MadeByField, MoneyField, Pagination
 from bingo.common.roles import Role
 from bingo.jackpot import selectors, services
 from halls.api import HALL_WRITES, request_user, require_hall_role, visible_hall
@@ -74,9 +74,7 @@ class JackpotMovementSerializer(serializers.ModelSerializer[JackpotMovement]):
     )
     amount = MoneyField(max_digits=14, read_only=True, help_text="Signed: a win is negative.")
     balance_after = MoneyField(max_digits=14, read_only=True)
-    created_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
-    )
+    created_by = MadeByField(help_text="Who recorded it; null when the system did (a sale's close, a bingo).")
 
     class Meta:
         model = JackpotMovement
