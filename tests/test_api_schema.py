@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import jsonschema
 import pytest
 import yaml
 from django.core.management import call_command
@@ -143,3 +144,47 @@ def test_who_made_a_card_set_series_or_jackpot_movement_may_be_null_as_the_api_a
     for name in ("CardSet", "Series", "JackpotMovement"):
         assert components[name]["properties"]["created_by"]["nullable"] is True, name
     assert "nullable" not in components["Exclusion"]["properties"]["created_by"]
+
+
+REFUSED_WITH_FIELD_ERRORS = {
+    "online_rooms_create",
+    "online_rooms_partial_update",
+    "online_rooms_sessions_create",
+    "online_games_purchases_create",
+    "demo_grants_create",
+    "demo_games_create",
+    "players_me_playtime_continue",
+    "players_me_playtime_limit_set",
+}
+
+
+def _bad_request_schema(schema, operation_id):
+    for item in schema["paths"].values():
+        for operation in item.values():
+            if isinstance(operation, dict) and operation.get("operationId") == operation_id:
+                return operation["responses"]["400"]["content"]["application/json"]["schema"]
+    raise AssertionError(operation_id)
+
+
+@pytest.mark.parametrize("operation_id", sorted(REFUSED_WITH_FIELD_ERRORS))
+def test_a_refusal_that_names_its_fields_is_what_the_schema_says(schema, operation_id):
+    """Issue 26: these operations' 400 was documented as {"detail"} while the server answers
+    with the fields at fault; both shapes validate against the schema now."""
+    bad_request = _bad_request_schema(schema, operation_id)
+
+    jsonschema.validate({"sales_seconds": ["Ensure this value is at most 3600."]}, bad_request)
+    jsonschema.validate({"detail": "JSON parse error."}, bad_request)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"sales_seconds": "not a list"}, bad_request)
+
+
+def test_a_real_refusal_of_an_online_room_validates_against_its_schema(schema, client, db):
+    from bingo.common.roles import Role
+    from tests.factories import UserFactory
+
+    client.force_login(UserFactory(roles=[Role.MANAGER]))
+    response = client.post("/api/online/rooms/", {"sales_seconds": 10**9}, content_type="application/json")
+
+    assert response.status_code == 400
+    assert "sales_seconds" in response.json()
+    jsonschema.validate(response.json(), _bad_request_schema(schema, "online_rooms_create"))

@@ -18,7 +18,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext_lazy as _
 from django.views.defaults import server_error as django_server_error
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import exceptions, serializers, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import SAFE_METHODS, BasePermission
@@ -226,6 +226,30 @@ class ErrorSerializer(serializers.Serializer[Any]):
     """An error with one message."""
 
     detail = serializers.CharField()
+
+
+#: The body of a 400: the fields at fault, ``{"field": ["message", ...]}`` (with
+#: ``non_field_errors`` when no single field is to blame), or ``{"detail": "..."}`` for a body
+#: refused whole (not JSON, nested too deep). What every refused write answers (issue 26: the
+#: schema said ``{"detail"}`` where the server sends field errors).
+BAD_REQUEST = OpenApiResponse(
+    response={
+        "oneOf": [
+            {
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                "description": "The fields at fault, each with its messages.",
+            },
+            {
+                "type": "object",
+                "properties": {"detail": {"type": "string"}},
+                "required": ["detail"],
+                "description": "A body refused whole.",
+            },
+        ]
+    },
+    description="Refused; nothing changed: the fields at fault, or the body refused whole.",
+)
 
 
 class Pagination(PageNumberPagination):

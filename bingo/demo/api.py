@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo.common.api import Conflict, ErrorSerializer, IdField, has_role
+from bingo.common.api import BAD_REQUEST, Conflict, ErrorSerializer, IdField, has_role
 from bingo.common.roles import Role
 from bingo.demo import selectors, services
 from bingo.models import DemoGame, OnlineRoom, Player
@@ -70,7 +70,7 @@ class DemoGrantView(APIView):
     @extend_schema(
         operation_id="demo_grants_create",
         request=None,
-        responses={201: DemoBalanceSerializer, 400: ErrorSerializer},
+        responses={201: DemoBalanceSerializer, 400: BAD_REQUEST},
         description="Free demo credits when the balance cannot pay a card, at most once an hour (R102).",
         tags=["demo"],
     )
@@ -102,7 +102,7 @@ class DemoGameListView(APIView):
         request=DemoStartSerializer,
         responses={
             201: _STATE,
-            400: ErrorSerializer,
+            400: BAD_REQUEST,
             409: OpenApiResponse(ErrorSerializer, description="The key was used for another demo game."),
         },
         tags=["demo"],

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bingo.common import bounds
-from bingo.common.api import Conflict, ErrorSerializer, MoneyField, has_role
+from bingo.common.api import BAD_REQUEST, Conflict, ErrorSerializer, MoneyField, has_role
 from bingo.common.roles import Role
 from bingo.games.api import HallClockField, VariantField
 from bingo.games.forms import in_hall_times
@@ -228,7 +228,7 @@ class OnlineRoomListView(APIView):
         request=OnlineRoomWriteSerializer,
         responses={
             201: OnlineRoomSerializer,
-            400: OpenApiResponse(ErrorSerializer, description="R88, R7..."),
+            400: BAD_REQUEST,
         },
         tags=["online"],
     )
@@ -249,7 +249,7 @@ class OnlineRoomDetailView(APIView):
     @extend_schema(
         operation_id="online_rooms_partial_update",
         request=OnlineRoomWriteSerializer,
-        responses={200: OnlineRoomSerializer, 400: ErrorSerializer},
+        responses={200: OnlineRoomSerializer, 400: BAD_REQUEST},
         tags=["online"],
     )
     def patch(self, request: Request, room_id: int) -> Response:
@@ -270,7 +270,7 @@ class OnlineSessionListView(APIView):
     @extend_schema(
         operation_id="online_rooms_sessions_create",
         request=SessionScheduleSerializer,
-        responses={201: ScheduledSessionSerializer, 400: ErrorSerializer},
+        responses={201: ScheduledSessionSerializer, 400: BAD_REQUEST},
         tags=["online"],
     )
     def post(self, request: Request, room_id: int) -> Response:
@@ -421,7 +421,7 @@ class PurchaseView(APIView):
         request=PurchaseSerializer,
         responses={
             201: PurchaseResultSerializer,
-            400: ErrorSerializer,
+            400: BAD_REQUEST,
             409: OpenApiResponse(ErrorSerializer, description="The key was used for a different purchase."),
         },
         tags=["online"],

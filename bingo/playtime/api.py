@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo.common.api import ErrorSerializer, MoneyField, Pagination, has_role
+from bingo.common.api import BAD_REQUEST, ErrorSerializer, MoneyField, Pagination, has_role
 from bingo.common.roles import Role
 from bingo.models import Player
 from bingo.playtime import selectors, services
@@ -123,7 +123,7 @@ class PlaytimeContinueView(APIView):
     @extend_schema(
         operation_id="players_me_playtime_continue",
         request=None,
-        responses={200: PlaytimeStateSerializer, 400: ErrorSerializer, 403: ErrorSerializer},
+        responses={200: PlaytimeStateSerializer, 400: BAD_REQUEST, 403: ErrorSerializer},
         tags=["players"],
     )
     def post(self, request: Request) -> Response:
@@ -170,7 +170,7 @@ class PlayLimitView(APIView):
     @extend_schema(
         operation_id="players_me_playtime_limit_set",
         request=PlayLimitSerializer,
-        responses={200: PlayLimitOutSerializer, 400: ErrorSerializer, 403: ErrorSerializer},
+        responses={200: PlayLimitOutSerializer, 400: BAD_REQUEST, 403: ErrorSerializer},
         tags=["players"],
     )
     def put(self, request: Request) -> Response:
