@@ -244,6 +244,14 @@ def test_the_closing_form_asks_for_each_sets_end_check(manager: Client, hall: Cl
     assert 'name="missing_check_reason"' in shown
 
 
+def test_the_closing_form_is_in_the_page_once_and_not_in_its_title(manager: Client, hall: Closing) -> None:
+    shown = page(manager, hall)
+
+    title = shown[shown.index("<title>") : shown.index("</title>")]
+    assert "<section" not in title
+    assert shown.count("data-session-close-form") == 1
+
+
 def test_closing_with_neither_check_nor_reason_is_refused_on_the_page(manager: Client, hall: Closing) -> None:
     response = close(manager, hall, {})
 
