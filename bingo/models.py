@@ -673,6 +673,11 @@ class OnlineRoom(models.Model):
     def __str__(self) -> str:
         return str(self.room)
 
+    @classmethod
+    def serves(cls, room_id: int) -> bool:
+        """Whether room ``room_id`` is an online room (its online side shares its key)."""
+        return cls.objects.filter(pk=room_id).exists()
+
 
 # Demo mode (R102, PT-803/43-44, PT-806/74-75) ---------------------------------------------------
 

@@ -535,7 +535,7 @@ def online_game_fault(
             user.is_superuser or any(staff_has_role(user=user, hall_id=hall_id, role=r) for r in FAULT_ROLES)
         ):
             raise ValidationError(_("Only the hall's managers and callers declare a system fault (R98)."))
-        if not OnlineRoom.objects.filter(pk=game.session.room_id).exists():
+        if not OnlineRoom.serves(game.session.room_id):
             raise ValidationError(
                 _(
                     "A system fault (R98) is declared on an online game; "

@@ -58,7 +58,7 @@ def session_end_checks_awaited(*, session: Session) -> QuerySet[BallSet]:
     start and not yet at its end, by serial number. A set replaced as a whole during the session
     is out of the mechanism (R25; the replacement is in the acta, R61 k)). None for an online
     session: its balls are drawn by the system's CSPRNG, there are none to run."""
-    if OnlineRoom.objects.filter(pk=session.room_id).exists():
+    if OnlineRoom.serves(session.room_id):
         return BallSet.objects.none()
     checks = BallSetCheck.objects.filter(ball_set=OuterRef("pk"), session=session)
     replaced = BallReplacement.objects.filter(

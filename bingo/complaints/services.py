@@ -55,7 +55,7 @@ def complaint_file(*, player: Player, game: Game, text: str, now: datetime | Non
     with transaction.atomic():
         game = Game.objects.select_related("session__room__hall").get(pk=game.pk)
         room = game.session.room
-        if room.hall_id != player.hall_id or not OnlineRoom.objects.filter(pk=room.pk).exists():
+        if room.hall_id != player.hall_id or not OnlineRoom.serves(room.pk):
             raise ValidationError({"game": [complaint_game_refused_message()]})
         if not Sale.objects.filter(game=game, buyer=player).exists():
             raise ValidationError({"game": [complaint_game_refused_message()]})

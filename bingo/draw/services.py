@@ -302,7 +302,7 @@ def prize_award(*, game: Game, user: User, kind: str) -> Prize:
             game.save(update_fields=["state", "finished_at"])
             # R59-R60: the game is in the acta when it ends, in this transaction, or it does not end.
             acta_services.acta_record_game(game=game, user=user)
-            if OnlineRoom.objects.filter(pk=game.session.room_id).exists():
+            if OnlineRoom.serves(game.session.room_id):
                 prize_pay_to_wallets(game=game)  # R97: online, the system pays, now it has ended
         transaction.on_commit(lambda: events.game_changed(game.pk))
     return record

@@ -86,7 +86,7 @@ def session_open(
     so it would sell and draw its games online, beside the room's continuous session or its
     scheduled ones. ``online``: a session of an online room, opened by the system (continuous
     mode, R90) or scheduled on the room's page (session mode, R91-R93, ``bingo.online``)."""
-    is_online = OnlineRoom.objects.filter(room_id=room.pk).exists()
+    is_online = OnlineRoom.serves(room.pk)
     if online and not is_online:
         raise ValueError(f"room {room.pk} is not an online room")
     if is_online and not online:
@@ -259,7 +259,7 @@ def game_create(
     R90, and a scheduled session's, R91-R93, ``bingo.online``): the online loop opens the sales
     of a session's planned games itself, so a game added by hand would be sold with the next
     series of the room, or block it (another variant), whatever was announced."""
-    is_online = OnlineRoom.objects.filter(room_id=session.room_id).exists()
+    is_online = OnlineRoom.serves(session.room_id)
     if online and not is_online:
         raise ValueError(f"session {session.pk} is not an online room's")
     if is_online and not online:
@@ -380,7 +380,7 @@ def _check_can_sell(game: Game, hall: Hall, series: Series, position: int, first
     if series.hall_id != hall.pk:
         raise ValidationError(_("Series %(s)s belongs to another hall.") % {"s": series.label})
     # R85: an online room sells the series set aside for online play, and a hall only the others.
-    online_room = OnlineRoom.objects.filter(room_id=game.session.room_id).exists()
+    online_room = OnlineRoom.serves(game.session.room_id)
     if online_room and not series.online:
         raise ValidationError(
             _("Series %(s)s is a hall series: an online room sells only online series (R85).")

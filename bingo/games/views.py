@@ -173,7 +173,7 @@ def _game_page(request: HttpRequest, game: Game, open_form: OpenSalesForm | None
     doubles_of = doubles.doubles_before(game) if game.state == GameState.PLANNED else None
     if open_form is None and can_manage and game.state == GameState.PLANNED and doubles_of is None:
         open_form = OpenSalesForm(game=game)
-    online = OnlineRoom.objects.filter(pk=game.session.room_id).exists()
+    online = OnlineRoom.serves(game.session.room_id)
     return render(
         request,
         "bingo/game_detail.html",
