@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run serve up test lint format bench install lock clean messages
+.PHONY: run serve up test lint format bench install lock clean messages contract
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
@@ -99,6 +99,11 @@ lock: $(PY)
 	$(BIN)/pip install --quiet pip-tools==7.6.2
 	$(BIN)/pip-compile --quiet --allow-unsafe --strip-extras --no-emit-index-url --no-emit-find-links -o requirements.txt requirements.in
 	$(BIN)/pip-compile --quiet --allow-unsafe --strip-extras --no-emit-index-url --no-emit-find-links -o requirements-dev.txt requirements-dev.in
+
+## The API contract run: Schemathesis against a real server, as each role (docs/api-contract.md).
+## Needs DATABASE_URL (a PostgreSQL database of its own: the run fills it) and REDIS_URL.
+contract: $(STAMP)
+	$(PY) scripts/api_contract.py
 
 ## Extract and compile the translation catalogues (needs GNU gettext for makemessages).
 messages: $(STAMP)

@@ -18,11 +18,13 @@ class BingoConfig(AppConfig):
         )
         from bingo.accounts.views import log_lockout
         from bingo.autodraw import tasks as autodraw_tasks  # noqa: F401  (the online loop's tasks)
+        from bingo.common.api import text_fields_take_text_only
         from bingo.live import events
         from bingo.playtime import middleware as playtime
         from bingo.playtime import tasks as playtime_tasks  # noqa: F401  (the sessions' sweep)
         from halls.signals import hall_jackpot_switched
 
+        text_fields_take_text_only()  # a JSON number is not a name (issue 26)
         user_locked_out.connect(log_lockout, dispatch_uid="bingo.log_lockout")
         # halls sits below the features and may not import them: it signals, the displays hear.
         hall_jackpot_switched.connect(events.on_hall_jackpot_switched, dispatch_uid="bingo.jackpot_switched")

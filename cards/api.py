@@ -41,6 +41,7 @@ from bingo.common.api import (
     IdField,
     IsManager,
     IsManagerOrInspector,
+    JSONBooleanField,
     JSONLinesRenderer,
     MadeByField,
     ManagerWritesInspectorReads,
@@ -70,7 +71,7 @@ class CardSetSerializer(serializers.ModelSerializer[CardSet]):
     """A card set as the API shows it; the seed is a string (it may have 78 digits)."""
 
     seed = DigitsField(read_only=True)
-    strips = serializers.BooleanField(read_only=True, help_text="90-ball strips of six cards.")
+    strips = JSONBooleanField(read_only=True, help_text="90-ball strips of six cards.")
     created_by = MadeByField(help_text="Who made it; null when the system did (the demo, a command).")
     series: serializers.PrimaryKeyRelatedField[Series] = serializers.PrimaryKeyRelatedField(
         many=True, read_only=True, help_text="Ids of the series printed from this set."
@@ -108,7 +109,7 @@ class CardSetRequestSerializer(serializers.Serializer[Any]):
         max_length=78,
         help_text="A whole number below 2**256 as a string of digits; drawn at random when left out.",
     )
-    strips = serializers.BooleanField(
+    strips = JSONBooleanField(
         default=False, help_text="90-ball only: strips of six cards holding 1-90 once each."
     )
 
@@ -210,7 +211,9 @@ class SeriesCreateSerializer(serializers.Serializer[Any]):
     order_number = serializers.IntegerField(min_value=1, max_value=bounds.SERIES_ORDER_NUMBER_MAX)
     card_set = serializers.PrimaryKeyRelatedField(queryset=CardSet.objects.all())
     price = MoneyField(
-        max_value=bounds.CARD_PRICE_MAX, help_text='Face value of a card, as a decimal string ("25.00").'
+        min_value=bounds.AMOUNT_MIN,
+        max_value=bounds.CARD_PRICE_MAX,
+        help_text='Face value of a card, as a decimal string ("25.00").',
     )
     back_colour = serializers.CharField(max_length=16, help_text="The series' colour, #RRGGBB.")
     face_colour = serializers.CharField(max_length=16, help_text="The price's colour, #RRGGBB.")
@@ -221,8 +224,8 @@ class SeriesCreateSerializer(serializers.Serializer[Any]):
         default="",
         help_text="Reference of the regulator's authorization, required for a size outside A-K (R19).",
     )
-    double = serializers.BooleanField(default=False, help_text="Double cards, valid for two games (R15).")
-    online = serializers.BooleanField(
+    double = JSONBooleanField(default=False, help_text="Double cards, valid for two games (R15).")
+    online = JSONBooleanField(
         default=False,
         help_text="Set aside for the hall's online rooms (R85): sold from wallets, never at a desk.",
     )

@@ -9,6 +9,7 @@ views never translate errors by hand.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any, ClassVar
@@ -17,8 +18,10 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext_lazy as _
+from django.views.csrf import csrf_failure as django_csrf_failure
+from django.views.decorators.csrf import csrf_exempt
 from django.views.defaults import server_error as django_server_error
-from drf_spectacular.utils import OpenApiResponse, extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema_field
 from rest_framework import exceptions, serializers, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import SAFE_METHODS, BasePermission
@@ -110,6 +113,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     return response
 
 
+@csrf_exempt  # nothing is there to protect: a POST to no route is a 404, not a CSRF failure
 def not_found(request: HttpRequest) -> HttpResponse:
     """The API's last route: a path under ``/api/`` that no route matches — a negative or
     malformed id (``/api/halls/-1/``) — is a JSON 404 like any unknown object, whatever the
@@ -117,11 +121,42 @@ def not_found(request: HttpRequest) -> HttpResponse:
     return JsonResponse({"detail": str(exceptions.NotFound.default_detail)}, status=404)
 
 
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """``CSRF_FAILURE_VIEW``: a write refused for its CSRF token is ``403 {"detail"}`` under
+    ``/api/``, like DRF's own refusal (docs/api.md «Logging in»); Django's page elsewhere."""
+    if request.path.startswith("/api/"):
+        detail = _("CSRF Failed: %(reason)s") % {"reason": reason}
+        return JsonResponse({"detail": str(detail)}, status=403)
+    return django_csrf_failure(request, reason=reason)
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
     """The 500 (``handler500``): JSON under ``/api/``, the plain page elsewhere."""
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": str(_("A server error occurred."))}, status=500)
     return django_server_error(request)
+
+
+# --- text -------------------------------------------------------------------------------------
+
+
+def text_fields_take_text_only() -> None:
+    """Every DRF text field (CharField and its kind: RegexField, EmailField...) refuses a JSON
+    number or boolean with 400, where DRF would store ``0`` as ``"0"``: the schema says
+    ``string``, and a number sent for a name is a client's mistake to report, not to guess at
+    (issue 26). Run once at start-up (bingo/apps.py); the API's only text fields are DRF's."""
+    original = serializers.CharField.to_internal_value
+    if getattr(original, "text_only", False):
+        return
+
+    def to_internal_value(self: Any, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        text: str = original(self, data)
+        return text
+
+    to_internal_value.text_only = True  # type: ignore[attr-defined]
+    serializers.CharField.to_internal_value = to_internal_value  # type: ignore[method-assign]
 
 
 # --- renderers --------------------------------------------------------------------------------
@@ -163,7 +198,83 @@ _BINARY_RENDERERS = (PDFRenderer, JSONLinesRenderer)
 # --- fields -----------------------------------------------------------------------------------
 
 
-class MoneyField(serializers.DecimalField):
+class DecimalTextField(serializers.DecimalField):
+    """A decimal in and out as text, written plainly: digits, at most ``decimal_places`` after
+    the point, a minus only where negatives are allowed ("25.00", "4", "-10.5"). A JSON number,
+    an exponent ("1e3"), spaces, "+5", ".5", "5." or a lone "-" are refused, so the schema's
+    pattern (``pattern()``, bingo/common/schema.py) is exactly what the server takes (issue 26)."""
+
+    default_error_messages = {
+        "number": _('Send this value as a decimal string, such as "4.50", not as a number.'),
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["coerce_to_string"] = True
+        super().__init__(**kwargs)
+
+    def validate_empty_values(self, data: Any) -> tuple[bool, Any]:
+        if data == "":  # DRF would read "" as null where null is allowed: it is no number
+            self.fail("invalid")
+        return super().validate_empty_values(data)
+
+    @property
+    def negatives(self) -> bool:
+        return self.min_value is None or self.min_value < 0
+
+    def to_internal_value(self, data: Any) -> Decimal:
+        if not isinstance(data, str):  # JSON numbers, booleans, lists: only text
+            self.fail("number")
+        sign = "-?" if self.negatives else ""
+        if not re.fullmatch(rf"{sign}[0-9]+(\.[0-9]{{1,{self.decimal_places}}})?", data):
+            self.fail("invalid")
+        value: Decimal = super().to_internal_value(data)
+        return value
+
+    def pattern(self) -> str:
+        """The regular expression of the values this field takes, bounds included."""
+        assert self.max_digits is not None
+        assert self.decimal_places is not None
+        bounds_ = [None if b is None else Decimal(str(b)) for b in (self.min_value, self.max_value)]
+        return decimal_pattern(
+            whole_digits=self.max_digits - self.decimal_places,
+            places=self.decimal_places,
+            min_value=bounds_[0],
+            max_value=bounds_[1],
+        )
+
+
+def decimal_pattern(
+    *, whole_digits: int, places: int, min_value: Decimal | None, max_value: Decimal | None
+) -> str:
+    """A regular expression for plain decimals with up to ``places`` decimals in
+    [``min_value``, ``max_value``]: the bounds the API uses (none, 0, the smallest step or 1
+    below, or minus the upper bound; a power of ten or all nines above). Others raise, for a
+    developer to add."""
+    fraction = rf"(\.[0-9]{{1,{places}}})?"
+    step = Decimal(1).scaleb(-places)
+    if max_value is None:
+        power, exact = whole_digits, False
+    elif max_value == int(max_value) and max_value == 10 ** (len(str(int(max_value))) - 1):
+        power, exact = len(str(int(max_value))) - 1, True  # 10^k: below it, or exactly it
+    elif (max_value + step) == 10 ** len(str(int(max_value))):
+        power, exact = len(str(int(max_value))), False  # 99...9.99
+    else:
+        raise NotImplementedError(f"no pattern for an upper bound of {max_value}")
+    if min_value is not None and min_value not in (0, step, 1) and min_value != -(max_value or 0):
+        raise NotImplementedError(f"no pattern for a lower bound of {min_value}")
+    alternatives = [rf"[1-9][0-9]{{0,{power - 1}}}{fraction}"]  # 1 and up
+    if min_value == step:  # positive: under 1, a fraction that is not all zeros
+        nonzero = "|".join(f"0{{{i}}}[1-9][0-9]{{0,{places - 1 - i}}}" for i in range(places))
+        alternatives.append(rf"0?\.({nonzero})")
+    elif min_value != 1:  # zero and up: under 1, anything
+        alternatives.append(rf"0{fraction}")
+    if exact:
+        alternatives.append("1" + "0" * power + rf"(\.0{{1,{places}}})?")
+    sign = "-?" if min_value is None or min_value < 0 else ""
+    return rf"^{sign}0*({'|'.join(alternatives)})$"
+
+
+class MoneyField(DecimalTextField):
     """An amount of money, in and out as a decimal string ("25.00"); a JSON number, whole or
     not, is refused (docs/api.md): ``-1`` must not slip in as ``-1.00`` where ``"-1.00"`` would be
     read with care, and a float has already lost the amount's exact value."""
@@ -175,14 +286,7 @@ class MoneyField(serializers.DecimalField):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("max_digits", 12)
         kwargs.setdefault("decimal_places", 2)
-        kwargs["coerce_to_string"] = True
         super().__init__(**kwargs)
-
-    def to_internal_value(self, data: Any) -> Decimal:
-        if not isinstance(data, str):  # JSON numbers, booleans, lists: only text is money
-            self.fail("number")
-        value: Decimal = super().to_internal_value(data)
-        return value
 
 
 class IdField(serializers.IntegerField):
@@ -211,8 +315,7 @@ class DigitsField(serializers.CharField):
     default_error_messages = {"digits": _("Write a whole number using the digits 0-9 only.")}
 
     def to_internal_value(self, data: Any) -> str:
-        if isinstance(data, int) and not isinstance(data, bool):
-            data = str(data)
+        # Text only (a JSON number would lose digits past 2**53 in many clients), as the schema says.
         text: str = super().to_internal_value(data)
         if not (text.isascii() and text.isdigit()):
             self.fail("digits")
@@ -220,6 +323,22 @@ class DigitsField(serializers.CharField):
 
     def to_representation(self, value: Any) -> str:
         return str(int(value)) if isinstance(value, Decimal) else str(value)
+
+
+class JSONBooleanField(serializers.BooleanField):
+    """``true`` or ``false`` as JSON says them: DRF's field would also take "yes", "1" or 0,
+    which the schema's ``boolean`` does not promise (issue 26)."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
+@extend_schema_field({"type": "boolean", "enum": [True]})
+class ConfirmationField(JSONBooleanField):
+    """A box the person must tick: the schema takes only ``true``; ``false`` reaches the
+    service, which refuses it with its own message (400 on the field)."""
 
 
 class ErrorSerializer(serializers.Serializer[Any]):
@@ -237,7 +356,14 @@ BAD_REQUEST = OpenApiResponse(
         "oneOf": [
             {
                 "type": "object",
-                "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                # A field's messages; for a nested object, its own fields' errors; for a list,
+                # the errors of each item in turn (DRF's shape).
+                "additionalProperties": {
+                    "anyOf": [
+                        {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "object"}]}},
+                        {"type": "object"},
+                    ]
+                },
                 "description": "The fields at fault, each with its messages.",
             },
             {
@@ -252,9 +378,46 @@ BAD_REQUEST = OpenApiResponse(
 )
 
 
+def page_parameters(what: str = "Items") -> list[OpenApiParameter]:
+    """``page`` and ``page_size`` for a view that pages with ``Pagination`` by hand."""
+    return [
+        OpenApiParameter("page", {"type": "integer", "minimum": 1}, description="Page number"),
+        OpenApiParameter(
+            "page_size",
+            {"type": "integer", "minimum": 1, "maximum": Pagination.max_page_size},
+            description=f"{what} per page, up to {Pagination.max_page_size}",
+        ),
+    ]
+
+
 class Pagination(PageNumberPagination):
-    """Pages of 50, up to 500 with ``page_size``."""
+    """Pages of 50, up to 500 with ``page_size``; a ``page_size`` that is not a whole number
+    from 1 to 500 is a 400 naming it, not quietly the default (issue 26), and a page past the
+    end, or one that is not a number, a 404."""
 
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 500
+
+    def get_page_size(self, request: Request) -> int:
+        raw = request.query_params.get(self.page_size_query_param)
+        if raw is None:
+            return self.page_size
+        if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= self.max_page_size):
+            raise exceptions.ValidationError(
+                {
+                    self.page_size_query_param: [
+                        _("Ask for 1 to %(max)d items a page.") % {"max": self.max_page_size}
+                    ]
+                }
+            )
+        return int(raw)
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        parameters: list[dict[str, Any]] = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"].update(minimum=1, maximum=self.max_page_size)
+            elif parameter["name"] == self.page_query_param:
+                parameter["schema"].update(minimum=1)
+        return parameters

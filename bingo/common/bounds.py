@@ -52,6 +52,8 @@ CARD_LIMIT_MAX = 10_000
 #: A card's face value (a series', an online game's, R18, R92). The biggest sale,
 #: ``SALE_MAX_CARDS`` cards at this price, is ``AMOUNT_MAX``.
 CARD_PRICE_MAX = Decimal("1000000.00")
+#: The smallest amount a price, a deposit or a limit can be: a cent.
+AMOUNT_MIN = Decimal("0.01")
 #: Any other amount a person types: cash received, a deposit or a withdrawal, a limit (R101),
 #: the jackpot's base value, seed or adjustment (R11), the prize tax's threshold (R61 g).
 AMOUNT_MAX = Decimal("1000000000.00")

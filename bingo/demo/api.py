@@ -103,6 +103,7 @@ class DemoGameListView(APIView):
         responses={
             201: _STATE,
             400: BAD_REQUEST,
+            404: OpenApiResponse(ErrorSerializer, description="No online room with that id is open to play."),
             409: OpenApiResponse(ErrorSerializer, description="The key was used for another demo game."),
         },
         tags=["demo"],

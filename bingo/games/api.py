@@ -21,7 +21,6 @@ from django.db.models import Max, Min, QuerySet, Sum
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -345,7 +344,9 @@ class SaleCreateSerializer(serializers.Serializer[Any]):
     )
     cash_desk = serializers.PrimaryKeyRelatedField(queryset=CashDesk.objects.all())
     cash_received = MoneyField(
-        max_value=bounds.AMOUNT_MAX, help_text="Cash handed over, as a decimal string (cash only, R39)."
+        min_value=0,
+        max_value=bounds.AMOUNT_MAX,
+        help_text="Cash handed over, as a decimal string (cash only, R39).",
     )
     player = serializers.CharField(
         max_length=80,
@@ -746,7 +747,7 @@ class GameSalesView(GenericAPIView[Sale]):
         parameters=[
             OpenApiParameter(
                 "Idempotency-Key",
-                OpenApiTypes.STR,
+                {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,40}$"},
                 OpenApiParameter.HEADER,
                 required=True,
                 description="A new key for each sale; resend the same key to retry it: the retry "

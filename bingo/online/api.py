@@ -23,7 +23,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bingo.common import bounds
-from bingo.common.api import BAD_REQUEST, Conflict, ErrorSerializer, MoneyField, has_role
+from bingo.common.api import (
+    BAD_REQUEST,
+    Conflict,
+    DecimalTextField,
+    ErrorSerializer,
+    JSONBooleanField,
+    MoneyField,
+    has_role,
+)
 from bingo.common.roles import Role
 from bingo.games.api import HallClockField, VariantField
 from bingo.games.forms import in_hall_times
@@ -54,10 +62,9 @@ def _interval_field(**kwargs: Any) -> serializers.DecimalField:
             max_value=bounds.BALL_INTERVAL_MAX,
             error_messages={"min_value": _("Balls are drawn at least one second apart (R88).")},
         )
-    return serializers.DecimalField(
+    return DecimalTextField(
         max_digits=6,
         decimal_places=2,
-        coerce_to_string=True,
         help_text="Seconds between balls, never under 1 (R88).",
         **kwargs,
     )
@@ -134,7 +141,7 @@ class OnlineRoomWriteSerializer(serializers.Serializer[Any]):
     )
     variant = VariantField(required=False)
     prize_plan = _plan_field()
-    active = serializers.BooleanField(required=False, help_text="Open to players.")
+    active = JSONBooleanField(required=False, help_text="Open to players.")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -145,7 +152,7 @@ class OnlineRoomWriteSerializer(serializers.Serializer[Any]):
 class SessionGameSerializer(serializers.Serializer[Any]):
     variant = VariantField()
     price = MoneyField(
-        min_value=0,
+        min_value=bounds.AMOUNT_MIN,
         max_value=bounds.CARD_PRICE_MAX,
         help_text='Face value of the cards it sells, as a decimal string ("10.00") (R92).',
     )

@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 
 from bingo.common import bounds
 from bingo.common.api import (
+    ConfirmationField,
     Conflict,
     ErrorSerializer,
     IdField,
@@ -32,6 +33,7 @@ from bingo.common.api import (
     Pagination,
     PDFRenderer,
     has_role,
+    page_parameters,
 )
 from bingo.common.roles import Role
 from bingo.common.throttling import SlidingWindowThrottle
@@ -94,6 +96,8 @@ class NotLoggedIn(BasePermission):
     message = _("You are logged in already: log out to register another player.")
 
     def has_permission(self, request: Request, view: APIView) -> bool:
+        if not hasattr(view, (request.method or "").lower()):
+            return True  # a method the view does not have: DRF answers 405, logged in or not
         return not request.user.is_authenticated
 
 
@@ -118,7 +122,7 @@ class RegistrationSerializer(serializers.Serializer[Any]):
     last_name = serializers.CharField(max_length=150)
     password = serializers.CharField(write_only=True, trim_whitespace=False)
     birth_date = serializers.DateField()
-    adult_confirmed = serializers.BooleanField(help_text="Must be true: the player confirms being of age.")
+    adult_confirmed = ConfirmationField(help_text="Must be true: the player confirms being of age.")
     hall = IdField(
         required=False, help_text="The operator's hall id; may be left out when there is only one hall."
     )
@@ -144,6 +148,13 @@ class RegisterView(APIView):
     #: This request's registration limits (POST only), to give back a place no player took.
     registration_throttle: RegistrationThrottle | None = None
 
+    def check_permissions(self, request: Request) -> None:
+        super().check_permissions(request)
+        if request.method == "POST":
+            # DRF skips CSRF for anonymous requests; a registration logs in, so it is checked
+            # here, before the throttle counts the request (a forged one costs no place).
+            SessionAuthentication().enforce_csrf(request)
+
     def get_throttles(self) -> list[Any]:
         if self.request.method != "POST":
             return []
@@ -163,7 +174,8 @@ class RegisterView(APIView):
 
     @extend_schema(
         operation_id="players_register",
-        auth=_OPEN,  # type: ignore[arg-type]
+        # No login, but the CSRF token of the GET, as a cookie and a header (docs/api.md).
+        auth=[{"csrfCookie": [], "csrfHeader": []}],  # type: ignore[list-item]
         request=RegistrationSerializer,
         responses={
             201: PlayerSerializer,
@@ -182,8 +194,6 @@ class RegisterView(APIView):
             raise
 
     def _register(self, request: Request) -> Response:
-        # DRF skips CSRF for anonymous requests; a registration logs in, so it is checked here.
-        SessionAuthentication().enforce_csrf(request)
         body = RegistrationSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
@@ -248,10 +258,7 @@ class MyWalletView(APIView):
 
     @extend_schema(
         operation_id="players_me_wallet",
-        parameters=[
-            OpenApiParameter("page", int, description="Page number"),
-            OpenApiParameter("page_size", int, description="Movements per page, up to 500"),
-        ],
+        parameters=page_parameters("Movements"),
         responses={200: WalletSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
         tags=["players"],
     )
@@ -427,7 +434,10 @@ class PlayerLookupView(APIView):
 
 class MovementSerializer(serializers.Serializer[Any]):
     amount = MoneyField(
-        max_digits=14, max_value=bounds.AMOUNT_MAX, help_text='A decimal string, e.g. "500.00".'
+        max_digits=14,
+        min_value=bounds.AMOUNT_MIN,
+        max_value=bounds.AMOUNT_MAX,
+        help_text='A decimal string, e.g. "500.00".',
     )
     reference = serializers.CharField(max_length=120, help_text="The identity document checked.")
     key = serializers.CharField(

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo.common.api import BAD_REQUEST, ErrorSerializer, MoneyField, Pagination, has_role
+from bingo.common.api import BAD_REQUEST, ErrorSerializer, MoneyField, Pagination, has_role, page_parameters
 from bingo.common.roles import Role
 from bingo.models import Player
 from bingo.playtime import selectors, services
@@ -78,7 +78,7 @@ class MySessionsView(APIView):
 
     @extend_schema(
         operation_id="players_me_sessions",
-        parameters=[OpenApiParameter("page", int), OpenApiParameter("page_size", int)],
+        parameters=page_parameters("Sessions"),
         responses={200: PlaySessionListSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
         tags=["players"],
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
@@ -13,9 +13,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bingo.common import bounds
-from bingo.common.api import ErrorSerializer, IdField, IsManager, MoneyField, has_role
+from bingo.common.api import ConfirmationField, ErrorSerializer, IdField, IsManager, MoneyField, has_role
 from bingo.common.roles import Role
-from bingo.models import LimitPeriod, Player, PlayerExclusion
+from bingo.models import LimitKind, LimitPeriod, Player, PlayerExclusion
 from bingo.players import selectors as player_selectors
 from bingo.protection import selectors, services
 
@@ -55,11 +55,17 @@ class LimitsSerializer(serializers.Serializer[Any]):
     limits = LimitLineSerializer(many=True)
 
 
+@extend_schema_field({"type": "string", "enum": LimitKind.values})
+class LimitKindField(serializers.CharField):
+    """deposit or loss: the schema lists them; another word is the service's 400 on ``kind``."""
+
+
 class LimitRequestSerializer(serializers.Serializer[Any]):
-    kind = serializers.CharField(help_text="deposit or loss (R101)")
+    kind = LimitKindField(help_text="deposit or loss (R101)")
     period = serializers.ChoiceField(choices=LimitPeriod.choices)
     amount = MoneyField(
         max_digits=14,
+        min_value=bounds.AMOUNT_MIN,
         max_value=bounds.AMOUNT_MAX,
         allow_null=True,
         help_text="A decimal string; null removes the limit.",
@@ -151,7 +157,7 @@ class MyExclusionSerializer(serializers.Serializer[Any]):
 
 class SelfExclusionSerializer(serializers.Serializer[Any]):
     length = serializers.ChoiceField(choices=services.EXCLUSION_CHOICES)
-    confirmed = serializers.BooleanField(help_text="Must be true: the player confirms it cannot be undone.")
+    confirmed = ConfirmationField(help_text="Must be true: the player confirms it cannot be undone.")
 
 
 class MyExclusionView(APIView):

@@ -195,7 +195,11 @@ def test_the_demo_api_starts_a_game_and_hides_future_balls(site):
     assert balance["credits"] == 0
     assert client.post("/api/demo/grants/").status_code == 201
     assert client.post("/api/demo/grants/").status_code == 400
-    made = client.post("/api/demo/games/", {"room": site.online.pk, "cards": 2, "key": "api-1"})
+    made = client.post(
+        "/api/demo/games/",
+        {"room": site.online.pk, "cards": 2, "key": "api-1"},
+        content_type="application/json",
+    )
     assert made.status_code == 201
     body = made.json()
     assert body["demo"] is True
@@ -204,7 +208,11 @@ def test_the_demo_api_starts_a_game_and_hides_future_balls(site):
     state = client.get(f"/api/demo/games/{game.pk}/").json()
     assert len(state["balls"]) <= 1 < len(game.balls)
     assert (
-        client.post("/api/demo/games/", {"room": site.online.pk, "cards": 3, "key": "api-1"}).status_code
+        client.post(
+            "/api/demo/games/",
+            {"room": site.online.pk, "cards": 3, "key": "api-1"},
+            content_type="application/json",
+        ).status_code
         == 409
     )
     stranger = login(site.player("0").user, "en")

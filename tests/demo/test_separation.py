@@ -97,7 +97,9 @@ def test_r102_demo_credits_cannot_buy_a_real_games_cards(lobby: OnlineHall, cloc
     with pytest.raises(ValidationError):
         online_services.online_buy(player=player, game=game, quantity=1, key="real-1")
     forged = {"quantity": 1, "key": "real-2", "pay_with": "demo", "demo_credits": 1000, "credits": 1000}
-    answer = login(player.user).post(f"/api/online/games/{game.pk}/purchases/", forged)
+    answer = login(player.user).post(
+        f"/api/online/games/{game.pk}/purchases/", forged, content_type="application/json"
+    )
     assert answer.status_code == 400
     assert not Sale.objects.exists()
     assert Series.objects.get(hall=lobby.hall).last_sold == last_sold  # R36: no real card consumed
@@ -136,12 +138,16 @@ def test_r102_the_api_moves_nothing_across_whatever_the_parameters(lobby: Online
     wallet_before = wallet_balance(player=player)
     # A grant with forged money parameters gives nothing (the balance can still pay a card).
     assert (
-        client.post("/api/demo/grants/", {"amount": "1000.00", "to": "wallet", "credits": 99999}).status_code
+        client.post(
+            "/api/demo/grants/",
+            {"amount": "1000.00", "to": "wallet", "credits": 99999},
+            content_type="application/json",
+        ).status_code
         == 400
     )
     # A demo game with forged wallet parameters stakes demo credits only.
     forged = {"room": lobby.online.pk, "cards": 2, "key": "f1", "pay_with": "wallet", "amount": "50.00"}
-    assert client.post("/api/demo/games/", forged).status_code == 201
+    assert client.post("/api/demo/games/", forged, content_type="application/json").status_code == 201
     assert selectors.demo_balance(player=player) == 1000 - 2 * selectors.DEMO_CARD_PRICE
     assert wallet_balance(player=player) == wallet_before
     # No endpoint converts or moves demo credits: withdrawals, transfers and deposits are not there
@@ -154,7 +160,9 @@ def test_r102_the_api_moves_nothing_across_whatever_the_parameters(lobby: Online
     ):
         assert client.post(path, {"credits": 100}).status_code == 404
     deposit = client.post(
-        f"/api/players/{player.pk}/deposits/", {"amount": "1000.00", "key": "d", "reference": "x"}
+        f"/api/players/{player.pk}/deposits/",
+        {"amount": "1000.00", "key": "d", "reference": "x"},
+        content_type="application/json",
     )
     assert deposit.status_code == 403
     assert wallet_balance(player=player) == wallet_before
@@ -284,7 +292,11 @@ def test_r102_demo_games_leave_the_real_books_unchanged(
         for i in range(4)
     ]
     assert games[0].winnings > 0
-    made = client.post("/api/demo/games/", {"room": lobby.online.pk, "cards": 6, "key": "api"})
+    made = client.post(
+        "/api/demo/games/",
+        {"room": lobby.online.pk, "cards": 6, "key": "api"},
+        content_type="application/json",
+    )
     assert made.status_code == 201
     games.append(DemoGame.objects.get(pk=made.json()["game"]["id"]))
     clock.advance(600)
