@@ -217,14 +217,10 @@ class DecimalTextField(serializers.DecimalField):
             self.fail("invalid")
         return super().validate_empty_values(data)
 
-    @property
-    def negatives(self) -> bool:
-        return self.min_value is None or self.min_value < 0
-
     def to_internal_value(self, data: Any) -> Decimal:
         if not isinstance(data, str):  # JSON numbers, booleans, lists: only text
             self.fail("number")
-        sign = "-?" if self.negatives else ""
+        sign = _sign_pattern(self.min_value)
         if not re.fullmatch(rf"{sign}[0-9]+(\.[0-9]{{1,{self.decimal_places}}})?", data):
             self.fail("invalid")
         value: Decimal = super().to_internal_value(data)
@@ -241,6 +237,11 @@ class DecimalTextField(serializers.DecimalField):
             min_value=bounds_[0],
             max_value=bounds_[1],
         )
+
+
+def _sign_pattern(min_value: Decimal | float | None) -> str:
+    """A minus is written only where the lower bound lets a number below zero in."""
+    return "-?" if min_value is None or min_value < 0 else ""
 
 
 def decimal_pattern(
@@ -270,8 +271,7 @@ def decimal_pattern(
         alternatives.append(rf"0{fraction}")
     if exact:
         alternatives.append("1" + "0" * power + rf"(\.0{{1,{places}}})?")
-    sign = "-?" if min_value is None or min_value < 0 else ""
-    return rf"^{sign}0*({'|'.join(alternatives)})$"
+    return rf"^{_sign_pattern(min_value)}0*({'|'.join(alternatives)})$"
 
 
 class MoneyField(DecimalTextField):

@@ -27,6 +27,8 @@ from drf_spectacular import openapi
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import permissions, serializers
 
+from bingo.common.api import BAD_REQUEST, DecimalTextField, ErrorSerializer
+
 #: The header a program sends the CSRF token in (Django's ``CSRF_HEADER_NAME`` is its WSGI
 #: spelling, ``HTTP_X_CSRFTOKEN``).
 CSRF_HEADER = "X-CSRFToken"
@@ -68,8 +70,6 @@ class AutoSchema(openapi.AutoSchema):
         responses: dict[str, Any] = super()._get_response_bodies(direction)
         if direction != "response":
             return responses
-        from bingo.common.api import BAD_REQUEST, ErrorSerializer
-
         for code in self._error_codes():
             responses.setdefault(code, {})
         for code, response in responses.items():
@@ -104,8 +104,6 @@ class AutoSchema(openapi.AutoSchema):
         return codes
 
     def _map_serializer_field(self, field: Any, direction: Any, bypass_extensions: bool = False) -> Any:
-        from bingo.common.api import DecimalTextField
-
         schema = super()._map_serializer_field(field, direction, bypass_extensions)  # type: ignore[no-untyped-call]
         if direction == "request" and isinstance(field, DecimalTextField) and isinstance(schema, dict):
             schema.pop("format", None)
