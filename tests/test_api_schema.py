@@ -246,3 +246,84 @@ def test_a_real_refusal_of_an_online_room_validates_against_its_schema(schema, c
     assert response.status_code == 400
     assert "sales_seconds" in response.json()
     jsonschema.validate(response.json(), _bad_request_schema(schema, "online_rooms_create"))
+
+
+def _validator(schema, component):
+    """A JSON Schema validator for ``component`` of the OpenAPI 3.0 ``schema``: ``nullable``
+    becomes null allowed, ``$ref`` resolves against the document."""
+
+    def convert(node):
+        if isinstance(node, list):
+            return [convert(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        node = {key: convert(value) for key, value in node.items()}
+        if node.pop("nullable", False):
+            if "enum" in node:
+                node["enum"] = [*node["enum"], None]
+            if "type" in node:
+                node["type"] = [node["type"], "null"]
+            else:
+                node = {"anyOf": [node, {"type": "null"}]}
+        return node
+
+    document = {"components": convert(schema["components"])}
+    return jsonschema.Draft7Validator({**document, "$ref": f"#/components/schemas/{component}"})
+
+
+def test_the_game_screens_state_is_what_the_schema_says(schema, db):
+    """Issue 26: the player's game state was declared with a description only; a real one, with
+    cards, balls and an awarded prize, validates against its component, which lists every key."""
+    from django.test import Client
+
+    from bingo.draw import services as draw_services
+    from bingo.online import services as online_services
+    from cards.selectors import card_get
+    from tests.online.helpers import OnlineSetup
+
+    site = OnlineSetup()
+    game = site.game(site.series(1))
+    player = site.player()
+    online_services.online_buy(player=player, game=game, quantity=3, key="k")
+    game = site.drawing(game)
+    first_row = [n for n in card_get(card_set=site.card_set, number=1)[0] if n is not None]
+    site.key(game, *first_row)  # the player's first card holds the line
+    draw_services.prize_award(game=game, user=site.caller, kind="line")
+    client = Client()
+    client.force_login(player.user)
+
+    state = client.get(f"/api/online/games/{game.pk}/state/").json()
+
+    assert state["cards"]
+    assert state["awarded"] == ["line"]
+    component = "PlayerGameState"
+    assert set(state) == set(schema["components"]["schemas"][component]["properties"])
+    validator = _validator(schema, component)
+    errors = sorted(validator.iter_errors(state), key=str)
+    assert not errors, [f"{list(e.absolute_path)}: {e.message}" for e in errors]
+    assert list(validator.iter_errors({**state, "balance": 80}))  # money is a string: the check bites
+
+
+def test_the_demo_games_state_is_what_the_schema_says(schema, db):
+    from django.test import Client
+
+    from tests.online.helpers import OnlineSetup
+
+    site = OnlineSetup()
+    player = site.player("0")
+    client = Client()
+    client.force_login(player.user)
+    assert client.post("/api/demo/grants/").status_code == 201
+    made = client.post(
+        "/api/demo/games/", {"room": site.online.pk, "cards": 2, "key": "s"}, content_type="application/json"
+    )
+    assert made.status_code == 201
+
+    state = made.json()
+
+    component = "DemoGameState"
+    assert set(state) == set(schema["components"]["schemas"][component]["properties"])
+    validator = _validator(schema, component)
+    errors = sorted(validator.iter_errors(state), key=str)
+    assert not errors, [f"{list(e.absolute_path)}: {e.message}" for e in errors]
+    assert list(validator.iter_errors({**state, "balance": "80.00"}))  # credits are whole numbers

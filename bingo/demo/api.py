@@ -20,6 +20,13 @@ from bingo.common.api import BAD_REQUEST, Conflict, ErrorSerializer, IdField, ha
 from bingo.common.roles import Role
 from bingo.demo import selectors, services
 from bingo.models import DemoGame, OnlineRoom, Player
+from bingo.online.api import (
+    PlayerGameStateSerializer,
+    StateCardSerializer,
+    StateChoicesSerializer,
+    StateGameSerializer,
+    StatePrizeSerializer,
+)
 from halls.api import request_user
 
 IsPlayer = has_role(Role.PLAYER)
@@ -88,10 +95,44 @@ class DemoStartSerializer(serializers.Serializer[Any]):
     )
 
 
-_STATE = OpenApiResponse(
-    description='The demo game as the game screen shows it (docs/demo.md): "demo": true, the '
-    "balls shown so far, the player's cards, the prizes, the demo credits."
-)
+class DemoStateGameSerializer(StateGameSerializer):
+    price = serializers.IntegerField(help_text="Demo credits a card.")  # type: ignore[assignment]
+    started_at = serializers.DateTimeField()
+    next_ball_at = serializers.DateTimeField(allow_null=True, help_text="Null once every ball is shown.")
+    cards_simulated = serializers.IntegerField(help_text="The other players' cards, simulated.")
+
+
+class DemoStateCardSerializer(StateCardSerializer):
+    series_id = serializers.CharField(help_text="demo<game id>: no real series.")  # type: ignore[assignment]
+
+
+class DemoStatePrizeSerializer(StatePrizeSerializer):
+    share = serializers.CharField(help_text="Percent of the stakes.")
+    amount = serializers.IntegerField(help_text="Its value in demo credits.")  # type: ignore[assignment]
+
+
+class DemoStateChoicesSerializer(StateChoicesSerializer):
+    play_again = serializers.BooleanField()
+
+
+class DemoGameStateSerializer(PlayerGameStateSerializer):
+    """The demo game as the game screen shows it (docs/demo.md), shaped as ``player.state``:
+    the balls shown so far, the player's cards, the prizes, the demo credits (R102)."""
+
+    outcome = None  # type: ignore[assignment]
+    playtime = None  # type: ignore[assignment]
+    demo = serializers.BooleanField(help_text="Always true: demo credits are not money (R102).")
+    notice = serializers.CharField()
+    game = DemoStateGameSerializer()
+    cards = DemoStateCardSerializer(many=True)
+    prizes = DemoStatePrizeSerializer(many=True)
+    winnings = serializers.IntegerField(allow_null=True, help_text="Credits won, once the game is over.")
+    winnings_display = serializers.CharField(allow_null=True)
+    balance = serializers.IntegerField(help_text="Demo credits.")  # type: ignore[assignment]
+    choices = DemoStateChoicesSerializer()
+
+
+_STATE = DemoGameStateSerializer
 
 
 class DemoGameListView(APIView):
