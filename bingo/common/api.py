@@ -220,8 +220,10 @@ class DecimalTextField(serializers.DecimalField):
     def to_internal_value(self, data: Any) -> Decimal:
         if not isinstance(data, str):  # JSON numbers, booleans, lists: only text
             self.fail("number")
-        sign = _sign_pattern(self.min_value)
-        if not re.fullmatch(rf"{sign}[0-9]+(\.[0-9]{{1,{self.decimal_places}}})?", data):
+        digits = rf"[0-9]+(\.[0-9]{{1,{self.decimal_places}}})?"
+        if not re.fullmatch(_sign_pattern(self.min_value) + digits, data):
+            if re.fullmatch(f"-{digits}", data):  # a number, below a lower bound of 0 or more
+                self.fail("min_value", min_value=self.min_value)
             self.fail("invalid")
         value: Decimal = super().to_internal_value(data)
         return value
@@ -266,7 +268,7 @@ def decimal_pattern(
     alternatives = [rf"[1-9][0-9]{{0,{power - 1}}}{fraction}"]  # 1 and up
     if min_value == step:  # positive: under 1, a fraction that is not all zeros
         nonzero = "|".join(f"0{{{i}}}[1-9][0-9]{{0,{places - 1 - i}}}" for i in range(places))
-        alternatives.append(rf"0?\.({nonzero})")
+        alternatives.append(rf"0\.({nonzero})")
     elif min_value != 1:  # zero and up: under 1, anything
         alternatives.append(rf"0{fraction}")
     if exact:

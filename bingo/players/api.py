@@ -148,13 +148,6 @@ class RegisterView(APIView):
     #: This request's registration limits (POST only), to give back a place no player took.
     registration_throttle: RegistrationThrottle | None = None
 
-    def check_permissions(self, request: Request) -> None:
-        super().check_permissions(request)
-        if request.method == "POST":
-            # DRF skips CSRF for anonymous requests; a registration logs in, so it is checked
-            # here, before the throttle counts the request (a forged one costs no place).
-            SessionAuthentication().enforce_csrf(request)
-
     def get_throttles(self) -> list[Any]:
         if self.request.method != "POST":
             return []
@@ -194,6 +187,9 @@ class RegisterView(APIView):
             raise
 
     def _register(self, request: Request) -> Response:
+        # DRF skips CSRF for anonymous requests; a registration logs in, so it is checked here,
+        # after the throttle has counted the attempt (tests/test_proxy_headers.py).
+        SessionAuthentication().enforce_csrf(request)
         body = RegistrationSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
