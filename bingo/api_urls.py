@@ -1,11 +1,12 @@
 """The JSON API (Django REST Framework) and its OpenAPI schema; docs/api.md tells how to use it."""
 
 from django.urls import URLPattern, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerView
 
 from actas.notes import api as acta_notes_api
 from bingo.ballsets import api as ballset_api
 from bingo.common.api import not_found
+from bingo.common.schema_view import SchemaView
 from bingo.complaints import api as complaints_api
 from bingo.demo import api as demo_api
 from bingo.draw import api as draw_api
@@ -23,7 +24,7 @@ app_name = "api"
 
 urlpatterns: list[URLPattern] = [
     # The schema and its browsable docs are public: they describe the API, not the data.
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("schema/", SchemaView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("card-sets/", cards_api.CardSetListView.as_view(), name="card-set-list"),
     path("card-sets/<int:card_set_id>/", cards_api.CardSetDetailView.as_view(), name="card-set-detail"),

@@ -327,3 +327,17 @@ def test_the_demo_games_state_is_what_the_schema_says(schema, db):
     errors = sorted(validator.iter_errors(state), key=str)
     assert not errors, [f"{list(e.absolute_path)}: {e.message}" for e in errors]
     assert list(validator.iter_errors({**state, "balance": "80.00"}))  # credits are whole numbers
+
+
+def test_the_schema_answers_requests_that_come_together(live_server):
+    """drf-spectacular's generation is not thread-safe; the contract run's roles loading the
+    schema at once got a 500. ``SchemaView`` generates one at a time (bingo/common/schema.py)."""
+    import urllib.request
+    from concurrent.futures import ThreadPoolExecutor
+
+    def fetch(_: int) -> int:
+        with urllib.request.urlopen(f"{live_server.url}/api/schema/?format=json", timeout=60) as answer:
+            return answer.status
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        assert list(pool.map(fetch, range(12))) == [200] * 12

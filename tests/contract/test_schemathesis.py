@@ -10,10 +10,12 @@ each next to its operation with its reason. docs/api-contract.md says how to run
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
+import psycopg
 import pytest
 from django.conf import settings
 
@@ -50,3 +52,27 @@ def test_schemathesis_finds_nothing_for_any_role(installation: Installation, tmp
     ]
     assert len(verdicts) == 5, done.stdout
     assert all(" passed " in line for line in verdicts), done.stdout
+
+    # The happy paths were walked, each in its role's hall (issue 26, point 3).
+    worlds = json.loads((tmp_path / "report" / "world.json").read_text())
+    with psycopg.connect(installation.owner_url) as db:
+
+        def one(sql: str, *args: object) -> object:
+            row = db.execute(sql, args).fetchone()
+            assert row is not None
+            return row[0]
+
+        cashier, caller, player = worlds["cashier"], worlds["caller"], worlds["player"]
+        selling, drawing, online = cashier["games"][2], caller["games"][1], player["games"][4]
+        # The cashier sold beyond the world's one sale, and paid the winning card left unpaid.
+        assert one("SELECT count(*) FROM bingo_sale WHERE game_id = %s", selling) >= 2
+        paid = """SELECT count(*) FROM bingo_prizepayment p JOIN bingo_prizewinner w ON w.id = p.winner_id
+                  WHERE w.series_id = %s AND w.card_number = %s"""
+        assert one(paid, cashier["unpaid"]["series"], cashier["unpaid"]["card_number"]) == 1
+        # The caller checked a claim and drew a ball beyond the world's three.
+        assert one("SELECT count(*) FROM bingo_claim WHERE game_id = %s", caller["games"][1]) >= 1
+        assert one("SELECT count(*) FROM bingo_ball WHERE game_id = %s", drawing) >= 4
+        # The player bought cards online.
+        assert one("SELECT count(*) FROM bingo_sale WHERE game_id = %s AND buyer_id IS NOT NULL", online) >= 1
+        # The manager opened the planned game's sales.
+        assert one("SELECT state FROM bingo_game WHERE id = %s", worlds["manager"]["games"][3]) != "planned"

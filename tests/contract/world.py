@@ -1,61 +1,88 @@
 """The world the API contract run starts from (issue 26, docs/api-contract.md): the demo
-(``demo_setup``) plus what makes the happy paths reachable.
+(``demo_setup``) plus, for each role, a hall of its own where the happy paths are reachable.
 
-In the demo hall, where every demo account works in its role:
+Each role's run logs in with an account of that role in its hall only (``contrato-<role>``), so
+the hall rules of the API keep the runs apart: the manager's run closing sales or annulling
+games in its hall cannot close the game the cashier's run sells in, nor the player's. Each hall
+holds:
 
-* a session in «Salão 1» whose first game has ended with its prizes awarded and one winning card
-  left unpaid (the cashier can pay it), and whose second game is drawing (the caller can draw,
-  check claims, award);
-* a session in «Salão 2» whose game is on sale at the desk (the cashier can sell), with a
-  series in stock for a next game (the manager can open sales);
+* a session whose first game has ended with its prizes awarded and one winning card left
+  unpaid (the cashier can pay it), and whose second game is drawing (the caller can draw, check
+  claims, award);
+* a second room's session whose game is on sale at the desk (the cashier can sell), and a game
+  planned, with a series in stock (the manager can open sales);
 * a ball set checked at the first session's start (the checks and replacements have a set);
-* the online room's game on sale for an hour (the player can buy).
+* an online room whose game is on sale for an hour (the player, registered there with credit,
+  can buy).
 
-Run as ``python -m tests.contract.world`` with the project's settings; prints the ids the run
-binds its parameters to, as JSON. Everything goes through the services the screens use.
+Run as ``python -m tests.contract.world`` with the project's settings; prints, as JSON, each
+role's login and the ids its run binds its parameters to. Everything goes through the services
+the screens use.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import secrets
 import uuid
-from datetime import timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
 PRICE = Decimal("10.00")
+ROLES = ("manager", "cashier", "caller", "inspector", "player")
 
 
-def world_build() -> dict[str, Any]:
+def world_build(role: str) -> dict[str, Any]:
+    """The hall of ``role``'s run, its account and the ids of what is in it."""
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
     from bingo.autodraw.services import online_room_advance
     from bingo.ballsets import services as ballset_services
+    from bingo.common.roles import Role, user_roles_set
     from bingo.draw import detection
     from bingo.draw import services as draw_services
     from bingo.engine import ALGORITHM_CARDS
     from bingo.games import services as game_services
-    from bingo.management.commands.demo_setup import DEMO_HALL
-    from bingo.models import DrawMode, GameState, OnlineRoom, PrizeWinner
+    from bingo.models import DrawMode, GameState, Player, PrizeWinner, RoomMode
     from bingo.online import services as online_services
+    from bingo.players.services import wallet_post
     from bingo.sales import services as sales_services
     from cards import selectors as card_selectors
     from cards import services as card_services
     from halls import services as hall_services
-    from halls.models import Hall
 
-    users = {
-        u.username: u for u in get_user_model().objects.filter(username__in=["gerente", "caixa", "locutor"])
-    }
-    manager, cashier, caller = users["gerente"], users["caixa"], users["locutor"]
-    hall = Hall.objects.get(name=DEMO_HALL)
-    room = hall.rooms.filter(online__isnull=True).order_by("pk").first()
+    user_model = get_user_model()
+    hall = hall_services.hall_create(name=f"Contrato {role}")
+    room = hall_services.room_create(hall=hall, name="Salão 1")
     second_room = hall_services.room_create(hall=hall, name="Salão 2")
-    desk = hall.cash_desks.order_by("pk").first()
-    assert room is not None
-    assert desk is not None
+    desk = hall_services.cash_desk_create(hall=hall, name="Caixa 1")
+
+    def staff(name: str, staff_role: Role, password: str | None = None) -> Any:
+        user = user_model.objects.create_user(username=name, password=password or secrets.token_urlsafe(16))
+        user_roles_set(user=user, roles=[staff_role])
+        hall_services.staff_assign(hall=hall, user=user, role=staff_role)
+        return user
+
+    # Who builds the world; the run logs in as the role's own account below.
+    manager = staff(f"contrato-{role}-gerente", Role.MANAGER)
+    cashier = staff(f"contrato-{role}-caixa", Role.CASHIER)
+    caller = staff(f"contrato-{role}-locutor", Role.CALLER)
+    password = secrets.token_urlsafe(16)
+    username = f"contrato-{role}"
+    if role == "player":
+        account = user_model.objects.create_user(username=username, password=password)
+        user_roles_set(user=account, roles=[Role.PLAYER])
+        player = Player.objects.create(
+            user=account, hall=hall, birth_date=date(1990, 1, 1), adult_confirmed_at=timezone.now()
+        )
+        wallet_post(
+            player=player, kind="deposit", amount=Decimal("1000.00"), key="contract", recorded_by=cashier
+        )
+    else:
+        staff(username, Role(role), password)
 
     card_set = card_services.card_set_request(variant="90", size=90, algorithm=ALGORITHM_CARDS, user=None)
     card_set = card_services.card_set_generate(card_set_id=card_set.pk)
@@ -139,7 +166,15 @@ def world_build() -> dict[str, Any]:
     planned = game_services.game_create(session=other, variant="90")
 
     # The online room sells for an hour (its loop is not running during the run).
-    online = OnlineRoom.objects.get(room__hall=hall)
+    online_set = card_services.card_set_request(variant="90", size=90, algorithm=ALGORITHM_CARDS, user=None)
+    for order in (200, 201):
+        card_services.series_create(
+            hall=hall, order_number=order, card_set=online_set, price=PRICE,
+            back_colour="#2E7D32", face_colour="#FDD835", online=True, user=None,
+        )  # fmt: skip
+    online = online_services.online_room_create(
+        hall=hall, name="Sala online", mode=RoomMode.CONTINUOUS, ball_interval=Decimal("4")
+    )
     online_services.online_room_update(online_room=online, sales_seconds=3600)
     online_room_advance(room_id=online.room_id)
     online_game = (
@@ -150,6 +185,8 @@ def world_build() -> dict[str, Any]:
     assert online_game is not None, "the online room opened no game"
 
     return {
+        "username": username,
+        "password": password,
         "hall": hall.pk,
         "rooms": [room.pk, second_room.pk, online.room_id],
         "cash_desk": desk.pk,
@@ -172,7 +209,7 @@ def main() -> None:
     import django
 
     django.setup()
-    print(json.dumps(world_build()))
+    print(json.dumps({role: world_build(role) for role in ROLES}))
 
 
 if __name__ == "__main__":
