@@ -341,3 +341,20 @@ def test_the_schema_answers_requests_that_come_together(live_server):
 
     with ThreadPoolExecutor(max_workers=6) as pool:
         assert list(pool.map(fetch, range(12))) == [200] * 12
+
+
+def test_choices_confirmations_and_pages_are_stated(schema):
+    """Issue 26: a limit's kind was free text, "confirmed" any boolean, a page any integer."""
+    components = schema["components"]["schemas"]
+
+    def enum(component, field):
+        (ref,) = components[component]["properties"][field]["allOf"]
+        return components[ref["$ref"].rsplit("/", 1)[1]]["enum"]
+
+    assert enum("LimitRequestRequest", "kind") == ["deposit", "loss"]
+    assert enum("SelfExclusionRequest", "confirmed") == [True]
+    assert enum("RegistrationRequest", "adult_confirmed") == [True]
+    for path in ("/api/series/", "/api/players/me/wallet/"):
+        parameters = {p["name"]: p["schema"] for p in schema["paths"][path]["get"]["parameters"]}
+        assert parameters["page"]["minimum"] == 1
+        assert (parameters["page_size"]["minimum"], parameters["page_size"]["maximum"]) == (1, 500)
