@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run serve up test lint format bench install lock clean messages contract
+.PHONY: run serve up test lint format bench install lock clean messages contract schema
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
@@ -102,6 +102,10 @@ lock: $(PY)
 
 ## The API contract run: Schemathesis against a real server, as each role (docs/api-contract.md).
 ## Needs DATABASE_URL (a PostgreSQL database of its own: the run fills it) and REDIS_URL.
+## Write the OpenAPI schema the code generates to docs/openapi.yaml (a test holds them equal).
+schema: $(STAMP)
+	$(PY) manage.py spectacular --file docs/openapi.yaml
+
 contract: $(STAMP)
 	$(PY) scripts/api_contract.py
 
