@@ -1,0 +1,55 @@
+"""The games app's tables, one module per feature family (issue 21). The app label stays
+`bingo`, and so do the tables and migrations; import models from here (`from bingo.models
+import Game`), as every importer did when this was one file. docs/architecture.md says which
+feature each module serves."""
+
+from __future__ import annotations
+
+from bingo.models.complaints import COMPLAINT_MAX_LENGTH, PlayerComplaint
+from bingo.models.demo import DemoCreditEntry, DemoGame
+from bingo.models.draw import Ball, Claim, Prize, PrizeKind, PrizePayment, PrizeWinner, Refund
+from bingo.models.faults import BallFailure, FaultSource, GameFault
+from bingo.models.games import ENDED_STATES, UNDER_WAY_STATES, DrawMode, Game, GameSeries, GameState, Session
+from bingo.models.online import OnlineRoom, PlayerVisit, RoomMode
+from bingo.models.players import Marking, Player, WalletEntry
+from bingo.models.playtime import PlayLimit, PlaySession
+from bingo.models.protection import LimitKind, LimitPeriod, PlayerExclusion, PlayerExclusionLift, PlayerLimit
+from bingo.models.sales import Sale
+
+__all__ = [
+    "COMPLAINT_MAX_LENGTH",
+    "ENDED_STATES",
+    "UNDER_WAY_STATES",
+    "Ball",
+    "BallFailure",
+    "Claim",
+    "DemoCreditEntry",
+    "DemoGame",
+    "DrawMode",
+    "FaultSource",
+    "Game",
+    "GameFault",
+    "GameSeries",
+    "GameState",
+    "LimitKind",
+    "LimitPeriod",
+    "Marking",
+    "OnlineRoom",
+    "PlayLimit",
+    "PlaySession",
+    "Player",
+    "PlayerComplaint",
+    "PlayerExclusion",
+    "PlayerExclusionLift",
+    "PlayerLimit",
+    "PlayerVisit",
+    "Prize",
+    "PrizeKind",
+    "PrizePayment",
+    "PrizeWinner",
+    "Refund",
+    "RoomMode",
+    "Sale",
+    "Session",
+    "WalletEntry",
+]

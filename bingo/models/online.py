@@ -1,0 +1,100 @@
+"""Online rooms (R88-R93) and the player's last visit to the lobby (R99)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from bingo.common import bounds
+from bingo.models.players import Player
+from cards.models import VARIANT_CHOICES
+
+
+class RoomMode(models.TextChoices):
+    """How an online room runs (R89-R91)."""
+
+    CONTINUOUS = "continuous", _("Continuous (always open)")
+    SESSION = "session", _("Sessions (scheduled and announced)")
+
+
+class OnlineRoom(models.Model):
+    """A room of a hall played online (R85-R93): its mode and the pace of its draws.
+
+    Continuous mode (R90): always open, games back to back whatever the number of players, each
+    with a sales window of ``sales_seconds``, of ``variant`` with ``prize_plan``, selling the
+    hall's online series in number order. Session mode (R91-R93): the operator schedules
+    sessions and their games (several variants and prices at once, R92), whose sales open and
+    close for everyone together (R93).
+    """
+
+    room = models.OneToOneField(
+        "halls.Room",
+        verbose_name=_("room"),
+        on_delete=models.PROTECT,
+        primary_key=True,
+        related_name="online",
+    )
+    mode = models.CharField(_("mode"), max_length=12, choices=RoomMode.choices)
+    ball_interval = models.DecimalField(
+        _("seconds between balls (R88)"), max_digits=5, decimal_places=2, default=Decimal("4")
+    )
+    sales_seconds = models.PositiveIntegerField(_("sales window (seconds)"), default=60)
+    pause_seconds = models.PositiveIntegerField(_("pause between games (seconds)"), default=10)
+    variant = models.CharField(_("variant"), max_length=2, choices=VARIANT_CHOICES, default="90")
+    prize_plan = models.JSONField(_("prize plan"), default=dict, blank=True)
+    active = models.BooleanField(_("open to players"), default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Why the room sells nothing, as the autodraw loop last found it (empty when nothing stops
+    # it): {"reason": "no_series", "variant": ...} or {"reason": "session_no_series", ...}. The
+    # loop writes it, and logs, only when it changes; the manager reads it on the room's page
+    # and in the API (bingo.online.selectors.online_room_idle).
+    idle = models.JSONField(_("why no game sells"), default=dict, blank=True)
+    idle_since = models.DateTimeField(_("idle since"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("online room")
+        verbose_name_plural = _("online rooms")
+        constraints = [
+            models.CheckConstraint(condition=Q(mode__in=RoomMode.values), name="online_room_mode_known"),
+            # R88: never under one second between balls.
+            models.CheckConstraint(condition=Q(ball_interval__gte=1), name="online_room_ball_interval_r88"),
+            models.CheckConstraint(condition=Q(sales_seconds__gte=5), name="online_room_sales_window"),
+            # R90: a continuous room's sales window and pause, an hour at most (bingo.common.bounds).
+            models.CheckConstraint(
+                condition=Q(sales_seconds__lte=bounds.SALES_SECONDS_MAX),
+                name="online_room_sales_window_at_most_an_hour",
+            ),
+            models.CheckConstraint(
+                condition=Q(pause_seconds__lte=bounds.PAUSE_SECONDS_MAX),
+                name="online_room_pause_at_most_an_hour",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.room)
+
+    @classmethod
+    def serves(cls, room_id: int) -> bool:
+        """Whether room ``room_id`` is an online room (its online side shares its key)."""
+        return cls.objects.filter(pk=room_id).exists()
+
+
+class PlayerVisit(models.Model):
+    """When the player last opened the online lobby (R99): the lobby lists their games that ended
+    since, so a player who was away (their connection lost, the page closed) sees what happened:
+    the balls, their prizes credited, or the refund and its reason."""
+
+    player = models.OneToOneField(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, primary_key=True, related_name="visit"
+    )
+    lobby_seen_at = models.DateTimeField(_("lobby last seen at"))
+
+    class Meta:
+        verbose_name = _("player's last visit")
+        verbose_name_plural = _("players' last visits")
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.lobby_seen_at}"
