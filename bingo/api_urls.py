@@ -16,6 +16,7 @@ from bingo.online import api as online_api
 from bingo.players import api as players_api
 from bingo.playtime import api as playtime_api
 from bingo.protection import api as protection_api
+from bingo.sales import api as sales_api
 from cards import api as cards_api
 from cards.printing import api as printing_api
 from halls import api as halls_api
@@ -44,7 +45,8 @@ urlpatterns: list[URLPattern] = [
     path("series/<int:series_id>/retire/", cards_api.SeriesRetireView.as_view(), name="series-retire"),
     path("series/<int:series_id>/pdf/", printing_api.SeriesPDFView.as_view(), name="series-pdf"),
     path("card-check/", cards_api.CardCheckView.as_view(), name="card-check"),
-    # Halls, sessions, games and sales: access per hall (halls/api.py, bingo/games/api.py).
+    # Halls, sessions, games and sales: access per hall (halls/access.py; bingo/games/api.py,
+    # bingo/sales/api.py).
     path("halls/", halls_api.HallListView.as_view(), name="hall-list"),
     path("halls/<int:hall_id>/", halls_api.HallDetailView.as_view(), name="hall-detail"),
     path("halls/<int:hall_id>/rooms/", halls_api.RoomListView.as_view(), name="hall-rooms"),
@@ -89,7 +91,7 @@ urlpatterns: list[URLPattern] = [
     path(
         "games/<int:game_id>/play-doubles/", game_api.GamePlayDoublesView.as_view(), name="game-play-doubles"
     ),
-    path("games/<int:game_id>/sales/", game_api.GameSalesView.as_view(), name="game-sales"),
+    path("games/<int:game_id>/sales/", sales_api.GameSalesView.as_view(), name="game-sales"),
     # The draw (R42-R57) and prize payment (R50): bingo/draw/api/ (one module per part of the draw).
     path("games/<int:game_id>/draw/", draw_api.DrawStateView.as_view(), name="game-draw"),
     path("games/<int:game_id>/draw/start/", draw_api.DrawStartView.as_view(), name="game-draw-start"),

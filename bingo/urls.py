@@ -7,8 +7,11 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
 from bingo.ballsets import urls as ballset_urls
+from bingo.common.roles import Role
 from bingo.jackpot import urls as jackpot_urls
 from bingo.jackpot import views as jackpot_views
+from bingo.players.views import PlayerDashboardView
+from bingo.playtime.views import LogoutView
 from halls import urls as hall_urls
 
 #: A hall's pages, its ball sets' and its jackpot's: one "halls" namespace under salas/.
@@ -38,6 +41,13 @@ handler500 = "bingo.common.api.server_error"
 urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
     path("", include("bingo.accounts.urls")),
+    # The accounts' two pages whose views other features own, under unprefixed names as the
+    # accounts' are. Django's LogoutView accepts POST only, so a link or a prefetch cannot log
+    # anyone out; a player then sees the summary of the play session just ended
+    # (bingo/playtime, PT-806/67). The player's dashboard shows the wallet's balance first
+    # (bingo/players/views.py).
+    path("sair/", LogoutView.as_view(), name="logout"),
+    path("jogador/", PlayerDashboardView.as_view(role=Role.PLAYER), name=Role.PLAYER.dashboard_url_name),
     path("", include("cards.urls")),
     path("salas/", include((hall_pages, "halls"))),
     path("", include("bingo.games.urls")),

@@ -19,17 +19,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from bingo.common.roles import Role, role_required
 from halls import selectors, services
+from halls.access import hall_managed_or_404
 from halls.forms import CashDeskForm, HallForm, RoomForm, StaffForm
 from halls.models import Hall, StaffMembership
-
-
-def hall_managed_or_404(request: HttpRequest, pk: int) -> Hall:
-    """Hall ``pk`` when the user manages it (a superuser with the manager role: every hall); 404
-    for any other, as if it did not exist. The hall pages of the ball sets and the jackpot use it too."""
-    try:
-        return selectors.hall_get_for(request.user, Role.MANAGER, hall_id=pk)
-    except Hall.DoesNotExist:
-        raise Http404 from None
 
 
 @require_GET

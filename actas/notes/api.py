@@ -1,7 +1,7 @@
 """The acta's notes over the JSON API (R61 j), l), m)): a session's notes, listed and recorded.
 
 A thin adapter (STYLE rule 3): a serializer parses, ``acta_note_record`` decides and its refusals
-come back as 400 with their message; ``acta_note_list`` reads. Access is per hall (halls/api.py):
+come back as 400 with their message; ``acta_note_list`` reads. Access is per hall (halls/access.py):
 a session of a hall the requester does not work in answers 404; its inspectors and managers read
 the notes, its callers and managers record them, and any other role gets 403, a role that may
 record in no hall before its body is read (docs/api.md).
@@ -26,7 +26,7 @@ from bingo.common.api import ErrorSerializer, Pagination
 from bingo.common.roles import Role
 from bingo.games import selectors as game_selectors
 from bingo.models import Game, Session
-from halls.api import HALL_WRITES, request_user, require_hall_role
+from halls.access import HALL_WRITES, request_user, require_hall_role
 
 #: What a note recorded here may be; the others (the cards destroyed, R51-R52) are written by the system.
 RECORDABLE = [kind.value for kind in selectors.HAND_KINDS]

@@ -7,7 +7,8 @@ either role; any other 404); the service checks the hall again. Every write is a
 redirects back where its form was (``next``, a path of this site) on success; a refused one
 shows its form again with the errors on the session's notes page, with what was typed, and the
 way back. The panel the console and the game's page show is ``notes_panel``, rendered by
-``actas/notes/_panel.html``.
+``actas/notes/_panel.html``; their templates show it with ``{% acta_notes_panel %}``
+(actas/templatetags/acta_notes.py).
 """
 
 from __future__ import annotations

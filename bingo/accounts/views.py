@@ -1,5 +1,6 @@
-"""The home router, one dashboard per role, and the login lockouts (django-axes): what a refused
-login sees, the log of it, and the manager's unlock screen.
+"""The home router (to one dashboard per role: bingo/common/views.py ``DashboardView``) and the
+login lockouts (django-axes): what a refused login sees, the log of it, and the manager's unlock
+screen.
 
 Axes counts the failures of every login that goes through ``authenticate(request, ...)`` —
 /entrar/ (Django's LoginView with bingo.accounts.forms.LoginForm) and /admin/login/ — and, once an
@@ -22,12 +23,11 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
-from django.views.generic import TemplateView
 
 from bingo.accounts import selectors, services
 from bingo.accounts.forms import LoginForm, LoginLockoutResetForm
 from bingo.common.clients import client_address
-from bingo.common.roles import ROLE_DUTIES, Role, RoleRequiredMixin, role_required, roles_in_order, user_roles
+from bingo.common.roles import Role, role_required, roles_in_order, user_roles
 
 logger = logging.getLogger(__name__)
 
@@ -44,24 +44,6 @@ def home(request: HttpRequest) -> HttpResponse:
     if not roles:
         return render(request, "bingo/home_no_role.html")
     return render(request, "bingo/home_choose.html", {"roles": roles})
-
-
-class DashboardView(RoleRequiredMixin, TemplateView):
-    """The dashboard of one role: what that role does here, and what is available yet."""
-
-    template_name = "bingo/dashboard.html"
-    role: Role | None = None
-
-    def get_required_roles(self) -> tuple[Role, ...]:
-        assert self.role is not None, "DashboardView.as_view(role=...) is required"
-        return (self.role,)
-
-    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
-        context = super().get_context_data(**kwargs)
-        assert self.role is not None
-        context["role"] = self.role
-        context["duties"] = ROLE_DUTIES[self.role]
-        return context
 
 
 # --- login lockouts ------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """A hall's ball sets over the JSON API (R20-R26): register them, record the check of every ball
 at the start and end of a session (R23), record replacements (R25-R26), retire a set.
 
-Thin adapters (STYLE rule 3) with halls/api.py's per-hall access: any staff of the hall reads
+Thin adapters (STYLE rule 3) with halls/access.py's per-hall access: any staff of the hall reads
 its ball sets, their checks and replacements; its managers write, and its callers, who run
 every ball through the mechanism in the hall, record the start- and end-of-session checks
 (R23). A ball set of a hall the caller does not work in answers 404. Games are counted against
@@ -27,7 +27,7 @@ from bingo.ballsets import selectors, services
 from bingo.common.api import ErrorSerializer, Pagination
 from bingo.common.roles import Role
 from bingo.models import Session
-from halls.api import HALL_WRITES, request_user, require_hall_role, visible_hall
+from halls.access import HALL_WRITES, request_user, require_hall_role, visible_hall
 from halls.models import BALL_SET_MAX_GAMES, BALL_SET_SIZES, BallReplacement, BallSet, BallSetCheck
 
 # Choices travel as patterned strings, not enums: other components already have fields named

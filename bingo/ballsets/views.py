@@ -33,9 +33,9 @@ from bingo.ballsets.forms import (
     BallSetRetireForm,
 )
 from bingo.common.roles import Role, role_required, user_roles
+from halls.access import hall_managed_or_404
 from halls.models import BallSet, BallSetCheck, Hall
 from halls.selectors import hall_get_for, hall_list_for, hall_roles_for
-from halls.views import hall_managed_or_404
 
 #: The most recent games drawn with a set that its page lists.
 USES_SHOWN = 50

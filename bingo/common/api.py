@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
+from datetime import datetime
 from decimal import Decimal
 from typing import Any, ClassVar
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.csrf import csrf_failure as django_csrf_failure
 from django.views.decorators.csrf import csrf_exempt
@@ -34,6 +36,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from bingo.common import bounds
 from bingo.common.roles import Role, roles_in_order, user_roles
+from bingo.engine import Variant
 
 # --- permissions ------------------------------------------------------------------------------
 
@@ -341,6 +344,33 @@ class JSONBooleanField(serializers.BooleanField):
 class ConfirmationField(JSONBooleanField):
     """A box the person must tick: the schema takes only ``true``; ``false`` reaches the
     service, which refuses it with its own message (400 on the field)."""
+
+
+_VARIANTS = [v.value for v in Variant]
+
+
+@extend_schema_field({"type": "string", "pattern": f"^({'|'.join(_VARIANTS)})$"})
+class VariantField(serializers.ChoiceField):
+    """A game's variant: "90", "80", "75" or "30" balls.
+
+    Described by a pattern, not an enum: the card stock's serializers already name two
+    different "variant" enums, and a third user of either makes drf-spectacular warn.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("help_text", "The variant: " + ", ".join(_VARIANTS) + " balls.")
+        super().__init__(choices=_VARIANTS, **kwargs)
+
+
+class HallClockField(serializers.DateTimeField):
+    """A date and time; one given without an offset is read on the clock of the hall it is about
+    (the serializer places it), never on the server's."""
+
+    def enforce_timezone(self, value: datetime) -> datetime:
+        if timezone.is_naive(value):
+            return value
+        placed: datetime = super().enforce_timezone(value)
+        return placed
 
 
 class ErrorSerializer(serializers.Serializer[Any]):

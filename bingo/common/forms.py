@@ -1,17 +1,29 @@
-"""Form helpers every app uses, and the one reason form the games and the draw share."""
+"""Form helpers every app uses: the one reason form the games and the draw share, the fields
+that read a date and time on the hall's clock (sessions, online rooms' schedules, and the API's
+serializers), the card's series label the draw's and the desk's forms share, a service's
+refusals on a form."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from datetime import datetime, tzinfo
 from typing import Any
 
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.forms.fields import BaseTemporalField
 from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from bingo.common import bounds
+
+#: One card's series, as the claim form and the desk's prize payment name it.
+SERIES_LABEL = pgettext_lazy("the series of one card", "Series")
 
 
 class ReasonForm(forms.Form):
@@ -52,6 +64,70 @@ class BallListField(forms.CharField):
         if any(len(number) > 4 for number in numbers):
             raise ValidationError(_("A ball number is at most %(max)d.") % {"max": bounds.BALL_NUMBER_MAX})
         return [int(number) for number in numbers]
+
+
+#: How a browser's ``datetime-local`` input sends a date and time (the hall's clock).
+DATETIME_INPUT = "%Y-%m-%dT%H:%M"
+
+
+class DateTimeLocalInput(forms.DateTimeInput):
+    """The browser's date and time picker; what it shows is read on the hall's clock."""
+
+    input_type = "datetime-local"
+
+    def __init__(self) -> None:
+        super().__init__(format=DATETIME_INPUT)
+
+
+class WallClockField(forms.DateTimeField):
+    """A date and time as the hall's clock shows it: left naive, so that the form can place it
+    in the time zone of the hall it is about (the server's own zone plays no part)."""
+
+    def to_python(self, value: Any) -> datetime | None:
+        if value in self.empty_values:
+            return None
+        if isinstance(value, datetime):
+            return value
+        try:
+            parsed = parse_datetime(str(value).strip())
+        except ValueError:
+            raise ValidationError(self.error_messages["invalid"], code="invalid") from None
+        if parsed is not None:
+            return parsed
+        # The input formats, without DateTimeField's placing in the current time zone.
+        result: datetime | None = BaseTemporalField.to_python(self, value)
+        return result
+
+
+def _ambiguous_or_imaginary(value: datetime, zone: tzinfo) -> bool:
+    # Across a clock change a wall time happens twice, or never (PEP 495's fold tells which).
+    return zone.utcoffset(value.replace(fold=1 - value.fold)) != zone.utcoffset(value)
+
+
+def in_hall_time(value: datetime, zone: tzinfo) -> datetime:
+    """``value`` read on the hall's clock; ValidationError when a clock change makes it
+    ambiguous or skips it. An aware ``value`` already says which instant it is."""
+    if timezone.is_aware(value):
+        return value
+    if _ambiguous_or_imaginary(value, zone):
+        raise ValidationError(
+            _("%(time)s happens twice or not at all in %(zone)s (the clocks change); choose another time."),
+            code="ambiguous_time",
+            params={"time": value.strftime("%Y-%m-%d %H:%M"), "zone": str(zone)},
+        )
+    return timezone.make_aware(value, zone)
+
+
+def in_hall_times(values: dict[str, Any], zone: tzinfo, names: Iterable[str]) -> dict[str, list[str]]:
+    """Read each of ``names`` in ``values`` on the hall's clock (``in_hall_time``), in place; the
+    refusals by name (empty when every time was read)."""
+    errors: dict[str, list[str]] = {}
+    for name in names:
+        try:
+            values[name] = in_hall_time(values[name], zone)
+        except ValidationError as exc:
+            errors[name] = exc.messages
+    return errors
 
 
 def add_service_errors(

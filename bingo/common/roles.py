@@ -259,7 +259,7 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             _("Pay prizes"),
             _("Pay prizes in cash against the winning card."),
             "R8, R50",
-            url_name="draw:prize_pay",
+            url_name="sales:prize_pay",
         ),
         _WALLETS_DUTY,
     ),

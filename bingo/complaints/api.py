@@ -16,13 +16,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo.common.api import Conflict, ErrorSerializer, IdField, IsManager, has_role
-from bingo.common.roles import Role
+from bingo.common.api import Conflict, ErrorSerializer, IdField, IsManager
 from bingo.complaints import selectors, services
-from bingo.models import COMPLAINT_MAX_LENGTH, Game, Player, PlayerComplaint
-from bingo.players import selectors as player_selectors
-
-IsPlayer = has_role(Role.PLAYER)
+from bingo.models import COMPLAINT_MAX_LENGTH, Game, PlayerComplaint
+from bingo.players.access import IsPlayer, player_from_request
 
 
 class ComplaintInputSerializer(serializers.Serializer[Any]):
@@ -47,13 +44,6 @@ class ComplaintSerializer(serializers.Serializer[Any]):
         return (user.get_full_name() or user.get_username()) if user is not None else None
 
 
-def _player(request: Request) -> Player:
-    try:
-        return player_selectors.player_get(user=request.user)
-    except Player.DoesNotExist:
-        raise NotFound from None
-
-
 class MyComplaintsView(APIView):
     """The logged-in player's complaints, newest first, with the managers' answers; or a new one."""
 
@@ -65,7 +55,7 @@ class MyComplaintsView(APIView):
         tags=["players"],
     )
     def get(self, request: Request) -> Response:
-        player = _player(request)
+        player = player_from_request(request)
         return Response(
             ComplaintSerializer(selectors.complaint_list_for_player(player=player), many=True).data
         )
@@ -82,7 +72,7 @@ class MyComplaintsView(APIView):
         tags=["players"],
     )
     def post(self, request: Request) -> Response:
-        player = _player(request)
+        player = player_from_request(request)
         body = ComplaintInputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         game = Game.objects.filter(pk=body.validated_data["game"]).first()

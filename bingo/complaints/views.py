@@ -14,23 +14,16 @@ from bingo.common.forms import add_service_errors
 from bingo.common.roles import Role, role_required
 from bingo.complaints import selectors, services
 from bingo.complaints.forms import ComplaintForm, DecisionForm
-from bingo.models import Game, Player, PlayerComplaint
-from bingo.players import selectors as player_selectors
+from bingo.models import Game, PlayerComplaint
+from bingo.players.access import player_from_request, player_required
 
 
-def _player_or_404(request: HttpRequest) -> Player:
-    try:
-        return player_selectors.player_get(user=request.user)
-    except Player.DoesNotExist:
-        raise Http404 from None
-
-
-@role_required(Role.PLAYER)
+@player_required
 @require_http_methods(["GET", "POST"])
 def complaint_file(request: HttpRequest, game_id: int) -> HttpResponse:
     """«Reclamar»: the player's complaint about one game of their history (one they bought cards
     in; any other is not found); their earlier complaints about it and the answers."""
-    player = _player_or_404(request)
+    player = player_from_request(request)
     try:
         game = selectors.complaint_game_get(player=player, game_id=game_id)
     except Game.DoesNotExist:

@@ -16,27 +16,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo.common.api import BAD_REQUEST, Conflict, ErrorSerializer, IdField, has_role
-from bingo.common.roles import Role
+from bingo.common.api import BAD_REQUEST, Conflict, ErrorSerializer, IdField
 from bingo.demo import selectors, services
 from bingo.models import DemoGame, OnlineRoom, Player
-from bingo.online.api import (
+from bingo.online.serializers import (
     PlayerGameStateSerializer,
     StateCardSerializer,
     StateChoicesSerializer,
     StateGameSerializer,
     StatePrizeSerializer,
 )
-from halls.api import request_user
-
-IsPlayer = has_role(Role.PLAYER)
-
-
-def _player(request: Request) -> Player:
-    player = Player.objects.select_related("hall").filter(user_id=request_user(request).pk).first()
-    if player is None:
-        raise Http404
-    return player
+from bingo.players.access import IsPlayer, player_from_request
 
 
 class DemoBalanceSerializer(serializers.Serializer[Any]):
@@ -68,7 +58,7 @@ class DemoBalanceView(APIView):
 
     @extend_schema(operation_id="demo_balance_retrieve", responses=DemoBalanceSerializer, tags=["demo"])
     def get(self, request: Request) -> Response:
-        return Response(DemoBalanceSerializer(_balance_body(_player(request))).data)
+        return Response(DemoBalanceSerializer(_balance_body(player_from_request(request))).data)
 
 
 class DemoGrantView(APIView):
@@ -82,7 +72,7 @@ class DemoGrantView(APIView):
         tags=["demo"],
     )
     def post(self, request: Request) -> Response:
-        player = _player(request)
+        player = player_from_request(request)
         services.demo_credit_grant(player=player)
         return Response(DemoBalanceSerializer(_balance_body(player)).data, status=status.HTTP_201_CREATED)
 
@@ -150,7 +140,7 @@ class DemoGameListView(APIView):
         tags=["demo"],
     )
     def post(self, request: Request) -> Response:
-        player = _player(request)
+        player = player_from_request(request)
         form = DemoStartSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         try:
@@ -174,7 +164,7 @@ class DemoGameStateView(APIView):
 
     @extend_schema(operation_id="demo_games_retrieve", responses={200: _STATE}, tags=["demo"])
     def get(self, request: Request, game_id: int) -> Response:
-        player = _player(request)
+        player = player_from_request(request)
         try:
             game = selectors.demo_game_get(player=player, game_id=game_id)
         except DemoGame.DoesNotExist:

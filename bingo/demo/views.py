@@ -17,18 +17,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from bingo.common.forms import form_errors_flash
-from bingo.common.roles import Role, role_required
 from bingo.demo import selectors, services
 from bingo.demo.forms import DemoStartForm
 from bingo.models import DemoGame, OnlineRoom
-from bingo.online.forms import MarkingForm
-from bingo.online.views import player_of
+from bingo.players.access import player_from_request, player_required
 
 
 @require_GET
-@role_required(Role.PLAYER)
+@player_required
 def home(request: HttpRequest) -> HttpResponse:
-    player = player_of(request)
+    player = player_from_request(request)
     balance = selectors.demo_balance(player=player)
     context = {
         "balance": balance,
@@ -45,9 +43,9 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-@role_required(Role.PLAYER)
+@player_required
 def grant(request: HttpRequest) -> HttpResponse:
-    player = player_of(request)
+    player = player_from_request(request)
     try:
         entry = services.demo_credit_grant(player=player)
     except ValidationError as exc:
@@ -61,9 +59,9 @@ def grant(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-@role_required(Role.PLAYER)
+@player_required
 def start(request: HttpRequest, room_id: int) -> HttpResponse:
-    player = player_of(request)
+    player = player_from_request(request)
     try:
         room = selectors.demo_room_get(player=player, room_id=room_id)
     except OnlineRoom.DoesNotExist:
@@ -84,9 +82,9 @@ def start(request: HttpRequest, room_id: int) -> HttpResponse:
 
 
 @require_GET
-@role_required(Role.PLAYER)
+@player_required
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
-    player = player_of(request)
+    player = player_from_request(request)
     try:
         game = selectors.demo_game_get(player=player, game_id=game_id)
     except DemoGame.DoesNotExist:
@@ -97,7 +95,6 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "state": selectors.demo_game_state(player=player, game=game),
         "state_url": reverse("api:demo-game-state", args=[game.pk]),
         "poll_ms": int(float(game.ball_interval) * 1000),
-        "marking_form": MarkingForm(initial={"marking": player.marking}),
         "form": DemoStartForm(),
     }
     return render(request, "demo/game.html", context)

@@ -7,16 +7,13 @@ from typing import Any
 from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from bingo.common import bounds
+from bingo.common.forms import SERIES_LABEL
 from bingo.draw import selectors as draw_selectors
 from bingo.models import DrawMode, Game, PrizeKind
 from cards.models import Series
 from halls.models import BallSet
-
-#: One card's series, as the claim form names it.
-SERIES_LABEL = pgettext_lazy("the series of one card", "Series")
 
 
 class StartDrawForm(forms.Form):

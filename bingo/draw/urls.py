@@ -1,5 +1,5 @@
-"""Pages of the draw: the caller's console, the hall's display; and, under its old name
-``draw:prize_pay``, prize payment at the cash desk (a sales page, bingo/sales/views.py).
+"""Pages of the draw: the caller's console, the hall's display. Prize payment at the cash desk
+is a sales page (``sales:prize_pay``, bingo/sales/urls.py).
 
 Paths are Portuguese (R54); names are English. The caller's dashboard keeps ``/locutor/``; the
 games ready to draw are listed at ``/locutor/jogos/``.
@@ -8,7 +8,6 @@ games ready to draw are listed at ``/locutor/jogos/``.
 from django.urls import URLPattern, path
 
 from bingo.draw import views as draw_views
-from bingo.sales import views as sales_views
 
 app_name = "draw"
 urlpatterns: list[URLPattern] = [
@@ -26,6 +25,4 @@ urlpatterns: list[URLPattern] = [
     path("locutor/jogo/<int:pk>/avaria/", draw_views.game_fault, name="game_fault"),
     # A room's display (R28): public, for the hall's TV; the token is signed (draw_selectors).
     path("ecra/<str:token>/", draw_views.display, name="display"),
-    # The cashier's screen; its name stays draw:prize_pay, as links and the tests know it.
-    path("caixa/premios/", sales_views.prize_pay, name="prize_pay"),
 ]

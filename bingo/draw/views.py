@@ -28,7 +28,6 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from actas.notes.views import notes_panel
 from bingo.autodraw import services as autodraw_services
 from bingo.common.forms import ReasonForm, form_errors_flash
 from bingo.common.money import money_display
@@ -156,10 +155,6 @@ def _console_page(
             "focus_draw": not checking,
             "live_url": reverse("draw:console_live", args=[game.pk]),
             "ws_path": f"/ws/locutor/{game.pk}/",
-            # R61 j), l), m): complaints, failures and occurrences, outside the live part.
-            "acta_notes": notes_panel(
-                session=game.session, game=game, next_url=reverse("draw:console", args=[game.pk])
-            ),
         }
     )
     return render(request, "bingo/caller_console.html", context, status=status)

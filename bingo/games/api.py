@@ -1,28 +1,24 @@
-"""Sessions, games and card sales over the JSON API.
+"""Sessions and games over the JSON API.
 
 Thin adapters (STYLE rule 3): a serializer parses, one service (bingo/games/services.py) works, a
 serializer renders; the services' refusals (R7, R33-R41) come back as 400 with their message.
-Access is per hall (halls/api.py): objects of a hall the caller does not work in answer 404,
+Access is per hall (halls/access.py): objects of a hall the caller does not work in answer 404,
 a role that does not allow the action 403. Who may call what (docs/api.md): any staff of the
 hall reads its sessions and games; its managers open sessions, create games and open and close
-their sales; its cashiers sell; its managers and inspectors read the whole sales ledger of a
-game, a cashier only their own sales.
+their sales. Selling cards and the sales ledger are bingo/sales/api.py's.
 """
 
 from __future__ import annotations
 
 import zoneinfo
-from datetime import datetime
 from decimal import Decimal
 from typing import Any, ClassVar
 
 from django.contrib.auth.models import User
 from django.db.models import Max, Min, QuerySet, Sum
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import (
-    OpenApiParameter,
     OpenApiResponse,
     extend_schema,
     extend_schema_field,
@@ -38,33 +34,24 @@ from rest_framework.views import APIView
 
 from bingo.ballsets import selectors as ballset_selectors
 from bingo.common import bounds
-from bingo.common.api import Conflict, ErrorSerializer, IdField, MoneyField, Pagination
+from bingo.common.api import (
+    ErrorSerializer,
+    HallClockField,
+    IdField,
+    MoneyField,
+    Pagination,
+    VariantField,
+)
+from bingo.common.forms import in_hall_times
 from bingo.common.roles import Role
-from bingo.engine import Variant
 from bingo.games import selectors, services
-from bingo.games.forms import in_hall_times
+from bingo.games.access import game_for, hall_id_of
 from bingo.models import Game, GameSeries, Sale, Session
-from bingo.sales import services as sales_services
 from cards.models import Series
-from halls.api import HALL_WRITES, request_user, require_hall_role, staff_halls
-from halls.models import BALL_SET_SIZES, CashDesk, Room
+from halls.access import HALL_WRITES, request_user, require_hall_role, staff_halls
+from halls.models import BALL_SET_SIZES, Room
 
 # --- serializers ------------------------------------------------------------------------------
-
-_VARIANTS = [v.value for v in Variant]
-
-
-@extend_schema_field({"type": "string", "pattern": f"^({'|'.join(_VARIANTS)})$"})
-class VariantField(serializers.ChoiceField):
-    """A game's variant: "90", "80", "75" or "30" balls.
-
-    Described by a pattern, not an enum: the card stock's serializers already name two
-    different "variant" enums, and a third user of either makes drf-spectacular warn.
-    """
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("help_text", "The variant: " + ", ".join(_VARIANTS) + " balls.")
-        super().__init__(choices=_VARIANTS, **kwargs)
 
 
 class GameSummarySerializer(serializers.ModelSerializer[Game]):
@@ -168,17 +155,6 @@ class SessionCloseSerializer(serializers.Serializer[Any]):
         if len(set(ids)) != len(ids):
             raise serializers.ValidationError(_("Give each ball set's check once."))
         return checks
-
-
-class HallClockField(serializers.DateTimeField):
-    """A date and time; one given without an offset is read on the clock of the hall it is about
-    (the serializer places it), never on the server's."""
-
-    def enforce_timezone(self, value: datetime) -> datetime:
-        if timezone.is_naive(value):
-            return value
-        placed: datetime = super().enforce_timezone(value)
-        return placed
 
 
 _HALL_CLOCK_HELP = "ISO 8601; without an offset, on the clock of the room's hall (its time_zone)."
@@ -333,91 +309,6 @@ class GameSerializer(serializers.ModelSerializer[Game]):
         return f"{total:.2f}"
 
 
-class SaleCreateSerializer(serializers.Serializer[Any]):
-    """A cashier's sale: how many cards, through which desk, the cash handed over (R36, R39)."""
-
-    quantity = serializers.IntegerField(
-        min_value=1,
-        max_value=bounds.SALE_MAX_CARDS,
-        error_messages={"min_value": _("Sell at least one card.")},
-        help_text="Number of cards, sold in number order (R36).",
-    )
-    cash_desk = serializers.PrimaryKeyRelatedField(queryset=CashDesk.objects.all())
-    cash_received = MoneyField(
-        min_value=0,
-        max_value=bounds.AMOUNT_MAX,
-        help_text="Cash handed over, as a decimal string (cash only, R39).",
-    )
-    player = serializers.CharField(
-        max_length=80,
-        required=False,
-        default="",
-        allow_blank=True,
-        help_text="Who buys; required where the hall caps cards per player (R35).",
-    )
-
-
-class IdempotencyKeySerializer(serializers.Serializer[Any]):
-    """The ``Idempotency-Key`` header: a retried sale with the same key sells nothing more."""
-
-    key = serializers.RegexField(
-        r"^[A-Za-z0-9._:-]{1,40}$",
-        error_messages={
-            "required": _(
-                "Send an Idempotency-Key header: a new one for each sale, the same one to retry it."
-            ),
-            "invalid": _(
-                "The Idempotency-Key is 1 to 40 letters, digits, dots, colons, dashes or underscores."
-            ),
-            "null": _("Send an Idempotency-Key header: a new one for each sale, the same one to retry it."),
-        },
-    )
-
-
-class SaleSerializer(serializers.ModelSerializer[Sale]):
-    """One row of the sales ledger: a block of consecutive cards of one series (R41)."""
-
-    label = serializers.CharField(source="series.label", read_only=True)  # type: ignore[assignment]
-    unit_price = MoneyField(read_only=True)
-    amount = MoneyField(read_only=True)
-    cash_received = MoneyField(read_only=True, help_text="Cash handed over for the whole request (R39).")
-    cashier: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
-    )
-
-    class Meta:
-        model = Sale
-        fields = [
-            "id",
-            "game",
-            "series",
-            "label",
-            "first_number",
-            "last_number",
-            "quantity",
-            "unit_price",
-            "amount",
-            "cash_desk",
-            "cashier",
-            "cash_received",
-            "player",
-            "part",
-            "created_at",
-        ]
-        read_only_fields = fields
-
-
-class SaleResultSerializer(serializers.Serializer[Any]):
-    """What a sale sold: its card ranges (two when it rolled into the second series, R38), the
-    amount and the change to give back."""
-
-    cards = serializers.IntegerField()
-    amount = MoneyField()
-    cash_received = MoneyField()
-    change = MoneyField()
-    ranges = SaleSerializer(many=True, source="sales")
-
-
 # --- helpers ----------------------------------------------------------------------------------
 
 
@@ -459,19 +350,6 @@ def _session(request: Request, session_id: int) -> Session:
         return _sessions(request).get(pk=session_id)
     except Session.DoesNotExist:
         raise NotFound(_("There is no session %(id)d.") % {"id": session_id}) from None
-
-
-def game_for(request: Request, game_id: int) -> Game:
-    """A game of a hall the requester works in (in any role); 404 for any other."""
-    try:
-        return selectors.game_list_for(request_user(request)).get(pk=game_id)
-    except Game.DoesNotExist:
-        raise NotFound(_("There is no game %(id)d.") % {"id": game_id}) from None
-
-
-def hall_id_of(game: Game) -> int:
-    """The id of ``game``'s hall, whose roles decide what may be done to it."""
-    return game.session.room.hall_id
 
 
 def _game_response(game_id: int, request: Request, code: int = status.HTTP_200_OK) -> Response:
@@ -713,91 +591,3 @@ class GamePlayDoublesView(_ManagerChangeView):
 
     def change(self, game: Game, user: User) -> None:
         services.game_play_doubles(game=game, user=user)
-
-
-# --- sales ------------------------------------------------------------------------------------
-
-
-class GameSalesView(GenericAPIView[Sale]):
-    """Sell cards of a game (a cashier of its hall), or read its sales ledger (its managers and
-    inspectors; a cashier reads only their own sales)."""
-
-    permission_classes = HALL_WRITES
-    write_roles: ClassVar[tuple[Role, ...]] = (Role.CASHIER,)
-    pagination_class = Pagination
-    serializer_class = SaleSerializer
-
-    @extend_schema(
-        operation_id="games_sales_list",
-        responses={200: SaleSerializer(many=True), 403: ErrorSerializer, 404: ErrorSerializer},
-        tags=["sales"],
-    )
-    def get(self, request: Request, game_id: int) -> Response:
-        game = game_for(request, game_id)
-        roles = require_hall_role(request, hall_id_of(game), Role.MANAGER, Role.INSPECTOR, Role.CASHIER)
-        sales = Sale.objects.filter(game=game).select_related("series", "cashier").order_by("pk")
-        if not roles & {Role.MANAGER, Role.INSPECTOR}:
-            sales = sales.filter(cashier=request_user(request))
-        page = self.paginate_queryset(sales)
-        return self.get_paginated_response(SaleSerializer(page, many=True).data)
-
-    @extend_schema(
-        operation_id="games_sales_create",
-        request=SaleCreateSerializer,
-        parameters=[
-            OpenApiParameter(
-                "Idempotency-Key",
-                {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,40}$"},
-                OpenApiParameter.HEADER,
-                required=True,
-                description="A new key for each sale; resend the same key to retry it: the retry "
-                "answers the first sale and sells nothing more. 1-40 of A-Z a-z 0-9 . _ : -",
-            )
-        ],
-        responses={
-            201: SaleResultSerializer,
-            400: OpenApiResponse(description="Refused (R35-R39, a missing key...); nothing was sold."),
-            403: ErrorSerializer,
-            404: ErrorSerializer,
-            409: OpenApiResponse(ErrorSerializer, description="The key was used for a different sale."),
-        },
-        tags=["sales"],
-    )
-    def post(self, request: Request, game_id: int) -> Response:
-        game = game_for(request, game_id)
-        require_hall_role(request, hall_id_of(game), *self.write_roles)
-        header = IdempotencyKeySerializer(data={"key": request.headers.get("Idempotency-Key")})
-        if not header.is_valid():
-            raise serializers.ValidationError({"Idempotency-Key": header.errors["key"]})
-        form = SaleCreateSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        user = request_user(request)
-        data = form.validated_data
-        # Keys are the cashier's own: another cashier's "1" is a different sale.
-        result = sales_services.sale_make(
-            game=game,
-            quantity=data["quantity"],
-            cash_desk=data["cash_desk"],
-            cashier=user,
-            cash_received=data["cash_received"],
-            request_key=f"api-{user.pk}-{header.validated_data['key']}",
-            player=data["player"],
-        )
-        first = result.sales[0]
-        if (first.game_id, result.cards, first.cash_desk_id, first.cash_received, first.player) != (
-            game.pk,
-            data["quantity"],
-            data["cash_desk"].pk,
-            data["cash_received"],
-            data["player"].strip(),
-        ):
-            # A fresh sale always matches its request: this is an earlier sale's key.
-            raise Conflict(_("This Idempotency-Key was used for a different sale; nothing was sold."))
-        answer = {
-            "cards": result.cards,
-            "amount": result.amount,
-            "cash_received": first.cash_received,
-            "change": result.change,
-            "sales": result.sales,
-        }
-        return Response(SaleResultSerializer(answer).data, status=status.HTTP_201_CREATED)

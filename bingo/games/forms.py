@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import zoneinfo
 from collections.abc import Iterable
-from datetime import datetime, timedelta, tzinfo
+from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -12,13 +12,18 @@ from django import forms
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
-from django.forms.fields import BaseTemporalField
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 
 from bingo.common import bounds
-from bingo.common.forms import BallListField, add_service_errors
+from bingo.common.forms import (
+    DATETIME_INPUT,
+    BallListField,
+    DateTimeLocalInput,
+    WallClockField,
+    add_service_errors,
+    in_hall_time,
+)
 from bingo.engine import Variant
 from bingo.engine.prizes import PrizeKind
 from bingo.games import services
@@ -26,75 +31,12 @@ from bingo.models import Game, Session
 from cards.models import VARIANT_CHOICES, Series
 from halls.models import BallSet, Room
 
-#: How a browser's ``datetime-local`` input sends a date and time (the hall's clock).
-DATETIME_INPUT = "%Y-%m-%dT%H:%M"
-
-
-class DateTimeLocalInput(forms.DateTimeInput):
-    """The browser's date and time picker; what it shows is read on the hall's clock."""
-
-    input_type = "datetime-local"
-
-    def __init__(self) -> None:
-        super().__init__(format=DATETIME_INPUT)
-
 
 class RoomChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
     """A choice of room, named with its hall."""
 
     def label_from_instance(self, obj: Room) -> str:
         return f"{obj.hall.name} · {obj.name}"
-
-
-class WallClockField(forms.DateTimeField):
-    """A date and time as the hall's clock shows it: left naive, so that the form can place it
-    in the time zone of the hall it is about (the server's own zone plays no part)."""
-
-    def to_python(self, value: Any) -> datetime | None:
-        if value in self.empty_values:
-            return None
-        if isinstance(value, datetime):
-            return value
-        try:
-            parsed = parse_datetime(str(value).strip())
-        except ValueError:
-            raise ValidationError(self.error_messages["invalid"], code="invalid") from None
-        if parsed is not None:
-            return parsed
-        # The input formats, without DateTimeField's placing in the current time zone.
-        result: datetime | None = BaseTemporalField.to_python(self, value)
-        return result
-
-
-def _ambiguous_or_imaginary(value: datetime, zone: tzinfo) -> bool:
-    # Across a clock change a wall time happens twice, or never (PEP 495's fold tells which).
-    return zone.utcoffset(value.replace(fold=1 - value.fold)) != zone.utcoffset(value)
-
-
-def in_hall_time(value: datetime, zone: tzinfo) -> datetime:
-    """``value`` read on the hall's clock; ValidationError when a clock change makes it
-    ambiguous or skips it. An aware ``value`` already says which instant it is."""
-    if timezone.is_aware(value):
-        return value
-    if _ambiguous_or_imaginary(value, zone):
-        raise ValidationError(
-            _("%(time)s happens twice or not at all in %(zone)s (the clocks change); choose another time."),
-            code="ambiguous_time",
-            params={"time": value.strftime("%Y-%m-%d %H:%M"), "zone": str(zone)},
-        )
-    return timezone.make_aware(value, zone)
-
-
-def in_hall_times(values: dict[str, Any], zone: tzinfo, names: Iterable[str]) -> dict[str, list[str]]:
-    """Read each of ``names`` in ``values`` on the hall's clock (``in_hall_time``), in place; the
-    refusals by name (empty when every time was read)."""
-    errors: dict[str, list[str]] = {}
-    for name in names:
-        try:
-            values[name] = in_hall_time(values[name], zone)
-        except ValidationError as exc:
-            errors[name] = exc.messages
-    return errors
 
 
 class SessionForm(forms.Form):

@@ -18,11 +18,9 @@ from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.db.models import Model, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from actas.notes.views import notes_panel
 from bingo.autodraw import services as autodraw_services
 from bingo.ballsets import selectors as ballset_selectors
 from bingo.common.forms import ReasonForm
@@ -195,10 +193,6 @@ def _game_page(request: HttpRequest, game: Game, open_form: OpenSalesForm | None
             # online game not yet decided; a game made null by one shows why and by whom.
             "can_declare_fault": online and game.state in autodraw_services.FAULT_STATES,
             "fault": GameFault.objects.filter(game=game).select_related("declared_by").first(),
-            # R61 j), l), m): its callers and managers record complaints, failures, occurrences.
-            "acta_notes": notes_panel(
-                session=game.session, game=game, next_url=reverse("games:game_detail", args=[game.pk])
-            ),
         },
     )
 

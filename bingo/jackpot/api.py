@@ -1,7 +1,7 @@
 """A hall's progressive jackpot over the JSON API (R9-R13): its state and authorization terms,
 its configuration, and its ledger with the operator's seeds and adjustments.
 
-Thin adapters (STYLE rule 3) with halls/api.py's per-hall access: any staff of the hall reads;
+Thin adapters (STYLE rule 3) with halls/access.py's per-hall access: any staff of the hall reads;
 its managers configure, seed and adjust. Contributions (R10) and wins (R11) are the games'
 doing (bingo.jackpot.services.jackpot_contribute / jackpot_win), never a request's.
 """
@@ -21,7 +21,7 @@ from bingo.common import bounds
 from bingo.common.api import ErrorSerializer, MadeByField, MoneyField, Pagination
 from bingo.common.roles import Role
 from bingo.jackpot import selectors, services
-from halls.api import HALL_WRITES, request_user, require_hall_role, visible_hall
+from halls.access import HALL_WRITES, request_user, require_hall_role, visible_hall
 from halls.models import Hall, JackpotMovement
 
 _KINDS = JackpotMovement.Kind.values

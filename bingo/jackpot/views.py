@@ -36,8 +36,8 @@ from bingo.engine import GenerationError, Variant, exact_odds, geometry, simulat
 from bingo.engine.jackpot_odds import FirstBingoSimulation
 from bingo.jackpot import selectors
 from bingo.jackpot.forms import JackpotCalculatorForm, JackpotConfigForm, JackpotMovementForm
+from halls.access import hall_managed_or_404
 from halls.models import Hall
-from halls.views import hall_managed_or_404
 
 #: Ledger lines per page, newest first.
 MOVEMENTS_PER_PAGE = 50

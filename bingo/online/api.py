@@ -28,22 +28,23 @@ from bingo.common.api import (
     Conflict,
     DecimalTextField,
     ErrorSerializer,
+    HallClockField,
     JSONBooleanField,
     MoneyField,
+    VariantField,
     has_role,
 )
+from bingo.common.forms import in_hall_times
 from bingo.common.roles import Role
-from bingo.games.api import HallClockField, VariantField
-from bingo.games.forms import in_hall_times
 from bingo.models import Game, Marking, OnlineRoom, Player, RoomMode
 from bingo.online import selectors, services
-from bingo.playtime.api import PlaytimeStateSerializer
-from halls.api import request_user
+from bingo.online.serializers import PlayerGameStateSerializer
+from bingo.players.access import IsPlayer, player_from_request
+from halls.access import request_user
 from halls.models import Hall
 from halls.selectors import hall_list_for
 
 IsManager = has_role(Role.MANAGER)
-IsPlayer = has_role(Role.PLAYER)
 
 
 def _plan_field() -> serializers.DictField:
@@ -310,13 +311,6 @@ class OnlineSessionListView(APIView):
 # --- players -----------------------------------------------------------------------------------
 
 
-def _player(request: Request) -> Player:
-    player = Player.objects.select_related("hall").filter(user_id=request_user(request).pk).first()
-    if player is None:
-        raise Http404
-    return player
-
-
 def _player_game(player: Player, game_id: int) -> Game:
     try:
         return selectors.online_game_get(player=player, game_id=game_id)
@@ -385,7 +379,7 @@ class LobbyView(APIView):
 
     @extend_schema(operation_id="online_lobby_retrieve", responses=LobbyResponseSerializer, tags=["online"])
     def get(self, request: Request) -> Response:
-        player = _player(request)
+        player = player_from_request(request)
         data = dict(LobbySerializer(selectors.online_lobby(player=player)).data)
         away = selectors.player_games_ended_since(
             player=player, since=selectors.player_lobby_seen_at(player=player)
@@ -394,97 +388,7 @@ class LobbyView(APIView):
         return Response(data)
 
 
-# --- the player's game screen (``player.state``, bingo/online/selectors.py) ----------------------
-# What ``player_game_state`` answers, described for the schema (the view sends the selector's
-# dict as it is, the page's websocket the same): a client generated from it reads the game.
-
-
-def _grid_field(child: serializers.Field[Any, Any, Any, Any], help_text: str) -> serializers.ListField:
-    return serializers.ListField(child=serializers.ListField(child=child), help_text=help_text)
-
-
-class StateGameSerializer(serializers.Serializer[Any]):
-    id = serializers.IntegerField()
-    number = serializers.IntegerField()
-    room = serializers.CharField()
-    variant = serializers.CharField()
-    size = serializers.IntegerField(help_text="Balls in the drum: 90, 80, 75 or 30.")
-    state = serializers.CharField()
-    state_name = serializers.CharField()
-    price = serializers.CharField(allow_null=True, help_text="A decimal string; null before sales open.")
-    price_display = serializers.CharField(allow_null=True)
-    sales_close_at = serializers.DateTimeField(allow_null=True)
-    ball_interval = serializers.CharField(allow_null=True, help_text="Seconds between balls (R88).")
-
-
-class StateCardSerializer(serializers.Serializer[Any]):
-    series = serializers.CharField(help_text="The series' label (K-12).")
-    series_id = serializers.IntegerField()
-    number = serializers.IntegerField()
-    label = serializers.CharField()  # type: ignore[assignment]
-    grid = _grid_field(serializers.IntegerField(allow_null=True), "Rows; null where nothing is printed.")
-    marks = _grid_field(serializers.BooleanField(), "Rows; true where the number is drawn.")
-    one_to_go = serializers.ListField(
-        child=serializers.CharField(), help_text="Prizes one number away (R95)."
-    )
-    held = serializers.ListField(child=serializers.CharField(), help_text="Prizes the card holds.")
-
-
-class StateTargetSerializer(serializers.Serializer[Any]):
-    prize = serializers.CharField()
-    cells = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
-
-
-class StatePrizeSerializer(serializers.Serializer[Any]):
-    kind = serializers.CharField()
-    name = serializers.CharField()
-    amount = serializers.CharField(help_text="Its value as the sales stand, a decimal string.")
-    display = serializers.CharField()
-    won = serializers.BooleanField()
-    winners = serializers.ListField(child=serializers.CharField())
-    each = serializers.CharField(allow_null=True, help_text="Each winning card's share, once awarded.")
-    mine = serializers.BooleanField(help_text="The player holds a winning card (R97).")
-
-
-class StateOutcomeSerializer(serializers.Serializer[Any]):
-    over = serializers.BooleanField()
-    annulled = serializers.BooleanField()
-    reason = serializers.CharField()
-    credited = serializers.CharField()
-    credited_display = serializers.CharField()
-    refunded = serializers.CharField()
-    refunded_display = serializers.CharField()
-
-
-class StateChoicesSerializer(serializers.Serializer[Any]):
-    buy = serializers.BooleanField()
-    marking = serializers.BooleanField()
-    mark_by_hand = serializers.BooleanField()
-    lobby = serializers.BooleanField()
-
-
-class PlayerGameStateSerializer(serializers.Serializer[Any]):
-    """The player's game screen: the game, the balls, the player's cards and marks, the prizes
-    and their winners, the wallet, the marking and what may be done now (R94-R99)."""
-
-    type = serializers.CharField(help_text="Always player.state.")
-    game = StateGameSerializer()
-    balls = serializers.ListField(child=serializers.IntegerField(), help_text="In the order drawn.")
-    count = serializers.IntegerField()
-    last = serializers.IntegerField(allow_null=True)
-    cards = StateCardSerializer(many=True)
-    targets = StateTargetSerializer(many=True)
-    prizes = StatePrizeSerializer(many=True)
-    awarded = serializers.ListField(child=serializers.CharField())
-    won = serializers.ListField(child=serializers.CharField())
-    marking = serializers.CharField()
-    balance = serializers.CharField(help_text="The wallet, a decimal string.")
-    balance_display = serializers.CharField()
-    cards_bought = serializers.IntegerField()
-    card_limit = serializers.IntegerField(allow_null=True)
-    outcome = StateOutcomeSerializer(help_text="What the game left the player with (R99).")
-    playtime = PlaytimeStateSerializer()
-    choices = StateChoicesSerializer()
+# --- the player's game screen (its state described: bingo/online/serializers.py) ----------------
 
 
 class PlayerGameStateView(APIView):
@@ -496,7 +400,7 @@ class PlayerGameStateView(APIView):
         tags=["online"],
     )
     def get(self, request: Request, game_id: int) -> Response:
-        player = _player(request)
+        player = player_from_request(request)
         return Response(selectors.player_game_state(player=player, game=_player_game(player, game_id)))
 
 
@@ -528,7 +432,7 @@ class PurchaseView(APIView):
         tags=["online"],
     )
     def post(self, request: Request, game_id: int) -> Response:
-        player = _player(request)
+        player = player_from_request(request)
         game = _player_game(player, game_id)
         form = PurchaseSerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -567,7 +471,7 @@ class MarkingView(APIView):
         tags=["online"],
     )
     def put(self, request: Request) -> Response:
-        player = _player(request)
+        player = player_from_request(request)
         form = MarkingSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         services.player_marking_set(player=player, marking=form.validated_data["marking"])

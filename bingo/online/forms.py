@@ -17,9 +17,15 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from bingo.common import bounds
-from bingo.common.forms import KEY_ERRORS, add_service_errors
+from bingo.common.forms import (
+    DATETIME_INPUT,
+    KEY_ERRORS,
+    DateTimeLocalInput,
+    WallClockField,
+    add_service_errors,
+    in_hall_time,
+)
 from bingo.engine.prizes import PrizeKind
-from bingo.games.forms import DATETIME_INPUT, DateTimeLocalInput, WallClockField, in_hall_time
 from bingo.models import Marking, OnlineRoom, RoomMode, Session
 from bingo.online import services
 from cards.models import VARIANT_CHOICES

@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -27,6 +27,7 @@ from bingo.common.roles import Role, role_required
 from bingo.models import COMPLAINT_MAX_LENGTH, Game, OnlineRoom, Player
 from bingo.online import selectors, services
 from bingo.online.forms import BuyForm, MarkingForm, OnlineRoomForm, SessionScheduleForm
+from bingo.players.access import player_from_request, player_required
 from bingo.playtime import selectors as playtime_selectors
 from bingo.playtime import services as playtime_services
 from bingo.protection import selectors as protection_selectors
@@ -122,16 +123,6 @@ def session_schedule(request: HttpRequest, room_id: int) -> HttpResponse:
 # --- players -----------------------------------------------------------------------------------
 
 
-def player_of(request: HttpRequest) -> Player:
-    """The logged-in player; 403 for a user who is not one (role_required checked the role)."""
-    if request.user.pk is None:
-        raise PermissionDenied
-    player = Player.objects.select_related("hall").filter(user_id=request.user.pk).first()
-    if player is None:
-        raise PermissionDenied
-    return player
-
-
 def _game_or_404(player: Player, game_id: int) -> Game:
     try:
         return selectors.online_game_get(player=player, game_id=game_id)
@@ -140,9 +131,9 @@ def _game_or_404(player: Player, game_id: int) -> Game:
 
 
 @require_GET
-@role_required(Role.PLAYER)
+@player_required
 def lobby(request: HttpRequest) -> HttpResponse:
-    player = player_of(request)
+    player = player_from_request(request)
     # R99: the games that ended since the player last opened the lobby (away, or disconnected).
     since = services.player_lobby_visit(player=player)
     context = {
@@ -174,9 +165,9 @@ def rules(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-@role_required(Role.PLAYER)
+@player_required
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
-    player = player_of(request)
+    player = player_from_request(request)
     game = _game_or_404(player, game_id)
     # PT-806/70 b: the player's inactivity is counted in the room of the last game page opened.
     playtime_services.play_session_room_follow(player=player, room=game.session.room)
@@ -186,7 +177,6 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "state": state,
         "protection_notice": protection_selectors.player_notice(player=player),  # R101
         "buy_form": BuyForm(),
-        "marking_form": MarkingForm(initial={"marking": player.marking}),
         "ws_path": f"/ws/online/game/{game.pk}/",
         "state_url": reverse("api:online-game-state", args=[game.pk]),
         "currency": player.hall.currency,
@@ -196,9 +186,9 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_POST
-@role_required(Role.PLAYER)
+@player_required
 def buy(request: HttpRequest, game_id: int) -> HttpResponse:
-    player = player_of(request)
+    player = player_from_request(request)
     game = _game_or_404(player, game_id)
     form = BuyForm(request.POST)
     if form.is_valid():
@@ -223,9 +213,9 @@ def buy(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_POST
-@role_required(Role.PLAYER)
+@player_required
 def marking(request: HttpRequest) -> HttpResponse:
-    player = player_of(request)
+    player = player_from_request(request)
     form = MarkingForm(request.POST)
     if form.is_valid():
         services.player_marking_set(player=player, marking=form.cleaned_data["marking"])

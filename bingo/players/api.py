@@ -40,6 +40,7 @@ from bingo.common.throttling import SlidingWindowThrottle
 from bingo.models import Player, WalletEntry
 from bingo.online import selectors as online_selectors
 from bingo.players import selectors, services
+from bingo.players.access import IsPlayer, player_from_request
 from bingo.players.pdf import history_pdf_bytes
 
 # --- registration ---------------------------------------------------------------------------------
@@ -243,7 +244,6 @@ class WalletSerializer(serializers.Serializer[Any]):
     results = WalletEntrySerializer(many=True)
 
 
-IsPlayer = has_role(Role.PLAYER)
 IsWalletStaff = has_role(Role.CASHIER, Role.MANAGER)
 
 
@@ -259,7 +259,7 @@ class MyWalletView(APIView):
         tags=["players"],
     )
     def get(self, request: Request) -> Response:
-        player = selectors.player_get(user=request.user)
+        player = player_from_request(request)
         paginator = Pagination()
         page = paginator.paginate_queryset(selectors.wallet_entry_list(player=player), request, view=self)
         lines = selectors.wallet_statement(entries=list(page or []))
@@ -355,10 +355,7 @@ class MyHistoryView(APIView):
         tags=["players"],
     )
     def get(self, request: Request) -> Response:
-        try:
-            player = selectors.player_get(user=request.user)
-        except Player.DoesNotExist:
-            raise NotFound from None
+        player = player_from_request(request)
         query = HistoryQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         history = online_selectors.player_history(player=player, **query.validated_data)
@@ -386,10 +383,7 @@ class MyHistoryPDFView(APIView):
         tags=["players"],
     )
     def get(self, request: Request) -> HttpResponse:
-        try:
-            player = selectors.player_get(user=request.user)
-        except Player.DoesNotExist:
-            raise NotFound from None
+        player = player_from_request(request)
         query = HistoryQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         response = HttpResponse(

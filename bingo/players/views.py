@@ -17,14 +17,15 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from bingo.accounts.views import DashboardView
 from bingo.common.forms import add_service_errors
 from bingo.common.money import money_display
 from bingo.common.roles import Role, role_required
+from bingo.common.views import DashboardView
 from bingo.complaints import selectors as complaint_selectors
 from bingo.models import Player, WalletEntry
 from bingo.online import selectors as online_selectors
 from bingo.players import selectors, services
+from bingo.players.access import player_from_request, player_required
 from bingo.players.api import RegistrationThrottle
 from bingo.players.forms import HistoryFilterForm, PlayerSearchForm, RegistrationForm, WalletMovementForm
 from bingo.players.pdf import history_labels, history_pdf_bytes
@@ -101,17 +102,10 @@ class PlayerDashboardView(DashboardView):
         return context
 
 
-def _player_or_404(request: HttpRequest) -> Player:
-    try:
-        return selectors.player_get(user=request.user)
-    except Player.DoesNotExist:
-        raise Http404 from None
-
-
-@role_required(Role.PLAYER)
+@player_required
 def my_wallet(request: HttpRequest) -> HttpResponse:
     """«A minha carteira»: the balance and every movement, newest first, a page at a time."""
-    player = _player_or_404(request)
+    player = player_from_request(request)
     page = Paginator(selectors.wallet_entry_list(player=player), STATEMENT_PAGE).get_page(
         request.GET.get("pagina")
     )
@@ -131,12 +125,12 @@ def _history_dates(form: HistoryFilterForm) -> dict[str, Any]:
     return {}
 
 
-@role_required(Role.PLAYER)
+@player_required
 def my_history(request: HttpRequest) -> HttpResponse:
     """«O meu histórico» (R100, PT-806/65): every online game the player bought cards in, newest
     first, with totals, a filter by the hall's dates, and the last game's full details. Bad dates
     are shown as errors and filter nothing (400)."""
-    player = _player_or_404(request)
+    player = player_from_request(request)
     form = HistoryFilterForm(request.GET or None)
     refused = form.is_bound and not form.is_valid()
     history = online_selectors.player_history(player=player, last=True, **_history_dates(form))
@@ -179,11 +173,11 @@ def _history_header() -> list[str]:
     ]
 
 
-@role_required(Role.PLAYER)
+@player_required
 def my_history_csv(request: HttpRequest) -> HttpResponse:
     """The same list as «O meu histórico», filtered the same way, as CSV (`;`-separated, a header
     row, amounts as plain decimals with a point, times on the hall's clock)."""
-    player = _player_or_404(request)
+    player = player_from_request(request)
     form = HistoryFilterForm(request.GET or None)
     if form.is_bound and not form.is_valid():
         return HttpResponse(
@@ -226,11 +220,11 @@ def _spreadsheet_text(text: str) -> str:
     return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-@role_required(Role.PLAYER)
+@player_required
 def my_history_pdf(request: HttpRequest) -> HttpResponse:
     """The same list as «O meu histórico», filtered the same way, as a PDF statement (R100):
     the totals, then every game with its cards, stake, prizes, refund, net and result."""
-    player = _player_or_404(request)
+    player = player_from_request(request)
     form = HistoryFilterForm(request.GET or None)
     if form.is_bound and not form.is_valid():
         return HttpResponse(

@@ -13,38 +13,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo.common.api import BAD_REQUEST, ErrorSerializer, MoneyField, Pagination, has_role, page_parameters
-from bingo.common.roles import Role
-from bingo.models import Player
+from bingo.common.api import BAD_REQUEST, ErrorSerializer, MoneyField, Pagination, page_parameters
+from bingo.players.access import IsPlayer, player_from_request
 from bingo.playtime import selectors, services
-
-IsPlayer = has_role(Role.PLAYER)
-
-
-def _player(request: Request) -> Player:
-    if request.user.pk is None:
-        raise NotFound
-    player = Player.objects.select_related("hall").filter(user_id=request.user.pk).first()
-    if player is None:
-        raise NotFound
-    return player
-
-
-class PlaytimeStateSerializer(serializers.Serializer[Any]):
-    session = serializers.IntegerField(allow_null=True, help_text="The open play session; null if none.")
-    started_at = serializers.DateTimeField(required=False)
-    seconds = serializers.IntegerField(required=False, help_text="Seconds played so far.")
-    minutes = serializers.IntegerField(required=False, help_text="Minutes played so far.")
-    reminder_minutes = serializers.IntegerField(required=False, allow_null=True)
-    limit_minutes = serializers.IntegerField(required=False, allow_null=True, help_text="R101, in force now.")
-    limit_at = serializers.DateTimeField(required=False, allow_null=True)
-    limit_reached = serializers.BooleanField(required=False)
-    idle_games = serializers.IntegerField(
-        required=False, help_text="PT-806/70 b: games in a row without a purchase."
-    )
-    inactivity = serializers.ChoiceField(choices=["none", "invite", "warn", "end"], required=False)
-    end = serializers.BooleanField(required=False, help_text="The session must end now.")
-    end_url = serializers.CharField(required=False)
+from bingo.playtime.serializers import PlaytimeStateSerializer
 
 
 class PlaySessionSerializer(serializers.Serializer[Any]):
@@ -83,7 +55,7 @@ class MySessionsView(APIView):
         tags=["players"],
     )
     def get(self, request: Request) -> Response:
-        player = _player(request)
+        player = player_from_request(request)
         paginator = Pagination()
         page = paginator.paginate_queryset(selectors.play_session_list(player=player), request, view=self)
         body = {
@@ -111,7 +83,9 @@ class PlaytimeView(APIView):
         tags=["players"],
     )
     def get(self, request: Request) -> Response:
-        return Response(PlaytimeStateSerializer(selectors.playtime_state(player=_player(request))).data)
+        return Response(
+            PlaytimeStateSerializer(selectors.playtime_state(player=player_from_request(request))).data
+        )
 
 
 class PlaytimeContinueView(APIView):
@@ -127,7 +101,7 @@ class PlaytimeContinueView(APIView):
         tags=["players"],
     )
     def post(self, request: Request) -> Response:
-        player = _player(request)
+        player = player_from_request(request)
         session = selectors.play_session_open_get(player=player)
         if session is None:
             raise NotFound
@@ -165,7 +139,9 @@ class PlayLimitView(APIView):
         tags=["players"],
     )
     def get(self, request: Request) -> Response:
-        return Response(PlayLimitOutSerializer(selectors.play_limits(player=_player(request))).data)
+        return Response(
+            PlayLimitOutSerializer(selectors.play_limits(player=player_from_request(request))).data
+        )
 
     @extend_schema(
         operation_id="players_me_playtime_limit_set",
@@ -174,7 +150,7 @@ class PlayLimitView(APIView):
         tags=["players"],
     )
     def put(self, request: Request) -> Response:
-        player = _player(request)
+        player = player_from_request(request)
         data = PlayLimitSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         services.play_limit_set(player=player, **data.validated_data)

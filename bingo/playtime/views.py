@@ -20,7 +20,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from bingo.common.forms import add_service_errors
 from bingo.common.roles import Role, role_required
-from bingo.models import Player, PlaySession
+from bingo.models import PlaySession
+from bingo.players.access import player_from_request, player_required
 from bingo.playtime import selectors, services
 from bingo.playtime.forms import PlayLimitForm
 from bingo.playtime.middleware import SUMMARY_KEY, remember_summary
@@ -40,25 +41,16 @@ class LogoutView(auth_views.LogoutView):
         return response
 
 
-def _player_or_404(request: HttpRequest) -> Player:
-    if request.user.pk is None:
-        raise Http404
-    player = Player.objects.select_related("hall").filter(user_id=request.user.pk).first()
-    if player is None:
-        raise Http404
-    return player
-
-
 def _line(session: PlaySession) -> dict[str, Any]:
     return {"session": session, "minutes": selectors.played_seconds(session=session) // 60}
 
 
 @require_GET
-@role_required(Role.PLAYER)
+@player_required
 def session_list(request: HttpRequest) -> HttpResponse:
     """«As minhas sessões»: the session open now, the time limit in force, and every ended
     session with its summary, newest first (PT-806/67)."""
-    player = _player_or_404(request)
+    player = player_from_request(request)
     page = Paginator(selectors.play_session_list(player=player), SESSIONS_PAGE).get_page(
         request.GET.get("pagina")
     )
@@ -73,11 +65,11 @@ def session_list(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-@role_required(Role.PLAYER)
+@player_required
 def limit(request: HttpRequest) -> HttpResponse:
     """R101: the player sets a session time limit and reminders of the time played. A tighter
     limit applies at once, a looser one after 24 hours."""
-    player = _player_or_404(request)
+    player = player_from_request(request)
     limits = selectors.play_limits(player=player)
     status = 200
     if request.method == "POST":
@@ -141,11 +133,11 @@ def end(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-@role_required(Role.PLAYER)
+@player_required
 def go_on(request: HttpRequest) -> HttpResponse:
     """PT-806/71: «Continuar» after the inactivity invitation: the player is warned that the
     session ends if they buy nothing in the next game."""
-    player = _player_or_404(request)
+    player = player_from_request(request)
     session = selectors.play_session_open_get(player=player)
     if session is not None:
         try:

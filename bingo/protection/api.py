@@ -13,21 +13,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bingo.common import bounds
-from bingo.common.api import ConfirmationField, ErrorSerializer, IdField, IsManager, MoneyField, has_role
-from bingo.common.roles import Role
+from bingo.common.api import ConfirmationField, ErrorSerializer, IdField, IsManager, MoneyField
 from bingo.models import LimitKind, LimitPeriod, Player, PlayerExclusion
-from bingo.players import selectors as player_selectors
+from bingo.players.access import IsPlayer, player_from_request
 from bingo.protection import selectors, services
-
-IsPlayer = has_role(Role.PLAYER)
-
-
-def _me(request: Request) -> Player:
-    try:
-        return player_selectors.player_get(user=request.user)
-    except Player.DoesNotExist:
-        raise NotFound from None
-
 
 # --- the player's limits -----------------------------------------------------------------------
 
@@ -100,7 +89,7 @@ class MyLimitsView(APIView):
         tags=["players"],
     )
     def get(self, request: Request) -> Response:
-        return Response(LimitsSerializer(_limits_body(_me(request))).data)
+        return Response(LimitsSerializer(_limits_body(player_from_request(request))).data)
 
     @extend_schema(
         operation_id="players_me_limits_set",
@@ -114,7 +103,7 @@ class MyLimitsView(APIView):
         tags=["players"],
     )
     def post(self, request: Request) -> Response:
-        player = _me(request)
+        player = player_from_request(request)
         body = LimitRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         row = services.player_limit_set(player=player, **body.validated_data)
@@ -172,7 +161,7 @@ class MyExclusionView(APIView):
         tags=["players"],
     )
     def get(self, request: Request) -> Response:
-        player = _me(request)
+        player = player_from_request(request)
         return Response(
             {
                 "excluded": selectors.exclusion_active(player=player) is not None,
@@ -193,7 +182,7 @@ class MyExclusionView(APIView):
         tags=["players"],
     )
     def post(self, request: Request) -> Response:
-        player = _me(request)
+        player = player_from_request(request)
         body = SelfExclusionSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         row = services.player_self_exclude(player=player, **body.validated_data)

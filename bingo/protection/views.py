@@ -15,25 +15,18 @@ from django.views.decorators.http import require_http_methods, require_POST
 from bingo.common.forms import add_service_errors, form_errors_flash
 from bingo.common.roles import Role, role_required
 from bingo.models import Player, PlayerExclusion
-from bingo.players import selectors as player_selectors
+from bingo.players.access import player_from_request, player_required
 from bingo.protection import selectors, services
 from bingo.protection.forms import LiftForm, LimitForm, OperatorExclusionForm, SelfExclusionForm
 
 
-def _player_or_404(request: HttpRequest) -> Player:
-    try:
-        return player_selectors.player_get(user=request.user)
-    except Player.DoesNotExist:
-        raise Http404 from None
-
-
-@role_required(Role.PLAYER)
+@player_required
 @require_http_methods(["GET", "POST"])
 def my_protection(request: HttpRequest) -> HttpResponse:
     """«Jogo responsável» (R101): the player's limits in force, pending and used; a form to set
     one (tighter at once, looser after 24 hours); self-exclusion, confirmed, for a period or for
     good. A refused form shows why (400) and changes nothing."""
-    player = _player_or_404(request)
+    player = player_from_request(request)
     limit_form = LimitForm(prefix="limit")
     exclusion_form = SelfExclusionForm(prefix="exclusion")
     status = 200

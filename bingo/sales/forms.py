@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from bingo.common import bounds
-from bingo.draw.forms import SERIES_LABEL
+from bingo.common.forms import SERIES_LABEL
 from cards import selectors as card_selectors
 from cards.models import Series
 

@@ -1,4 +1,5 @@
-"""Pages of the cash desk and the price board. Paths are Portuguese (R54); names are English."""
+"""Pages of the cash desk (selling, receipts, the shift report, paying prizes) and the price
+board. Paths are Portuguese (R54); names are English."""
 
 from django.urls import URLPattern, path
 
@@ -8,6 +9,8 @@ app_name = "sales"
 urlpatterns: list[URLPattern] = [
     path("caixa/venda/", sale_views.cashier, name="cashier"),
     path("caixa/turno/", sale_views.shift_report, name="shift_report"),
+    # Paying a winning card's prizes at the desk (R45, R50).
+    path("caixa/premios/", sale_views.prize_pay, name="prize_pay"),
     # The receipt of one sale request (its idempotency key), for the 80 mm printer.
     path("caixa/recibo/<str:request_key>/", sale_views.receipt, name="receipt"),
     # The price board of a game (R29): public, shown on a TV in the hall.

@@ -347,7 +347,7 @@ def _pay_url(desk: CashDesk, paid: list[int] | None = None) -> str:
     query: dict[str, object] = {"caixa": desk.pk}
     if paid:
         query["pago"] = ",".join(str(p) for p in paid)
-    return f"{reverse('draw:prize_pay')}?{urlencode(query)}"
+    return f"{reverse('sales:prize_pay')}?{urlencode(query)}"
 
 
 @require_http_methods(["GET", "POST"])

@@ -79,7 +79,7 @@ def test_the_url_names_resolve_to_portuguese_paths() -> None:
     assert reverse("draw:console", args=[7]) == "/locutor/jogo/7/"
     assert reverse("draw:draw_ball", args=[7]) == "/locutor/jogo/7/bola/"
     assert reverse("draw:display", args=["abc"]) == "/ecra/abc/"
-    assert reverse("draw:prize_pay") == "/caixa/premios/"
+    assert reverse("sales:prize_pay") == "/caixa/premios/"
 
 
 # --- who may use the console ---------------------------------------------------------------------

@@ -5,11 +5,11 @@ Thin adapters (STYLE rule 3) over bingo/draw/services.py, the same services the 
 parses, one service acts, a serializer renders; the services' refusals (R42-R57) come back as
 400 with their message. Reads go through bingo/draw/selectors.py.
 
-Access is per hall, as in bingo/games/api.py: a game of a hall the caller does not work in
-answers 404; a role of the hall that does not allow the action answers 403. The callers of the
-game's hall draw, check claims and award prizes; its callers and managers also read the
-console and suspend, resume and annul (R55, R57); the cashiers of a desk's hall pay prizes
-there (R50).
+Access is per hall, as in bingo/games/api.py (bingo/games/access.py, halls/access.py): a game
+of a hall the caller does not work in answers 404; a role of the hall that does not allow the
+action answers 403. The callers of the game's hall draw, check claims and award prizes; its
+callers and managers also read the console and suspend, resume and annul (R55, R57); the
+cashiers of a desk's hall pay prizes there (R50).
 
 One module per part of the draw, each view with its serializers beside it; the URL conf
 (bingo/api_urls.py) takes the views from here:

@@ -24,8 +24,8 @@ from bingo.draw.api.console import BallSerializer, DrawStateSerializer, ball_dat
 from bingo.draw.api.fields import REFUSED, DrawModeField, responses
 from bingo.engine import Variant
 from bingo.engine.draw import ball_label
-from bingo.games.api import game_for, hall_id_of
-from halls.api import HALL_WRITES, request_user, require_hall_role
+from bingo.games.access import game_for, hall_id_of
+from halls.access import HALL_WRITES, request_user, require_hall_role
 from halls.models import BallSet
 
 

@@ -22,10 +22,10 @@ from bingo.draw import services as draw_services
 from bingo.draw.api.console import ClaimSerializer, PrizeSerializer
 from bingo.draw.api.fields import ClaimableKindField, GameStateField, OutcomeField, PrizeKindField, responses
 from bingo.draw.selectors import ClaimResult
-from bingo.games.api import game_for, hall_id_of
+from bingo.games.access import game_for, hall_id_of
 from bingo.models import Game, Prize, PrizeKind
 from cards.models import Series
-from halls.api import HALL_WRITES, request_user, require_hall_role
+from halls.access import HALL_WRITES, request_user, require_hall_role
 
 
 class ClaimCreateSerializer(serializers.Serializer[Any]):

@@ -18,7 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo.common.api import ErrorSerializer, MoneyField
+from bingo.common.api import ErrorSerializer, MoneyField, VariantField
 from bingo.common.roles import Role
 from bingo.draw import selectors as draw_selectors
 from bingo.draw.api.fields import (
@@ -31,9 +31,9 @@ from bingo.draw.api.fields import (
     WaitingField,
 )
 from bingo.engine.gamestate import annul_from
-from bingo.games.api import VariantField, game_for, hall_id_of
+from bingo.games.access import game_for, hall_id_of
 from bingo.models import Ball, Claim, Game, GameState, Prize, PrizeWinner
-from halls.api import require_hall_role
+from halls.access import require_hall_role
 
 
 class BallSerializer(serializers.Serializer[Any]):

@@ -26,9 +26,9 @@ from bingo.common.roles import Role
 from bingo.draw import services as draw_services
 from bingo.draw.api.console import DrawStateSerializer, state_response
 from bingo.draw.api.fields import responses
-from bingo.games.api import game_for, hall_id_of
+from bingo.games.access import game_for, hall_id_of
 from bingo.models import Game
-from halls.api import HALL_WRITES, request_user, require_hall_role
+from halls.access import HALL_WRITES, request_user, require_hall_role
 
 
 class DrawReasonSerializer(serializers.Serializer[Any]):

@@ -23,7 +23,7 @@ from bingo.draw import services as draw_services
 from bingo.draw.api.fields import PrizeKindField
 from bingo.models import PrizePayment
 from cards.models import Series
-from halls.api import HALL_WRITES, request_user, require_hall_role, staff_halls
+from halls.access import HALL_WRITES, request_user, require_hall_role, staff_halls
 from halls.models import CashDesk
 
 
