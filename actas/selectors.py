@@ -9,15 +9,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from actas.models import Acta, ActaEntry, ActaNote
+from bingo.common.clock import hall_isoformat, hall_zone
 from bingo.engine.acta import GENESIS, ChainFault, Fault, Link, acta_seal, chain_fault
 from bingo.engine.cards_kept import Card, winning_cards_due_at
-from bingo.games.exports import hall_time, session_equipment_data, session_header_data
+from bingo.games.exports import session_equipment_data, session_header_data
 from bingo.models import Game, GameSeries, GameState, PrizeWinner, Sale, Session
 
 #: The states in which a game is over and belongs in the acta (R59).
@@ -326,7 +326,7 @@ def acta_document(*, session: Session) -> dict[str, Any]:
             {
                 "position": entry.position,
                 "kind": entry.kind,
-                "recorded_at": hall_time(entry.recorded_at, time_zone),
+                "recorded_at": hall_isoformat(entry.recorded_at, time_zone),
                 "recorded_by": _username(entry.recorded_by),
                 "content_hash": entry.content_hash,
                 "previous_hash": entry.previous_hash,
@@ -340,7 +340,7 @@ def acta_document(*, session: Session) -> dict[str, Any]:
         if note.kind == ActaNote.Kind.DECISION and note.refers_to is not None:
             decisions.setdefault(note.refers_to.position, []).append(
                 {
-                    "at": hall_time(note.recorded_at, time_zone),
+                    "at": hall_isoformat(note.recorded_at, time_zone),
                     "by": _username(note.recorded_by),
                     "decision": note.decision,
                 }
@@ -351,7 +351,7 @@ def acta_document(*, session: Session) -> dict[str, Any]:
             "position": note.position,
             "kind": note.kind,
             "game": note.game.number if note.game is not None else None,
-            "at": hall_time(note.recorded_at, time_zone),
+            "at": hall_isoformat(note.recorded_at, time_zone),
             "by": _username(note.recorded_by),
             "text": note.text,
             "decision": note.decision,
@@ -365,7 +365,7 @@ def acta_document(*, session: Session) -> dict[str, Any]:
         {
             "kind": note.kind,
             "game": note.game.number if note.game is not None else None,
-            "at": hall_time(note.recorded_at, time_zone),
+            "at": hall_isoformat(note.recorded_at, time_zone),
             "by": _username(note.recorded_by),
             "text": note.text,
             # R51: the cards destroyed, and those kept as evidence or as winners; R52: destroyed.
@@ -544,7 +544,7 @@ def winning_cards_kept_list(
     kept = []
     for game in games_list:
         assert game.finished_at is not None
-        zone = ZoneInfo(game.session.room.hall.time_zone)
+        zone = hall_zone(game.session.room.hall)
         due_at = winning_cards_due_at(finished_at=game.finished_at, time_zone=zone)
         winning = sorted(
             {(w.series.order_number, w.card_number) for p in game.prizes.all() for w in p.cards.all()}

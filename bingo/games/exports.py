@@ -7,13 +7,12 @@ decimals (never floats), times in ISO 8601 with their offset, in the hall's time
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 from decimal import Decimal
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.db.models import Sum
 
+from bingo.common.clock import hall_isoformat
 from bingo.common.money import quantum_for
 from bingo.engine.payout import tax_withheld
 from bingo.games import doubles
@@ -31,17 +30,11 @@ def _money(value: Decimal | None) -> str:
 Clock = Callable[[Any], str | None]
 
 
-def hall_time(value: datetime | None, time_zone: str) -> str | None:
-    """How the export and the acta write a moment: ISO 8601 in the hall's time zone, with its
-    offset; None for no moment."""
-    return value.astimezone(ZoneInfo(time_zone)).isoformat() if value else None
-
-
 def _clock(hall: Hall) -> Clock:
-    """``hall_time`` in ``hall``'s time zone."""
+    """``hall_isoformat`` on ``hall``'s clock."""
 
     def when(value: Any) -> str | None:
-        return hall_time(value, hall.time_zone)
+        return hall_isoformat(value, hall)
 
     return when
 
