@@ -11,10 +11,9 @@ while rendering.
 Every page carries the hall, the session, "página N de M" and the chain's final hash, so a
 page taken out of the acta still says which acta and which state of it it belongs to. The
 labels go through gettext: the caller renders in Portuguese (R54) with
-``translation.override("pt")``.
-
-Speed: text is written straight on the canvas, a line at a time, with one measuring call per
-wrapped paragraph; a 200-game session renders in a fraction of a second (bench/acta.py).
+``translation.override("pt")``. The pages are written by the common page writer
+(``bingo.common.pdf``): a line at a time straight on the canvas, a 200-game session in a
+fraction of a second (bench/acta.py).
 """
 
 from __future__ import annotations
@@ -24,122 +23,10 @@ from datetime import datetime
 from typing import Any, BinaryIO
 
 from django.utils.translation import gettext as _
-from reportlab.lib.pagesizes import A4
-from reportlab.lib.units import mm
-from reportlab.lib.utils import simpleSplit
-from reportlab.pdfgen.canvas import Canvas
 
-PAGE_WIDTH, PAGE_HEIGHT = A4
-MARGIN = 18 * mm
-TOP = PAGE_HEIGHT - MARGIN - 10 * mm  # under the running head
-BOTTOM = MARGIN + 10 * mm  # over the running foot
-WIDTH = PAGE_WIDTH - 2 * MARGIN
-
-FONT = "Helvetica"
-FONT_BOLD = "Helvetica-Bold"
-FONT_MONO = "Courier"
-SIZE = 8.5
-LEADING = 11.0
-LABEL_WIDTH = 52 * mm
+from bingo.common.pdf import FONT_MONO, LABEL_WIDTH, LEADING, PageWriter, page_writer
 
 Data = Mapping[str, Any]
-
-
-class _NumberedCanvas(Canvas):  # type: ignore[misc]  # ReportLab has no type hints
-    """A canvas that writes "página N de M" on every page once it knows M (at save)."""
-
-    def __init__(self, *args: Any, foot: str, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._foot = foot
-        self._pages: list[dict[str, Any]] = []
-
-    def showPage(self) -> None:  # noqa: N802 - ReportLab's name
-        self._pages.append(dict(self.__dict__))
-        self._startPage()
-
-    def save(self) -> None:
-        total = len(self._pages)
-        for number, state in enumerate(self._pages, start=1):
-            self.__dict__.update(state)
-            self.setFont(FONT, 7)
-            self.drawString(MARGIN, MARGIN, self._foot)
-            self.drawRightString(
-                PAGE_WIDTH - MARGIN,
-                MARGIN,
-                _("Page %(page)d of %(pages)d") % {"page": number, "pages": total},
-            )
-            super().showPage()
-        super().save()
-
-
-class _Writer:
-    """Lines down the page, a new page when the next block does not fit."""
-
-    def __init__(self, canvas: Canvas, head: str) -> None:
-        self.c = canvas
-        self.head = head
-        self.y = TOP
-        self._head()
-
-    def _head(self) -> None:
-        self.c.setFont(FONT_BOLD, 8)
-        self.c.drawString(MARGIN, PAGE_HEIGHT - MARGIN, self.head)
-        self.c.setLineWidth(0.4)
-        self.c.line(MARGIN, PAGE_HEIGHT - MARGIN - 3, PAGE_WIDTH - MARGIN, PAGE_HEIGHT - MARGIN - 3)
-
-    def room(self, height: float) -> None:
-        """Start a new page unless ``height`` more points fit on this one."""
-        if self.y - height < BOTTOM:
-            self.c.showPage()
-            self._head()
-            self.y = TOP
-
-    def title(self, text: str, size: float = 13) -> None:
-        self.room(size * 2.2)
-        self.y -= size * 0.6
-        self.c.setFont(FONT_BOLD, size)
-        self.c.drawString(MARGIN, self.y - size, text)
-        self.y -= size * 1.6
-
-    def heading(self, text: str) -> None:
-        self.room(LEADING * 3)  # never a heading alone at the foot of a page
-        self.y -= 4
-        self.c.setFont(FONT_BOLD, 10)
-        self.c.drawString(MARGIN, self.y - 10, text)
-        self.y -= 10 + 4
-
-    def text(self, text: str, *, font: str = FONT, indent: float = 0) -> None:
-        lines = simpleSplit(text, font, SIZE, WIDTH - indent) or [""]
-        for line in lines:
-            self.room(LEADING)
-            self.c.setFont(font, SIZE)
-            self.c.drawString(MARGIN + indent, self.y - SIZE, line)
-            self.y -= LEADING
-
-    def field(self, label: str, value: object, *, font: str = FONT) -> None:
-        """``label``: ``value`` on one line, the value wrapped beside its label."""
-        shown = "—" if value is None or value == "" else str(value)
-        lines = simpleSplit(shown, font, SIZE, WIDTH - LABEL_WIDTH) or [""]
-        self.room(LEADING * min(len(lines), 3))
-        self.c.setFont(FONT_BOLD, SIZE)
-        self.c.drawString(MARGIN, self.y - SIZE, label)
-        for line in lines:
-            self.room(LEADING)
-            self.c.setFont(font, SIZE)
-            self.c.drawString(MARGIN + LABEL_WIDTH, self.y - SIZE, line)
-            self.y -= LEADING
-
-    def gap(self, points: float = 5) -> None:
-        self.y -= points
-
-    def signature(self, label: str) -> None:
-        self.room(LEADING * 5)
-        self.y -= LEADING * 3
-        self.c.setLineWidth(0.5)
-        self.c.line(MARGIN, self.y, MARGIN + 80 * mm, self.y)
-        self.c.setFont(FONT, SIZE)
-        self.c.drawString(MARGIN, self.y - SIZE - 2, label)
-        self.y -= LEADING * 2
 
 
 def _when(value: object) -> str:
@@ -201,7 +88,7 @@ def _card_list(cards: Iterable[Mapping[str, Any]]) -> str:
     return "; ".join(shown)
 
 
-def _game(w: _Writer, entry: Data, currency: str) -> None:
+def _game(w: PageWriter, entry: Data, currency: str) -> None:
     game: Data = entry["game"]
     w.heading(
         _("Game %(number)s — %(variant)s balls — %(state)s")
@@ -312,10 +199,7 @@ def render_acta_pdf(acta: Data, out: BinaryIO) -> int:
         "start": _when(session.get("start")),
     }
     final = acta.get("final_hash") or "—"
-    canvas = _NumberedCanvas(out, pagesize=A4, foot=_("Seal: %(hash)s") % {"hash": final})
-    canvas.setTitle(head)
-    canvas.setAuthor(str(hall["name"]))
-    w = _Writer(canvas, head)
+    w = page_writer(out, head=head, foot=_("Seal: %(hash)s") % {"hash": final}, author=str(hall["name"]))
 
     w.title(_("Acta of the bingo session"))
     w.field(_("Hall"), hall["name"])
@@ -436,13 +320,4 @@ def render_acta_pdf(acta: Data, out: BinaryIO) -> int:
     w.title(_("Signatures"), size=11)
     w.signature(_("The manager"))
     w.signature(_("The caller"))
-    canvas.showPage()
-    pages = len(canvas._pages)
-    canvas.save()
-    return pages
-
-
-#: The page machinery, shared with the other PDFs that read like the acta (the player's
-#: statement, ``bingo.players.pdf``): numbered pages with a running head and foot.
-NumberedCanvas = _NumberedCanvas
-PageWriter = _Writer
+    return w.finish()

@@ -1,6 +1,6 @@
 """The player's statement as a PDF (R100, PT-806/65): the same games and totals as «O meu
 histórico» and its CSV (``bingo.online.selectors.player_history``), on A4 pages numbered
-"página N de M" like the acta's (``actas.pdf``'s page machinery and fonts). The page and the API
+"página N de M" like the acta's (the common page writer, ``bingo.common.pdf``). The page and the API
 both call ``history_pdf_bytes``; ``render_history_pdf`` itself reads nothing from the database."""
 
 from __future__ import annotations
@@ -9,13 +9,12 @@ import io
 from datetime import date, datetime
 from decimal import Decimal
 from typing import BinaryIO
-from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from reportlab.lib.pagesizes import A4
 
-from actas.pdf import FONT_BOLD, LEADING, NumberedCanvas, PageWriter
+from bingo.common.clock import hall_zone
+from bingo.common.pdf import FONT_BOLD, LEADING, page_writer
 from bingo.models import Player
 from bingo.online.selectors import History, player_history
 
@@ -60,19 +59,17 @@ def render_history_pdf(
 ) -> int:
     """Write ``history`` as the player's statement to ``out``; return the number of pages.
     ``labels`` names results and outcomes as the history page does."""
-    zone = ZoneInfo(history.time_zone)
+    zone = hall_zone(history.time_zone)
     user = history.player.user
     name = user.get_full_name() or user.get_username()
     head = _("Statement of %(player)s — %(hall)s") % {"player": name, "hall": history.player.hall.name}
-    canvas = NumberedCanvas(
+    w = page_writer(
         out,
-        pagesize=A4,
+        head=head,
         foot=_("Issued %(when)s (%(tz)s)")
         % {"when": f"{now.astimezone(zone):%d/%m/%Y %H:%M}", "tz": zone.key},
+        author=str(history.player.hall.name),
     )
-    canvas.setTitle(head)
-    canvas.setAuthor(str(history.player.hall.name))
-    w = PageWriter(canvas, head)
     currency = history.currency
 
     w.title(_("Statement of online games"))
@@ -126,7 +123,4 @@ def render_history_pdf(
             indent=8,
         )
         w.gap(4)
-    canvas.showPage()
-    pages = len(canvas._pages)
-    canvas.save()
-    return pages
+    return w.finish()

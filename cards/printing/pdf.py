@@ -15,7 +15,8 @@ Speed (a K series of 1,680 cards in well under a second) comes from three choice
 * the QR codes of the whole run are encoded at once with numpy (:func:`qr_matrices`), checked
   module for module against segno by the tests, and drawn as one path of merged dark runs each.
 
-The cards are read once (``card_set_cells``) and no database lock is held while rendering.
+The cards are read once (``card_set_cells``) and no database lock is held while rendering. The
+page (A4) and the fonts are the other PDFs' (``bingo.common.pdf``); the sheet is drawn here.
 """
 
 from __future__ import annotations
@@ -37,19 +38,17 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from segno import consts as qr_consts
 
+from bingo.common.pdf import FONT, FONT_BOLD, PAGE_HEIGHT, PAGE_WIDTH
 from bingo.engine import Variant, geometry
 from cards.models import Series
 from cards.selectors import card_check_code, card_set_cells
 
 Progress = Callable[[int], None]
 
-PAGE_WIDTH, PAGE_HEIGHT = A4
 MARGIN = 10 * mm
 GAP = 3 * mm  # between cards: room to cut
 FOOTER = 12.0  # height kept for the page footer under the cards
 
-FONT = "Helvetica"
-FONT_BOLD = "Helvetica-Bold"
 FONT_CODE = "Courier-Bold"
 #: Advance widths (in ems) of a digit in Helvetica-Bold and of any character in Courier: the
 #: fonts are fixed, so a number is centred without measuring it.
