@@ -20,10 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
+from decimal import Decimal
 from typing import Any, BinaryIO
 
 from django.utils.translation import gettext as _
 
+from bingo.common.money import money_display
 from bingo.common.pdf import FONT_MONO, LABEL_WIDTH, LEADING, PageWriter, page_writer
 
 Data = Mapping[str, Any]
@@ -41,7 +43,9 @@ def _when(value: object) -> str:
 
 
 def _money(value: object, currency: str) -> str:
-    return "—" if value is None else f"{value} {currency}"
+    """An amount of the acta's data (a string with two decimals, as the export writes money) as
+    the acta prints it: "1500.00 CVE"; "—" for none."""
+    return "—" if value is None else money_display(Decimal(str(value)), currency, style="plain")
 
 
 def _kind(kind: str) -> str:

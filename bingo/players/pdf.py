@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bingo.common.clock import hall_zone
+from bingo.common.money import money_display
 from bingo.common.pdf import FONT_BOLD, LEADING, page_writer
 from bingo.models import Player
 from bingo.online.selectors import History, player_history
@@ -45,7 +46,8 @@ def history_pdf_bytes(
 
 
 def _money(value: Decimal, currency: str) -> str:
-    return f"{value:.2f} {currency}"
+    """An amount as the statement prints it: "1500.00 CVE"."""
+    return money_display(value, currency, style="plain")
 
 
 def render_history_pdf(

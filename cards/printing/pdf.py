@@ -25,7 +25,6 @@ import functools
 import itertools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any, BinaryIO, cast
 
 import numpy as np
@@ -38,6 +37,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from segno import consts as qr_consts
 
+from bingo.common.money import money_display
 from bingo.common.pdf import FONT, FONT_BOLD, PAGE_HEIGHT, PAGE_WIDTH
 from bingo.engine import Variant, geometry
 from cards.models import Series
@@ -83,15 +83,6 @@ SHEETS = {
 
 
 # --- public helpers ---------------------------------------------------------------------------
-
-
-def format_price(amount: Decimal, currency: str) -> str:
-    """``Decimal("1500")`` -> ``"1.500,00 CVE"``: Portuguese style, two decimals, the currency after."""
-    text = f"{abs(amount.quantize(Decimal('0.01'))):.2f}"
-    whole, cents = text.split(".")
-    grouped = f"{int(whole):,}".replace(",", ".")
-    sign = "-" if amount < 0 else ""
-    return f"{sign}{grouped},{cents} {currency}"
 
 
 def card_check_url(*, series_id: int, number: int, code: str) -> str:
@@ -578,7 +569,7 @@ class _Sheet:
         c.setLineWidth(0.5)
         c.roundRect(price.x, price.y, price.w, price.h, 3, stroke=1, fill=1)
         c.setFillColorRGB(*_on(self.face))
-        text = format_price(series.price, series.hall.currency)
+        text = money_display(series.price, series.hall.currency, style="printed")
         size = min(12.0, price.h * 0.55)
         while size > 6 and stringWidth(text, FONT_BOLD, size) > price.w - 6:
             size -= 0.5
