@@ -93,6 +93,8 @@ def _card_list(cards: Iterable[Mapping[str, Any]]) -> str:
 
 
 def _game(w: PageWriter, entry: Data, currency: str) -> None:
+    """One recorded game: its state, sales, prize plan and balls, its prizes and money, and its
+    place in the chain."""
     game: Data = entry["game"]
     w.heading(
         _("Game %(number)s — %(variant)s balls — %(state)s")
@@ -102,6 +104,16 @@ def _game(w: PageWriter, entry: Data, currency: str) -> None:
         w.field(
             _("Why annulled (R61 i)") if game["state"] == "annulled" else _("Reason"), game["state_reason"]
         )
+    _game_sales(w, game, currency)
+    _game_draw(w, game, currency)
+    _game_money(w, game, entry.get("paid") or {}, currency)
+    w.field(_("Recorded"), f"{_when(entry.get('recorded_at'))} {entry.get('recorded_by') or ''}".strip())
+    w.field(_("Entry hash (SHA-256)"), entry.get("content_hash"), font=FONT_MONO)
+    w.gap()
+
+
+def _game_sales(w: PageWriter, game: Data, currency: str) -> None:
+    """The game's sales (R61 b-e): when, each series sold and its price, the cards and the takings."""
     w.field(
         _("Sales opened / closed"),
         f"{_when(game.get('sales_opened_at'))} / {_when(game.get('sales_closed_at'))}",
@@ -129,6 +141,10 @@ def _game(w: PageWriter, entry: Data, currency: str) -> None:
             _("game %(which)s, with game %(other)s")
             % {"which": game["double_cards"].get("game"), "other": game["double_cards"].get("other_game")},
         )
+
+
+def _game_draw(w: PageWriter, game: Data, currency: str) -> None:
+    """The game's prize plan, the ball set it used, the balls in order and each prize awarded."""
     plan = game.get("prize_plan") or {}
     shares = ", ".join(f"{_kind(kind)} {share} %" for kind, share in (plan.get("shares") or {}).items())
     w.field(
@@ -162,7 +178,10 @@ def _game(w: PageWriter, entry: Data, currency: str) -> None:
         )
         if prize.get("tax_each") not in (None, "0.00"):
             w.field(_("Tax on each share"), _money(prize["tax_each"], currency))
-    paid = entry.get("paid") or {}
+
+
+def _game_money(w: PageWriter, game: Data, paid: Data, currency: str) -> None:
+    """What the game paid (R61 f), its tax (R61 g), its jackpot and what it refunded."""
     if paid:
         w.field(
             _("Paid for line / bingo (R61 f)"),
@@ -186,9 +205,6 @@ def _game(w: PageWriter, entry: Data, currency: str) -> None:
         )
     if game.get("refunded") not in (None, "0.00"):
         w.field(_("Refunded"), _money(game["refunded"], currency))
-    w.field(_("Recorded"), f"{_when(entry.get('recorded_at'))} {entry.get('recorded_by') or ''}".strip())
-    w.field(_("Entry hash (SHA-256)"), entry.get("content_hash"), font=FONT_MONO)
-    w.gap()
 
 
 def render_acta_pdf(acta: Data, out: BinaryIO) -> int:
@@ -205,6 +221,26 @@ def render_acta_pdf(acta: Data, out: BinaryIO) -> int:
     final = acta.get("final_hash") or "—"
     w = page_writer(out, head=head, foot=_("Seal: %(hash)s") % {"hash": final}, author=str(hall["name"]))
 
+    _summary(w, acta, currency, final)
+    entries: Sequence[Data] = acta.get("entries", [])
+    w.title(_("Games"), size=11)
+    for entry in entries:
+        _game(w, entry, currency)
+    _notes(w, acta.get("notes", []))
+    _ball_replacements(w, acta.get("ball_replacements", []))
+    _ball_set_checks(w, acta.get("ball_set_checks", []))
+    _cards_destroyed(w, acta.get("cards_destroyed", []))
+
+    w.title(_("Signatures"), size=11)
+    w.signature(_("The manager"))
+    w.signature(_("The caller"))
+    return w.finish()
+
+
+def _summary(w: PageWriter, acta: Data, currency: str, final: str) -> None:
+    """The first page: the hall, the session (R61 a, h), its totals (R61 e-g) and its chain."""
+    hall: Data = acta["hall"]
+    session: Data = acta["session"]
     w.title(_("Acta of the bingo session"))
     w.field(_("Hall"), hall["name"])
     w.field(_("Room"), session.get("room"))
@@ -234,13 +270,10 @@ def render_acta_pdf(acta: Data, out: BinaryIO) -> int:
     w.field(_("Last hash of the notes"), chains.get("notes"), font=FONT_MONO)
     w.field(_("Seal of the acta (SHA-256)"), final, font=FONT_MONO)
 
-    entries: Sequence[Data] = acta.get("entries", [])
-    w.title(_("Games"), size=11)
-    for entry in entries:
-        _game(w, entry, currency)
 
+def _notes(w: PageWriter, notes: Sequence[Data]) -> None:
+    """The complaints with the decisions taken (R61 j), the failures and the occurrences."""
     w.title(_("Complaints, failures and occurrences"), size=11)
-    notes: Sequence[Data] = acta.get("notes", [])
     if not notes:
         w.text(_("None recorded."))
     for note in notes:
@@ -268,8 +301,10 @@ def render_acta_pdf(acta: Data, out: BinaryIO) -> int:
         elif note.get("decision"):
             w.text(_("Measure taken: %(decision)s") % {"decision": note["decision"]}, indent=LABEL_WIDTH)
 
+
+def _ball_replacements(w: PageWriter, replacements: Sequence[Data]) -> None:
+    """The balls and ball sets replaced during the session (R61 k)."""
     w.title(_("Ball-set replacements (R61 k)"), size=11)
-    replacements: Sequence[Data] = acta.get("ball_replacements", [])
     if not replacements:
         w.text(_("None recorded."))
     for r in replacements:
@@ -283,8 +318,10 @@ def render_acta_pdf(acta: Data, out: BinaryIO) -> int:
             reason += " — " + _("replaced again in this session: %(why)s") % {"why": r.get("repeat_reason")}
         w.field(_when(r.get("at")), f"{what}; {reason} ({r.get('by') or '—'})")
 
+
+def _ball_set_checks(w: PageWriter, checks: Sequence[Data]) -> None:
+    """Every ball checked at the session's start and end (R23)."""
     w.title(_("Ball-set checks (R23)"), size=11)
-    checks: Sequence[Data] = acta.get("ball_set_checks", [])
     if not checks:
         w.text(_("None recorded."))
     for check in checks:
@@ -299,8 +336,10 @@ def render_acta_pdf(acta: Data, out: BinaryIO) -> int:
             _when(check.get("at")), f"{check.get('ball_set')}, {phase}: {result} ({check.get('by') or '—'})"
         )
 
+
+def _cards_destroyed(w: PageWriter, destroyed: Sequence[Data]) -> None:
+    """The cards used: destroyed after each game (R51), kept as evidence, the winners after 8 days (R52)."""
     w.title(_("Cards used (R51-R52)"), size=11)
-    destroyed: Sequence[Data] = acta.get("cards_destroyed", [])
     if not destroyed:
         w.text(_("None recorded."))
     for record in destroyed:
@@ -320,8 +359,3 @@ def render_acta_pdf(acta: Data, out: BinaryIO) -> int:
                 w.text(f"{heading}: {_card_list(cards[key])}", indent=LABEL_WIDTH)
         if record.get("text"):
             w.text(str(record["text"]), indent=LABEL_WIDTH)
-
-    w.title(_("Signatures"), size=11)
-    w.signature(_("The manager"))
-    w.signature(_("The caller"))
-    return w.finish()

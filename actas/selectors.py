@@ -319,6 +319,26 @@ def acta_document(*, session: Session) -> dict[str, Any]:
     else:
         equipment = session_equipment_data(session=session)
 
+    entries = _acta_entries(entry_rows, time_zone)
+    notes = _acta_notes(note_rows, time_zone)
+    cards = _acta_cards_destroyed(note_rows, time_zone)
+    entries_hash = entry_rows[-1].content_hash if entry_rows else GENESIS
+    notes_hash = note_rows[-1].content_hash if note_rows else GENESIS
+    return {
+        **header,
+        **equipment,
+        "entries": entries,
+        "notes": notes,
+        "cards_destroyed": cards,
+        "totals": _acta_totals(entries),
+        "chains": {"entries": entries_hash, "notes": notes_hash},
+        "final_hash": acta_seal(entries_hash=entries_hash, notes_hash=notes_hash),
+    }
+
+
+def _acta_entries(entry_rows: list[ActaEntry], time_zone: str) -> list[dict[str, Any]]:
+    """Every recorded game as it was recorded (R59), with its place in the chain and what it paid
+    by kind."""
     entries = []
     for entry in entry_rows:
         export = json.loads(entry.content)["export"]
@@ -334,7 +354,16 @@ def acta_document(*, session: Session) -> dict[str, Any]:
                 "game": export,
             }
         )
+    return entries
 
+
+#: The notes that record the cards destroyed and kept (R51-R52): the acta lists them apart.
+_DESTRUCTION = (ActaNote.Kind.CARDS_DESTROYED, ActaNote.Kind.WINNING_CARDS_DESTROYED)
+
+
+def _acta_notes(note_rows: list[ActaNote], time_zone: str) -> list[dict[str, Any]]:
+    """The complaints, each with the decisions recorded on it later (R61 j), the failures and the
+    occurrences (R61 l, m)."""
     decisions: dict[int, list[dict[str, Any]]] = {}
     for note in note_rows:
         if note.kind == ActaNote.Kind.DECISION and note.refers_to is not None:
@@ -345,8 +374,7 @@ def acta_document(*, session: Session) -> dict[str, Any]:
                     "decision": note.decision,
                 }
             )
-    destruction = (ActaNote.Kind.CARDS_DESTROYED, ActaNote.Kind.WINNING_CARDS_DESTROYED)
-    notes = [
+    return [
         {
             "position": note.position,
             "kind": note.kind,
@@ -359,9 +387,13 @@ def acta_document(*, session: Session) -> dict[str, Any]:
             "content_hash": note.content_hash,
         }
         for note in note_rows
-        if note.kind not in (ActaNote.Kind.DECISION, ActaNote.Kind.SESSION_CLOSED, *destruction)
+        if note.kind not in (ActaNote.Kind.DECISION, ActaNote.Kind.SESSION_CLOSED, *_DESTRUCTION)
     ]
-    cards = [
+
+
+def _acta_cards_destroyed(note_rows: list[ActaNote], time_zone: str) -> list[dict[str, Any]]:
+    """The cards destroyed after each game and those kept (R51), the winners destroyed (R52)."""
+    return [
         {
             "kind": note.kind,
             "game": note.game.number if note.game is not None else None,
@@ -372,34 +404,26 @@ def acta_document(*, session: Session) -> dict[str, Any]:
             "cards": note_cards(note),
         }
         for note in note_rows
-        if note.kind in destruction
+        if note.kind in _DESTRUCTION
     ]
 
+
+def _acta_totals(entries: list[dict[str, Any]]) -> dict[str, str]:
+    """The session's totals over its recorded games (R61 e-g), money in strings."""
     games = [entry["game"] for entry in entries]
     paid = [entry["paid"] for entry in entries]
 
     def total(values: list[str]) -> str:
         return f"{sum((Decimal(v) for v in values), Decimal(0)):.2f}"
 
-    entries_hash = entry_rows[-1].content_hash if entry_rows else GENESIS
-    notes_hash = note_rows[-1].content_hash if note_rows else GENESIS
     return {
-        **header,
-        **equipment,
-        "entries": entries,
-        "notes": notes,
-        "cards_destroyed": cards,
-        "totals": {
-            "collected": total([g.get("total_collected", "0") for g in games]),
-            "paid_line": total([p.get("line", "0") for p in paid]),
-            "paid_bingo": total([p.get("bingo", "0") for p in paid]),
-            "paid_other": total([v for p in paid for k, v in p.items() if k not in ("line", "bingo")]),
-            "tax_due": total([g.get("tax_due", "0") for g in games]),
-            "tax_withheld": total([g.get("tax_withheld", "0") for g in games]),
-            "refunded": total([g.get("refunded", "0") for g in games]),
-        },
-        "chains": {"entries": entries_hash, "notes": notes_hash},
-        "final_hash": acta_seal(entries_hash=entries_hash, notes_hash=notes_hash),
+        "collected": total([g.get("total_collected", "0") for g in games]),
+        "paid_line": total([p.get("line", "0") for p in paid]),
+        "paid_bingo": total([p.get("bingo", "0") for p in paid]),
+        "paid_other": total([v for p in paid for k, v in p.items() if k not in ("line", "bingo")]),
+        "tax_due": total([g.get("tax_due", "0") for g in games]),
+        "tax_withheld": total([g.get("tax_withheld", "0") for g in games]),
+        "refunded": total([g.get("refunded", "0") for g in games]),
     }
 
 

@@ -6,7 +6,7 @@ both call ``history_pdf_bytes``; ``render_history_pdf`` itself reads nothing fro
 from __future__ import annotations
 
 import io
-from datetime import date, datetime
+from datetime import date, datetime, tzinfo
 from decimal import Decimal
 from typing import BinaryIO
 
@@ -15,9 +15,9 @@ from django.utils.translation import gettext as _
 
 from bingo.common.clock import hall_zone
 from bingo.common.money import money_display
-from bingo.common.pdf import FONT_BOLD, LEADING, page_writer
+from bingo.common.pdf import FONT_BOLD, LEADING, PageWriter, page_writer
 from bingo.models import Player
-from bingo.online.selectors import History, player_history
+from bingo.online.selectors import History, HistoryGame, player_history
 
 
 def history_labels() -> dict[str, str]:
@@ -98,31 +98,36 @@ def render_history_pdf(
     if not history.games:
         w.text(_("No games in these dates."))
     for line in history.games:
-        w.room(LEADING * 5)  # a game's block starts on the page that shows it whole
-        game = line.game
-        w.text(
-            _("%(at)s · %(room)s · game %(number)s (%(variant)s)")
-            % {
-                "at": f"{line.at.astimezone(zone):%d/%m/%Y %H:%M}",
-                "room": game.session.room.name,
-                "number": game.number,
-                "variant": game.get_variant_display(),
-            },
-            font=FONT_BOLD,
-        )
-        w.text(_("Cards: %(count)s (%(numbers)s)") % {"count": line.cards, "numbers": line.numbers}, indent=8)
-        prizes = "; ".join(f"{p.name} {_money(p.net, currency)}" for p in line.prizes) or "—"
-        w.text(_("Prizes: %(prizes)s") % {"prizes": prizes}, indent=8)
-        w.text(
-            _("Staked %(staked)s · won %(won)s · refunded %(refunded)s · net %(net)s · %(result)s")
-            % {
-                "staked": _money(line.staked, currency),
-                "won": _money(line.won, currency),
-                "refunded": _money(line.refunded, currency),
-                "net": _money(line.net, currency),
-                "result": f"{labels[line.result]}, {labels[line.outcome]}",
-            },
-            indent=8,
-        )
-        w.gap(4)
+        _game(w, line, labels=labels, zone=zone, currency=currency)
     return w.finish()
+
+
+def _game(w: PageWriter, line: HistoryGame, *, labels: dict[str, str], zone: tzinfo, currency: str) -> None:
+    """One game of the statement: when and where, the cards, the prizes and the money."""
+    w.room(LEADING * 5)  # a game's block starts on the page that shows it whole
+    game = line.game
+    w.text(
+        _("%(at)s · %(room)s · game %(number)s (%(variant)s)")
+        % {
+            "at": f"{line.at.astimezone(zone):%d/%m/%Y %H:%M}",
+            "room": game.session.room.name,
+            "number": game.number,
+            "variant": game.get_variant_display(),
+        },
+        font=FONT_BOLD,
+    )
+    w.text(_("Cards: %(count)s (%(numbers)s)") % {"count": line.cards, "numbers": line.numbers}, indent=8)
+    prizes = "; ".join(f"{p.name} {_money(p.net, currency)}" for p in line.prizes) or "—"
+    w.text(_("Prizes: %(prizes)s") % {"prizes": prizes}, indent=8)
+    w.text(
+        _("Staked %(staked)s · won %(won)s · refunded %(refunded)s · net %(net)s · %(result)s")
+        % {
+            "staked": _money(line.staked, currency),
+            "won": _money(line.won, currency),
+            "refunded": _money(line.refunded, currency),
+            "net": _money(line.net, currency),
+            "result": f"{labels[line.result]}, {labels[line.outcome]}",
+        },
+        indent=8,
+    )
+    w.gap(4)
