@@ -51,7 +51,7 @@ def test_a_moment_on_the_halls_clock() -> None:
 
 def test_a_naive_moment_is_refused() -> None:
     with pytest.raises(ValueError):
-        hall_local(datetime(2024, 3, 1, 0, 30), PRAIA)
+        hall_local(datetime(2024, 3, 1, 0, 30), PRAIA)  # noqa: DTZ001 - naive on purpose
 
 
 def test_today_is_the_halls_date() -> None:

@@ -64,8 +64,6 @@ def test_prices_are_written_the_portuguese_way(amount: str, text: str) -> None:
         ("100", "CVE", "100.00 CVE"),
     ],
 )
-def test_the_acta_and_the_statement_print_the_plain_decimal(
-    amount: str, currency: str, text: str
-) -> None:
+def test_the_acta_and_the_statement_print_the_plain_decimal(amount: str, currency: str, text: str) -> None:
     """What actas/pdf.py and bingo/players/pdf.py print: the export's own decimal, as always."""
     assert money_display(Decimal(amount), currency, style="plain") == text
