@@ -69,6 +69,7 @@ lint: $(STAMP)
 	$(BIN)/mypy bingo halls cards actas
 	$(BIN)/lint-imports
 	$(PY) scripts/check_import_cycles.py
+	$(PY) scripts/check_function_length.py
 	$(PY) manage.py check
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) scripts/check_messages.py

@@ -11,135 +11,24 @@ while rendering.
 Every page carries the hall, the session, "página N de M" and the chain's final hash, so a
 page taken out of the acta still says which acta and which state of it it belongs to. The
 labels go through gettext: the caller renders in Portuguese (R54) with
-``translation.override("pt")``.
-
-Speed: text is written straight on the canvas, a line at a time, with one measuring call per
-wrapped paragraph; a 200-game session renders in a fraction of a second (bench/acta.py).
+``translation.override("pt")``. The pages are written by the common page writer
+(``bingo.common.pdf``): a line at a time straight on the canvas, a 200-game session in a
+fraction of a second (bench/acta.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
+from decimal import Decimal
 from typing import Any, BinaryIO
 
 from django.utils.translation import gettext as _
-from reportlab.lib.pagesizes import A4
-from reportlab.lib.units import mm
-from reportlab.lib.utils import simpleSplit
-from reportlab.pdfgen.canvas import Canvas
 
-PAGE_WIDTH, PAGE_HEIGHT = A4
-MARGIN = 18 * mm
-TOP = PAGE_HEIGHT - MARGIN - 10 * mm  # under the running head
-BOTTOM = MARGIN + 10 * mm  # over the running foot
-WIDTH = PAGE_WIDTH - 2 * MARGIN
-
-FONT = "Helvetica"
-FONT_BOLD = "Helvetica-Bold"
-FONT_MONO = "Courier"
-SIZE = 8.5
-LEADING = 11.0
-LABEL_WIDTH = 52 * mm
+from bingo.common.money import money_display
+from bingo.common.pdf import FONT_MONO, LABEL_WIDTH, LEADING, PageWriter, page_writer
 
 Data = Mapping[str, Any]
-
-
-class _NumberedCanvas(Canvas):  # type: ignore[misc]  # ReportLab has no type hints
-    """A canvas that writes "página N de M" on every page once it knows M (at save)."""
-
-    def __init__(self, *args: Any, foot: str, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._foot = foot
-        self._pages: list[dict[str, Any]] = []
-
-    def showPage(self) -> None:  # noqa: N802 - ReportLab's name
-        self._pages.append(dict(self.__dict__))
-        self._startPage()
-
-    def save(self) -> None:
-        total = len(self._pages)
-        for number, state in enumerate(self._pages, start=1):
-            self.__dict__.update(state)
-            self.setFont(FONT, 7)
-            self.drawString(MARGIN, MARGIN, self._foot)
-            self.drawRightString(
-                PAGE_WIDTH - MARGIN,
-                MARGIN,
-                _("Page %(page)d of %(pages)d") % {"page": number, "pages": total},
-            )
-            super().showPage()
-        super().save()
-
-
-class _Writer:
-    """Lines down the page, a new page when the next block does not fit."""
-
-    def __init__(self, canvas: Canvas, head: str) -> None:
-        self.c = canvas
-        self.head = head
-        self.y = TOP
-        self._head()
-
-    def _head(self) -> None:
-        self.c.setFont(FONT_BOLD, 8)
-        self.c.drawString(MARGIN, PAGE_HEIGHT - MARGIN, self.head)
-        self.c.setLineWidth(0.4)
-        self.c.line(MARGIN, PAGE_HEIGHT - MARGIN - 3, PAGE_WIDTH - MARGIN, PAGE_HEIGHT - MARGIN - 3)
-
-    def room(self, height: float) -> None:
-        """Start a new page unless ``height`` more points fit on this one."""
-        if self.y - height < BOTTOM:
-            self.c.showPage()
-            self._head()
-            self.y = TOP
-
-    def title(self, text: str, size: float = 13) -> None:
-        self.room(size * 2.2)
-        self.y -= size * 0.6
-        self.c.setFont(FONT_BOLD, size)
-        self.c.drawString(MARGIN, self.y - size, text)
-        self.y -= size * 1.6
-
-    def heading(self, text: str) -> None:
-        self.room(LEADING * 3)  # never a heading alone at the foot of a page
-        self.y -= 4
-        self.c.setFont(FONT_BOLD, 10)
-        self.c.drawString(MARGIN, self.y - 10, text)
-        self.y -= 10 + 4
-
-    def text(self, text: str, *, font: str = FONT, indent: float = 0) -> None:
-        lines = simpleSplit(text, font, SIZE, WIDTH - indent) or [""]
-        for line in lines:
-            self.room(LEADING)
-            self.c.setFont(font, SIZE)
-            self.c.drawString(MARGIN + indent, self.y - SIZE, line)
-            self.y -= LEADING
-
-    def field(self, label: str, value: object, *, font: str = FONT) -> None:
-        """``label``: ``value`` on one line, the value wrapped beside its label."""
-        shown = "—" if value is None or value == "" else str(value)
-        lines = simpleSplit(shown, font, SIZE, WIDTH - LABEL_WIDTH) or [""]
-        self.room(LEADING * min(len(lines), 3))
-        self.c.setFont(FONT_BOLD, SIZE)
-        self.c.drawString(MARGIN, self.y - SIZE, label)
-        for line in lines:
-            self.room(LEADING)
-            self.c.setFont(font, SIZE)
-            self.c.drawString(MARGIN + LABEL_WIDTH, self.y - SIZE, line)
-            self.y -= LEADING
-
-    def gap(self, points: float = 5) -> None:
-        self.y -= points
-
-    def signature(self, label: str) -> None:
-        self.room(LEADING * 5)
-        self.y -= LEADING * 3
-        self.c.setLineWidth(0.5)
-        self.c.line(MARGIN, self.y, MARGIN + 80 * mm, self.y)
-        self.c.setFont(FONT, SIZE)
-        self.c.drawString(MARGIN, self.y - SIZE - 2, label)
-        self.y -= LEADING * 2
 
 
 def _when(value: object) -> str:
@@ -154,7 +43,9 @@ def _when(value: object) -> str:
 
 
 def _money(value: object, currency: str) -> str:
-    return "—" if value is None else f"{value} {currency}"
+    """An amount of the acta's data (a string with two decimals, as the export writes money) as
+    the acta prints it: "1500.00 CVE"; "—" for none."""
+    return "—" if value is None else money_display(Decimal(str(value)), currency, style="plain")
 
 
 def _kind(kind: str) -> str:
@@ -201,7 +92,9 @@ def _card_list(cards: Iterable[Mapping[str, Any]]) -> str:
     return "; ".join(shown)
 
 
-def _game(w: _Writer, entry: Data, currency: str) -> None:
+def _game(w: PageWriter, entry: Data, currency: str) -> None:
+    """One recorded game: its state, sales, prize plan and balls, its prizes and money, and its
+    place in the chain."""
     game: Data = entry["game"]
     w.heading(
         _("Game %(number)s — %(variant)s balls — %(state)s")
@@ -211,6 +104,16 @@ def _game(w: _Writer, entry: Data, currency: str) -> None:
         w.field(
             _("Why annulled (R61 i)") if game["state"] == "annulled" else _("Reason"), game["state_reason"]
         )
+    _game_sales(w, game, currency)
+    _game_draw(w, game, currency)
+    _game_money(w, game, entry.get("paid") or {}, currency)
+    w.field(_("Recorded"), f"{_when(entry.get('recorded_at'))} {entry.get('recorded_by') or ''}".strip())
+    w.field(_("Entry hash (SHA-256)"), entry.get("content_hash"), font=FONT_MONO)
+    w.gap()
+
+
+def _game_sales(w: PageWriter, game: Data, currency: str) -> None:
+    """The game's sales (R61 b-e): when, each series sold and its price, the cards and the takings."""
     w.field(
         _("Sales opened / closed"),
         f"{_when(game.get('sales_opened_at'))} / {_when(game.get('sales_closed_at'))}",
@@ -238,6 +141,10 @@ def _game(w: _Writer, entry: Data, currency: str) -> None:
             _("game %(which)s, with game %(other)s")
             % {"which": game["double_cards"].get("game"), "other": game["double_cards"].get("other_game")},
         )
+
+
+def _game_draw(w: PageWriter, game: Data, currency: str) -> None:
+    """The game's prize plan, the ball set it used, the balls in order and each prize awarded."""
     plan = game.get("prize_plan") or {}
     shares = ", ".join(f"{_kind(kind)} {share} %" for kind, share in (plan.get("shares") or {}).items())
     w.field(
@@ -271,7 +178,10 @@ def _game(w: _Writer, entry: Data, currency: str) -> None:
         )
         if prize.get("tax_each") not in (None, "0.00"):
             w.field(_("Tax on each share"), _money(prize["tax_each"], currency))
-    paid = entry.get("paid") or {}
+
+
+def _game_money(w: PageWriter, game: Data, paid: Data, currency: str) -> None:
+    """What the game paid (R61 f), its tax (R61 g), its jackpot and what it refunded."""
     if paid:
         w.field(
             _("Paid for line / bingo (R61 f)"),
@@ -295,9 +205,6 @@ def _game(w: _Writer, entry: Data, currency: str) -> None:
         )
     if game.get("refunded") not in (None, "0.00"):
         w.field(_("Refunded"), _money(game["refunded"], currency))
-    w.field(_("Recorded"), f"{_when(entry.get('recorded_at'))} {entry.get('recorded_by') or ''}".strip())
-    w.field(_("Entry hash (SHA-256)"), entry.get("content_hash"), font=FONT_MONO)
-    w.gap()
 
 
 def render_acta_pdf(acta: Data, out: BinaryIO) -> int:
@@ -312,11 +219,28 @@ def render_acta_pdf(acta: Data, out: BinaryIO) -> int:
         "start": _when(session.get("start")),
     }
     final = acta.get("final_hash") or "—"
-    canvas = _NumberedCanvas(out, pagesize=A4, foot=_("Seal: %(hash)s") % {"hash": final})
-    canvas.setTitle(head)
-    canvas.setAuthor(str(hall["name"]))
-    w = _Writer(canvas, head)
+    w = page_writer(out, head=head, foot=_("Seal: %(hash)s") % {"hash": final}, author=str(hall["name"]))
 
+    _summary(w, acta, currency, final)
+    entries: Sequence[Data] = acta.get("entries", [])
+    w.title(_("Games"), size=11)
+    for entry in entries:
+        _game(w, entry, currency)
+    _notes(w, acta.get("notes", []))
+    _ball_replacements(w, acta.get("ball_replacements", []))
+    _ball_set_checks(w, acta.get("ball_set_checks", []))
+    _cards_destroyed(w, acta.get("cards_destroyed", []))
+
+    w.title(_("Signatures"), size=11)
+    w.signature(_("The manager"))
+    w.signature(_("The caller"))
+    return w.finish()
+
+
+def _summary(w: PageWriter, acta: Data, currency: str, final: str) -> None:
+    """The first page: the hall, the session (R61 a, h), its totals (R61 e-g) and its chain."""
+    hall: Data = acta["hall"]
+    session: Data = acta["session"]
     w.title(_("Acta of the bingo session"))
     w.field(_("Hall"), hall["name"])
     w.field(_("Room"), session.get("room"))
@@ -346,13 +270,10 @@ def render_acta_pdf(acta: Data, out: BinaryIO) -> int:
     w.field(_("Last hash of the notes"), chains.get("notes"), font=FONT_MONO)
     w.field(_("Seal of the acta (SHA-256)"), final, font=FONT_MONO)
 
-    entries: Sequence[Data] = acta.get("entries", [])
-    w.title(_("Games"), size=11)
-    for entry in entries:
-        _game(w, entry, currency)
 
+def _notes(w: PageWriter, notes: Sequence[Data]) -> None:
+    """The complaints with the decisions taken (R61 j), the failures and the occurrences."""
     w.title(_("Complaints, failures and occurrences"), size=11)
-    notes: Sequence[Data] = acta.get("notes", [])
     if not notes:
         w.text(_("None recorded."))
     for note in notes:
@@ -380,8 +301,10 @@ def render_acta_pdf(acta: Data, out: BinaryIO) -> int:
         elif note.get("decision"):
             w.text(_("Measure taken: %(decision)s") % {"decision": note["decision"]}, indent=LABEL_WIDTH)
 
+
+def _ball_replacements(w: PageWriter, replacements: Sequence[Data]) -> None:
+    """The balls and ball sets replaced during the session (R61 k)."""
     w.title(_("Ball-set replacements (R61 k)"), size=11)
-    replacements: Sequence[Data] = acta.get("ball_replacements", [])
     if not replacements:
         w.text(_("None recorded."))
     for r in replacements:
@@ -395,8 +318,10 @@ def render_acta_pdf(acta: Data, out: BinaryIO) -> int:
             reason += " — " + _("replaced again in this session: %(why)s") % {"why": r.get("repeat_reason")}
         w.field(_when(r.get("at")), f"{what}; {reason} ({r.get('by') or '—'})")
 
+
+def _ball_set_checks(w: PageWriter, checks: Sequence[Data]) -> None:
+    """Every ball checked at the session's start and end (R23)."""
     w.title(_("Ball-set checks (R23)"), size=11)
-    checks: Sequence[Data] = acta.get("ball_set_checks", [])
     if not checks:
         w.text(_("None recorded."))
     for check in checks:
@@ -411,8 +336,10 @@ def render_acta_pdf(acta: Data, out: BinaryIO) -> int:
             _when(check.get("at")), f"{check.get('ball_set')}, {phase}: {result} ({check.get('by') or '—'})"
         )
 
+
+def _cards_destroyed(w: PageWriter, destroyed: Sequence[Data]) -> None:
+    """The cards used: destroyed after each game (R51), kept as evidence, the winners after 8 days (R52)."""
     w.title(_("Cards used (R51-R52)"), size=11)
-    destroyed: Sequence[Data] = acta.get("cards_destroyed", [])
     if not destroyed:
         w.text(_("None recorded."))
     for record in destroyed:
@@ -432,17 +359,3 @@ def render_acta_pdf(acta: Data, out: BinaryIO) -> int:
                 w.text(f"{heading}: {_card_list(cards[key])}", indent=LABEL_WIDTH)
         if record.get("text"):
             w.text(str(record["text"]), indent=LABEL_WIDTH)
-
-    w.title(_("Signatures"), size=11)
-    w.signature(_("The manager"))
-    w.signature(_("The caller"))
-    canvas.showPage()
-    pages = len(canvas._pages)
-    canvas.save()
-    return pages
-
-
-#: The page machinery, shared with the other PDFs that read like the acta (the player's
-#: statement, ``bingo.players.pdf``): numbered pages with a running head and foot.
-NumberedCanvas = _NumberedCanvas
-PageWriter = _Writer

@@ -9,15 +9,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from actas.models import Acta, ActaEntry, ActaNote
+from bingo.common.clock import hall_isoformat, hall_zone
 from bingo.engine.acta import GENESIS, ChainFault, Fault, Link, acta_seal, chain_fault
 from bingo.engine.cards_kept import Card, winning_cards_due_at
-from bingo.games.exports import hall_time, session_equipment_data, session_header_data
+from bingo.games.exports import session_equipment_data, session_header_data
 from bingo.models import Game, GameSeries, GameState, PrizeWinner, Sale, Session
 
 #: The states in which a game is over and belongs in the acta (R59).
@@ -319,68 +319,9 @@ def acta_document(*, session: Session) -> dict[str, Any]:
     else:
         equipment = session_equipment_data(session=session)
 
-    entries = []
-    for entry in entry_rows:
-        export = json.loads(entry.content)["export"]
-        entries.append(
-            {
-                "position": entry.position,
-                "kind": entry.kind,
-                "recorded_at": hall_time(entry.recorded_at, time_zone),
-                "recorded_by": _username(entry.recorded_by),
-                "content_hash": entry.content_hash,
-                "previous_hash": entry.previous_hash,
-                "paid": _paid_by_kind(export),
-                "game": export,
-            }
-        )
-
-    decisions: dict[int, list[dict[str, Any]]] = {}
-    for note in note_rows:
-        if note.kind == ActaNote.Kind.DECISION and note.refers_to is not None:
-            decisions.setdefault(note.refers_to.position, []).append(
-                {
-                    "at": hall_time(note.recorded_at, time_zone),
-                    "by": _username(note.recorded_by),
-                    "decision": note.decision,
-                }
-            )
-    destruction = (ActaNote.Kind.CARDS_DESTROYED, ActaNote.Kind.WINNING_CARDS_DESTROYED)
-    notes = [
-        {
-            "position": note.position,
-            "kind": note.kind,
-            "game": note.game.number if note.game is not None else None,
-            "at": hall_time(note.recorded_at, time_zone),
-            "by": _username(note.recorded_by),
-            "text": note.text,
-            "decision": note.decision,
-            "decisions": decisions.get(note.position, []),
-            "content_hash": note.content_hash,
-        }
-        for note in note_rows
-        if note.kind not in (ActaNote.Kind.DECISION, ActaNote.Kind.SESSION_CLOSED, *destruction)
-    ]
-    cards = [
-        {
-            "kind": note.kind,
-            "game": note.game.number if note.game is not None else None,
-            "at": hall_time(note.recorded_at, time_zone),
-            "by": _username(note.recorded_by),
-            "text": note.text,
-            # R51: the cards destroyed, and those kept as evidence or as winners; R52: destroyed.
-            "cards": note_cards(note),
-        }
-        for note in note_rows
-        if note.kind in destruction
-    ]
-
-    games = [entry["game"] for entry in entries]
-    paid = [entry["paid"] for entry in entries]
-
-    def total(values: list[str]) -> str:
-        return f"{sum((Decimal(v) for v in values), Decimal(0)):.2f}"
-
+    entries = _acta_entries(entry_rows, time_zone)
+    notes = _acta_notes(note_rows, time_zone)
+    cards = _acta_cards_destroyed(note_rows, time_zone)
     entries_hash = entry_rows[-1].content_hash if entry_rows else GENESIS
     notes_hash = note_rows[-1].content_hash if note_rows else GENESIS
     return {
@@ -389,17 +330,100 @@ def acta_document(*, session: Session) -> dict[str, Any]:
         "entries": entries,
         "notes": notes,
         "cards_destroyed": cards,
-        "totals": {
-            "collected": total([g.get("total_collected", "0") for g in games]),
-            "paid_line": total([p.get("line", "0") for p in paid]),
-            "paid_bingo": total([p.get("bingo", "0") for p in paid]),
-            "paid_other": total([v for p in paid for k, v in p.items() if k not in ("line", "bingo")]),
-            "tax_due": total([g.get("tax_due", "0") for g in games]),
-            "tax_withheld": total([g.get("tax_withheld", "0") for g in games]),
-            "refunded": total([g.get("refunded", "0") for g in games]),
-        },
+        "totals": _acta_totals(entries),
         "chains": {"entries": entries_hash, "notes": notes_hash},
         "final_hash": acta_seal(entries_hash=entries_hash, notes_hash=notes_hash),
+    }
+
+
+def _acta_entries(entry_rows: list[ActaEntry], time_zone: str) -> list[dict[str, Any]]:
+    """Every recorded game as it was recorded (R59), with its place in the chain and what it paid
+    by kind."""
+    entries = []
+    for entry in entry_rows:
+        export = json.loads(entry.content)["export"]
+        entries.append(
+            {
+                "position": entry.position,
+                "kind": entry.kind,
+                "recorded_at": hall_isoformat(entry.recorded_at, time_zone),
+                "recorded_by": _username(entry.recorded_by),
+                "content_hash": entry.content_hash,
+                "previous_hash": entry.previous_hash,
+                "paid": _paid_by_kind(export),
+                "game": export,
+            }
+        )
+    return entries
+
+
+#: The notes that record the cards destroyed and kept (R51-R52): the acta lists them apart.
+_DESTRUCTION = (ActaNote.Kind.CARDS_DESTROYED, ActaNote.Kind.WINNING_CARDS_DESTROYED)
+
+
+def _acta_notes(note_rows: list[ActaNote], time_zone: str) -> list[dict[str, Any]]:
+    """The complaints, each with the decisions recorded on it later (R61 j), the failures and the
+    occurrences (R61 l, m)."""
+    decisions: dict[int, list[dict[str, Any]]] = {}
+    for note in note_rows:
+        if note.kind == ActaNote.Kind.DECISION and note.refers_to is not None:
+            decisions.setdefault(note.refers_to.position, []).append(
+                {
+                    "at": hall_isoformat(note.recorded_at, time_zone),
+                    "by": _username(note.recorded_by),
+                    "decision": note.decision,
+                }
+            )
+    return [
+        {
+            "position": note.position,
+            "kind": note.kind,
+            "game": note.game.number if note.game is not None else None,
+            "at": hall_isoformat(note.recorded_at, time_zone),
+            "by": _username(note.recorded_by),
+            "text": note.text,
+            "decision": note.decision,
+            "decisions": decisions.get(note.position, []),
+            "content_hash": note.content_hash,
+        }
+        for note in note_rows
+        if note.kind not in (ActaNote.Kind.DECISION, ActaNote.Kind.SESSION_CLOSED, *_DESTRUCTION)
+    ]
+
+
+def _acta_cards_destroyed(note_rows: list[ActaNote], time_zone: str) -> list[dict[str, Any]]:
+    """The cards destroyed after each game and those kept (R51), the winners destroyed (R52)."""
+    return [
+        {
+            "kind": note.kind,
+            "game": note.game.number if note.game is not None else None,
+            "at": hall_isoformat(note.recorded_at, time_zone),
+            "by": _username(note.recorded_by),
+            "text": note.text,
+            # R51: the cards destroyed, and those kept as evidence or as winners; R52: destroyed.
+            "cards": note_cards(note),
+        }
+        for note in note_rows
+        if note.kind in _DESTRUCTION
+    ]
+
+
+def _acta_totals(entries: list[dict[str, Any]]) -> dict[str, str]:
+    """The session's totals over its recorded games (R61 e-g), money in strings."""
+    games = [entry["game"] for entry in entries]
+    paid = [entry["paid"] for entry in entries]
+
+    def total(values: list[str]) -> str:
+        return f"{sum((Decimal(v) for v in values), Decimal(0)):.2f}"
+
+    return {
+        "collected": total([g.get("total_collected", "0") for g in games]),
+        "paid_line": total([p.get("line", "0") for p in paid]),
+        "paid_bingo": total([p.get("bingo", "0") for p in paid]),
+        "paid_other": total([v for p in paid for k, v in p.items() if k not in ("line", "bingo")]),
+        "tax_due": total([g.get("tax_due", "0") for g in games]),
+        "tax_withheld": total([g.get("tax_withheld", "0") for g in games]),
+        "refunded": total([g.get("refunded", "0") for g in games]),
     }
 
 
@@ -544,7 +568,7 @@ def winning_cards_kept_list(
     kept = []
     for game in games_list:
         assert game.finished_at is not None
-        zone = ZoneInfo(game.session.room.hall.time_zone)
+        zone = hall_zone(game.session.room.hall)
         due_at = winning_cards_due_at(finished_at=game.finished_at, time_zone=zone)
         winning = sorted(
             {(w.series.order_number, w.card_number) for p in game.prizes.all() for w in p.cards.all()}

@@ -24,11 +24,12 @@ from django.utils.translation import gettext as _
 
 from actas import selectors
 from actas.models import Acta, ActaEntry, ActaNote
+from bingo.common.clock import hall_isoformat
 from bingo.common.roles import Role
 from bingo.engine.acta import GENESIS, link_make
 from bingo.engine.cards_kept import Card, cards_destroyed
 from bingo.games import locks
-from bingo.games.exports import game_export_data, hall_time, session_equipment_data, session_header_data
+from bingo.games.exports import game_export_data, session_equipment_data, session_header_data
 from bingo.models import Game, GameSeries, GameState, Session
 from halls.selectors import staff_has_role
 
@@ -81,7 +82,7 @@ def acta_record_game(*, game: Game, user: User | None = None) -> ActaEntry:
                 "session": header["session"],
                 "game": export["number"],
                 "kind": kind.value,
-                "recorded_at": hall_time(now, header["hall"]["time_zone"]),
+                "recorded_at": hall_isoformat(now, header["hall"]["time_zone"]),
                 "recorded_by": _who(user),
                 # The notes recorded so far: deleting the last of them leaves no gap in their
                 # chain, but this entry still names them.
@@ -210,7 +211,7 @@ def _note_add(
         "decision": decision,
         "game": game.number if game is not None else None,
         "refers_to": refers_to.position if refers_to is not None else None,
-        "recorded_at": hall_time(now, acta.session.room.hall.time_zone),
+        "recorded_at": hall_isoformat(now, acta.session.room.hall),
         # None: the system (R52's daily task), shown as such.
         "recorded_by": _who(user),
     }

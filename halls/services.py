@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from bingo.common import bounds
+from bingo.common.clock import hall_zone
 from bingo.common.roles import STAFF_ROLES, Role, user_roles, user_roles_set
 from halls import signals
 from halls.models import CashDesk, Hall, Room, StaffMembership
@@ -37,7 +38,7 @@ def _check_hall_fields(
     if not _CURRENCY.match(currency):
         errors["currency"] = _("A currency is three capital letters (ISO 4217), such as CVE.")
     try:
-        zoneinfo.ZoneInfo(time_zone)
+        hall_zone(time_zone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         errors["time_zone"] = _("Unknown time zone: %(tz)s.") % {"tz": time_zone}
     if card_limit_per_player is not None and not 1 <= card_limit_per_player <= bounds.CARD_LIMIT_MAX:

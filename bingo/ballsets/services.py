@@ -8,9 +8,7 @@ lives here, with the games, because its checks, uses and replacements belong to 
 
 from __future__ import annotations
 
-import zoneinfo
 from collections.abc import Iterable
-from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -18,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bingo.common.clock import hall_clock_text
 from bingo.models import Game, Session
 from halls.models import (
     BALL_SET_MAX_GAMES,
@@ -288,11 +287,6 @@ def ball_set_replace(
         )
 
 
-def _hall_time(moment: datetime, hall: Hall) -> str:
-    """``moment`` as the hall's clock shows it, hours and minutes."""
-    return timezone.localtime(moment, zoneinfo.ZoneInfo(hall.time_zone)).strftime("%H:%M")
-
-
 def ball_replace(
     *,
     ball_set: BallSet,
@@ -335,7 +329,10 @@ def ball_replace(
                         "Ball %(ball)d of this set was already replaced in this session, at %(time)s: "
                         "say why it is replaced again."
                     )
-                    % {"ball": ball_number, "time": _hall_time(earlier.replaced_at, session.room.hall)}
+                    % {
+                        "ball": ball_number,
+                        "time": hall_clock_text(earlier.replaced_at, session.room.hall, "%H:%M"),
+                    }
                 }
             )
         return BallReplacement.objects.create(

@@ -82,85 +82,100 @@ def app_role_grant(*, connection: BaseDatabaseWrapper, role: str, password: str 
     (LOGIN, no other attribute) when missing, and sets its ``password`` when the owner may.
     Idempotent: run after every ``migrate``. Raises DatabaseRoleError for a role that must not
     serve the app (a superuser, the owner, a member of the owner)."""
-    quoted = sql.Identifier(role)
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT rolsuper OR rolcreaterole OR rolbypassrls, rolname = current_user, "
-            "pg_has_role(rolname, current_user, 'USAGE') FROM pg_roles WHERE rolname = %s",
-            [role],
-        )
-        found = cursor.fetchone()
-        cursor.execute("SELECT rolsuper OR rolcreaterole FROM pg_roles WHERE rolname = current_user")
-        (may_manage_roles,) = cursor.fetchone()
-        if found is None:
-            if not may_manage_roles:
-                raise DatabaseRoleError(
-                    f"The role {role} does not exist and the tables' owner may not create it: "
-                    "create it first (docs/deploy.md)."
-                )
-            statement = sql.SQL("CREATE ROLE {} LOGIN").format(quoted)
-            if password:
-                statement = sql.SQL("{} PASSWORD {}").format(statement, sql.Literal(password))
-            _execute(connection, cursor, statement)
-        else:
-            privileged, is_owner, inherits_owner = found
-            if privileged:
-                raise DatabaseRoleError(
-                    f"The app's role {role} is a superuser, may create roles or bypasses row "
-                    f"security: the app must connect as a plain role (ALTER ROLE {role} "
-                    "NOSUPERUSER NOCREATEROLE NOBYPASSRLS)."
-                )
-            if is_owner or inherits_owner:
-                raise DatabaseRoleError(
-                    f"The app's role {role} is the tables' owner or inherits its privileges: "
-                    "DATABASE_URL must name a role of its own (docs/deploy.md)."
-                )
-            if password and may_manage_roles:
-                _execute(
-                    connection,
-                    cursor,
-                    sql.SQL("ALTER ROLE {} PASSWORD {}").format(quoted, sql.Literal(password)),
-                )
-
+        created = _role_ensure(connection, cursor, role=role, password=password)
         cursor.execute("SELECT current_schema()")
         (schema_name,) = cursor.fetchone()
-        schema = sql.Identifier(schema_name)
         insert_only = insert_only_tables(connection)
-        on_tables = sql.SQL(", ").join(sql.SQL(p) for p in APP_TABLE_PRIVILEGES)
-        statements = [
-            sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(schema, quoted),
-            # Revoke first: a privilege granted by hand (TRUNCATE, TRIGGER, REFERENCES) goes too.
-            sql.SQL("REVOKE ALL ON ALL TABLES IN SCHEMA {} FROM {}").format(schema, quoted),
-            sql.SQL("GRANT {} ON ALL TABLES IN SCHEMA {} TO {}").format(on_tables, schema, quoted),
-            sql.SQL("REVOKE ALL ON ALL SEQUENCES IN SCHEMA {} FROM {}").format(schema, quoted),
-            sql.SQL("GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {} TO {}").format(schema, quoted),
-            # The tables and sequences of later migrations: usable before db_grant runs again
-            # (which then takes a new ledger's UPDATE and DELETE away; its triggers refuse them).
-            sql.SQL("ALTER DEFAULT PRIVILEGES IN SCHEMA {} GRANT {} ON TABLES TO {}").format(
-                schema, on_tables, quoted
-            ),
-            sql.SQL("ALTER DEFAULT PRIVILEGES IN SCHEMA {} GRANT USAGE, SELECT ON SEQUENCES TO {}").format(
-                schema, quoted
-            ),
-        ]
-        if insert_only:
-            statements.append(
-                sql.SQL("REVOKE {} ON {} FROM {}").format(
-                    sql.SQL(", ").join(sql.SQL(p) for p in LEDGER_REFUSED_PRIVILEGES),
-                    sql.SQL(", ").join(sql.Identifier(schema_name, table) for table in insert_only),
-                    quoted,
-                )
-            )
-        statements += [
-            sql.SQL("GRANT UPDATE ({}) ON {} TO {}").format(
-                sql.Identifier(column), sql.Identifier(schema_name, table), quoted
-            )
-            for table, column in LOCKED_LEDGERS.items()
-            if table in insert_only
-        ]
-        for statement in statements:
+        for statement in _grant_statements(schema_name, role, insert_only):
             _execute(connection, cursor, statement)
-    return Grant(role=role, created=found is None, insert_only=insert_only)
+    return Grant(role=role, created=created, insert_only=insert_only)
+
+
+def _role_ensure(connection: BaseDatabaseWrapper, cursor: Any, *, role: str, password: str | None) -> bool:
+    """Create ``role`` (LOGIN, no other attribute) when missing, or check that the app may connect
+    as it, setting its ``password`` when the owner may; return whether it was created.
+    DatabaseRoleError for a role that must not serve the app."""
+    quoted = sql.Identifier(role)
+    cursor.execute(
+        "SELECT rolsuper OR rolcreaterole OR rolbypassrls, rolname = current_user, "
+        "pg_has_role(rolname, current_user, 'USAGE') FROM pg_roles WHERE rolname = %s",
+        [role],
+    )
+    found = cursor.fetchone()
+    cursor.execute("SELECT rolsuper OR rolcreaterole FROM pg_roles WHERE rolname = current_user")
+    (may_manage_roles,) = cursor.fetchone()
+    if found is None:
+        if not may_manage_roles:
+            raise DatabaseRoleError(
+                f"The role {role} does not exist and the tables' owner may not create it: "
+                "create it first (docs/deploy.md)."
+            )
+        statement = sql.SQL("CREATE ROLE {} LOGIN").format(quoted)
+        if password:
+            statement = sql.SQL("{} PASSWORD {}").format(statement, sql.Literal(password))
+        _execute(connection, cursor, statement)
+        return True
+    privileged, is_owner, inherits_owner = found
+    if privileged:
+        raise DatabaseRoleError(
+            f"The app's role {role} is a superuser, may create roles or bypasses row "
+            f"security: the app must connect as a plain role (ALTER ROLE {role} "
+            "NOSUPERUSER NOCREATEROLE NOBYPASSRLS)."
+        )
+    if is_owner or inherits_owner:
+        raise DatabaseRoleError(
+            f"The app's role {role} is the tables' owner or inherits its privileges: "
+            "DATABASE_URL must name a role of its own (docs/deploy.md)."
+        )
+    if password and may_manage_roles:
+        _execute(
+            connection,
+            cursor,
+            sql.SQL("ALTER ROLE {} PASSWORD {}").format(quoted, sql.Literal(password)),
+        )
+    return False
+
+
+def _grant_statements(schema_name: str, role: str, insert_only: list[str]) -> list[sql.Composable]:
+    """What ``role`` is granted on the schema: every table's rows and the sequences, now and by
+    default later, less UPDATE, DELETE and TRUNCATE on the ``insert_only`` ledgers (bar the key
+    of those it locks)."""
+    quoted = sql.Identifier(role)
+    schema = sql.Identifier(schema_name)
+    on_tables = sql.SQL(", ").join(sql.SQL(p) for p in APP_TABLE_PRIVILEGES)
+    statements: list[sql.Composable] = [
+        sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(schema, quoted),
+        # Revoke first: a privilege granted by hand (TRUNCATE, TRIGGER, REFERENCES) goes too.
+        sql.SQL("REVOKE ALL ON ALL TABLES IN SCHEMA {} FROM {}").format(schema, quoted),
+        sql.SQL("GRANT {} ON ALL TABLES IN SCHEMA {} TO {}").format(on_tables, schema, quoted),
+        sql.SQL("REVOKE ALL ON ALL SEQUENCES IN SCHEMA {} FROM {}").format(schema, quoted),
+        sql.SQL("GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {} TO {}").format(schema, quoted),
+        # The tables and sequences of later migrations: usable before db_grant runs again
+        # (which then takes a new ledger's UPDATE and DELETE away; its triggers refuse them).
+        sql.SQL("ALTER DEFAULT PRIVILEGES IN SCHEMA {} GRANT {} ON TABLES TO {}").format(
+            schema, on_tables, quoted
+        ),
+        sql.SQL("ALTER DEFAULT PRIVILEGES IN SCHEMA {} GRANT USAGE, SELECT ON SEQUENCES TO {}").format(
+            schema, quoted
+        ),
+    ]
+    if insert_only:
+        statements.append(
+            sql.SQL("REVOKE {} ON {} FROM {}").format(
+                sql.SQL(", ").join(sql.SQL(p) for p in LEDGER_REFUSED_PRIVILEGES),
+                sql.SQL(", ").join(sql.Identifier(schema_name, table) for table in insert_only),
+                quoted,
+            )
+        )
+    statements += [
+        sql.SQL("GRANT UPDATE ({}) ON {} TO {}").format(
+            sql.Identifier(column), sql.Identifier(schema_name, table), quoted
+        )
+        for table, column in LOCKED_LEDGERS.items()
+        if table in insert_only
+    ]
+    return statements
 
 
 def _execute(connection: BaseDatabaseWrapper, cursor: Any, statement: sql.Composable) -> None:

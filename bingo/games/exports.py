@@ -6,14 +6,13 @@ decimals (never floats), times in ISO 8601 with their offset, in the hall's time
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import datetime
+from collections.abc import Callable, Iterable
 from decimal import Decimal
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.db.models import Sum
 
+from bingo.common.clock import hall_isoformat
 from bingo.common.money import quantum_for
 from bingo.engine.payout import tax_withheld
 from bingo.games import doubles
@@ -31,17 +30,11 @@ def _money(value: Decimal | None) -> str:
 Clock = Callable[[Any], str | None]
 
 
-def hall_time(value: datetime | None, time_zone: str) -> str | None:
-    """How the export and the acta write a moment: ISO 8601 in the hall's time zone, with its
-    offset; None for no moment."""
-    return value.astimezone(ZoneInfo(time_zone)).isoformat() if value else None
-
-
 def _clock(hall: Hall) -> Clock:
-    """``hall_time`` in ``hall``'s time zone."""
+    """``hall_isoformat`` on ``hall``'s clock."""
 
     def when(value: Any) -> str | None:
-        return hall_time(value, hall.time_zone)
+        return hall_isoformat(value, hall)
 
     return when
 
@@ -166,6 +159,49 @@ def _ball_set(game: Game) -> dict[str, Any] | None:
     return {"serial_number": use.ball_set.serial_number, "games_played": use.number}
 
 
+def _series_sold(entries: Iterable[GameSeries]) -> list[dict[str, Any]]:
+    """R61 b-d): each series the game sold, its card set, its price and the cards sold."""
+    return [
+        {
+            "order_number": e.series.order_number,
+            "letter": e.series.size_letter,
+            "label": e.series.label,
+            "authorization": e.series.authorization,
+            "card_set": {
+                "seed": e.series.card_set.seed,
+                "size": e.series.card_set.size,
+                "algorithm": e.series.card_set.algorithm,
+                "fingerprint": e.series.card_set.fingerprint,
+            },
+            "price": _money(e.series.price),
+            "first_card_sold": e.start_number if e.last_number is not None else None,
+            "last_card_sold": e.last_number,
+        }
+        for e in entries
+    ]
+
+
+def _prize(p: Prize, tax_each: Decimal) -> dict[str, Any]:
+    """A prize awarded: at which ball, its total and split among the winning cards, the tax on
+    each share (R61 g)."""
+    return {
+        "kind": p.kind,
+        "ball_count": p.balls_drawn,
+        "total": _money(p.total),
+        "winning_cards": [
+            {
+                "series": w.series.order_number,
+                "card": w.card_number,
+                "completed_at_ball": w.completed_at_ball,
+            }
+            for w in p.cards.all()
+        ],
+        "amount_each": _money(p.amount_each),
+        "remainder": _money(p.remainder),
+        "tax_each": _money(tax_each),
+    }
+
+
 def _game(game: Game, hall: Hall, when: Clock) -> dict[str, Any]:
     entries = GameSeries.objects.filter(game=game).select_related("series__card_set").order_by("position")
     sold = game.sales.aggregate(cards=Sum("quantity"), total=Sum("amount"))
@@ -193,24 +229,7 @@ def _game(game: Game, hall: Hall, when: Clock) -> dict[str, Any]:
         "finished_at": when(game.finished_at),
         "opening_announcement": game.opening_announcement,
         "closing_announcement": game.closing_announcement,
-        "series_sold": [
-            {
-                "order_number": e.series.order_number,
-                "letter": e.series.size_letter,
-                "label": e.series.label,
-                "authorization": e.series.authorization,
-                "card_set": {
-                    "seed": e.series.card_set.seed,
-                    "size": e.series.card_set.size,
-                    "algorithm": e.series.card_set.algorithm,
-                    "fingerprint": e.series.card_set.fingerprint,
-                },
-                "price": _money(e.series.price),
-                "first_card_sold": e.start_number if e.last_number is not None else None,
-                "last_card_sold": e.last_number,
-            }
-            for e in entries
-        ],
+        "series_sold": _series_sold(entries),
         "cards_sold": sold["cards"] or 0,
         "total_collected": _money(sold["total"]),
         "double_cards": _double_cards(game),
@@ -224,25 +243,7 @@ def _game(game: Game, hall: Hall, when: Clock) -> dict[str, Any]:
         },
         "ball_set": _ball_set(game),
         "balls": list(Ball.objects.filter(game=game).order_by("position").values_list("number", flat=True)),
-        "prizes": [
-            {
-                "kind": p.kind,
-                "ball_count": p.balls_drawn,
-                "total": _money(p.total),
-                "winning_cards": [
-                    {
-                        "series": w.series.order_number,
-                        "card": w.card_number,
-                        "completed_at_ball": w.completed_at_ball,
-                    }
-                    for w in p.cards.all()
-                ],
-                "amount_each": _money(p.amount_each),
-                "remainder": _money(p.remainder),
-                "tax_each": _money(taxes[p.pk]),
-            }
-            for p in prizes
-        ],
+        "prizes": [_prize(p, taxes[p.pk]) for p in prizes],
         "jackpot": _jackpot(game),
         "tax_due": _money(sum((taxes[p.pk] * p.winners for p in prizes), Decimal(0))),
         "tax_withheld": _money(tax),

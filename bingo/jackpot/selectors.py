@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import zoneinfo
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
 from django.db.models import QuerySet
-from django.utils import timezone
 
+from bingo.common.clock import hall_today
 from halls.models import Hall, Jackpot, JackpotMovement
 
 
@@ -39,7 +38,7 @@ def jackpot_state(*, hall: Hall, read_with_hall: bool = False) -> JackpotState:
             currency=hall.currency,
             valid_until=None,
         )
-    today = timezone.localdate(timezone=zoneinfo.ZoneInfo(hall.time_zone))
+    today = hall_today(hall)
     in_time = jackpot.valid_until is None or today <= jackpot.valid_until
     return JackpotState(
         hall_id=hall.pk,

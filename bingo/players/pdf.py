@@ -1,23 +1,23 @@
 """The player's statement as a PDF (R100, PT-806/65): the same games and totals as «O meu
 histórico» and its CSV (``bingo.online.selectors.player_history``), on A4 pages numbered
-"página N de M" like the acta's (``actas.pdf``'s page machinery and fonts). The page and the API
+"página N de M" like the acta's (the common page writer, ``bingo.common.pdf``). The page and the API
 both call ``history_pdf_bytes``; ``render_history_pdf`` itself reads nothing from the database."""
 
 from __future__ import annotations
 
 import io
-from datetime import date, datetime
+from datetime import date, datetime, tzinfo
 from decimal import Decimal
 from typing import BinaryIO
-from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from reportlab.lib.pagesizes import A4
 
-from actas.pdf import FONT_BOLD, LEADING, NumberedCanvas, PageWriter
+from bingo.common.clock import hall_zone
+from bingo.common.money import money_display
+from bingo.common.pdf import FONT_BOLD, LEADING, PageWriter, page_writer
 from bingo.models import Player
-from bingo.online.selectors import History, player_history
+from bingo.online.selectors import History, HistoryGame, player_history
 
 
 def history_labels() -> dict[str, str]:
@@ -46,7 +46,8 @@ def history_pdf_bytes(
 
 
 def _money(value: Decimal, currency: str) -> str:
-    return f"{value:.2f} {currency}"
+    """An amount as the statement prints it: "1500.00 CVE"."""
+    return money_display(value, currency, style="plain")
 
 
 def render_history_pdf(
@@ -60,19 +61,17 @@ def render_history_pdf(
 ) -> int:
     """Write ``history`` as the player's statement to ``out``; return the number of pages.
     ``labels`` names results and outcomes as the history page does."""
-    zone = ZoneInfo(history.time_zone)
+    zone = hall_zone(history.time_zone)
     user = history.player.user
     name = user.get_full_name() or user.get_username()
     head = _("Statement of %(player)s — %(hall)s") % {"player": name, "hall": history.player.hall.name}
-    canvas = NumberedCanvas(
+    w = page_writer(
         out,
-        pagesize=A4,
+        head=head,
         foot=_("Issued %(when)s (%(tz)s)")
         % {"when": f"{now.astimezone(zone):%d/%m/%Y %H:%M}", "tz": zone.key},
+        author=str(history.player.hall.name),
     )
-    canvas.setTitle(head)
-    canvas.setAuthor(str(history.player.hall.name))
-    w = PageWriter(canvas, head)
     currency = history.currency
 
     w.title(_("Statement of online games"))
@@ -99,34 +98,36 @@ def render_history_pdf(
     if not history.games:
         w.text(_("No games in these dates."))
     for line in history.games:
-        w.room(LEADING * 5)  # a game's block starts on the page that shows it whole
-        game = line.game
-        w.text(
-            _("%(at)s · %(room)s · game %(number)s (%(variant)s)")
-            % {
-                "at": f"{line.at.astimezone(zone):%d/%m/%Y %H:%M}",
-                "room": game.session.room.name,
-                "number": game.number,
-                "variant": game.get_variant_display(),
-            },
-            font=FONT_BOLD,
-        )
-        w.text(_("Cards: %(count)s (%(numbers)s)") % {"count": line.cards, "numbers": line.numbers}, indent=8)
-        prizes = "; ".join(f"{p.name} {_money(p.net, currency)}" for p in line.prizes) or "—"
-        w.text(_("Prizes: %(prizes)s") % {"prizes": prizes}, indent=8)
-        w.text(
-            _("Staked %(staked)s · won %(won)s · refunded %(refunded)s · net %(net)s · %(result)s")
-            % {
-                "staked": _money(line.staked, currency),
-                "won": _money(line.won, currency),
-                "refunded": _money(line.refunded, currency),
-                "net": _money(line.net, currency),
-                "result": f"{labels[line.result]}, {labels[line.outcome]}",
-            },
-            indent=8,
-        )
-        w.gap(4)
-    canvas.showPage()
-    pages = len(canvas._pages)
-    canvas.save()
-    return pages
+        _game(w, line, labels=labels, zone=zone, currency=currency)
+    return w.finish()
+
+
+def _game(w: PageWriter, line: HistoryGame, *, labels: dict[str, str], zone: tzinfo, currency: str) -> None:
+    """One game of the statement: when and where, the cards, the prizes and the money."""
+    w.room(LEADING * 5)  # a game's block starts on the page that shows it whole
+    game = line.game
+    w.text(
+        _("%(at)s · %(room)s · game %(number)s (%(variant)s)")
+        % {
+            "at": f"{line.at.astimezone(zone):%d/%m/%Y %H:%M}",
+            "room": game.session.room.name,
+            "number": game.number,
+            "variant": game.get_variant_display(),
+        },
+        font=FONT_BOLD,
+    )
+    w.text(_("Cards: %(count)s (%(numbers)s)") % {"count": line.cards, "numbers": line.numbers}, indent=8)
+    prizes = "; ".join(f"{p.name} {_money(p.net, currency)}" for p in line.prizes) or "—"
+    w.text(_("Prizes: %(prizes)s") % {"prizes": prizes}, indent=8)
+    w.text(
+        _("Staked %(staked)s · won %(won)s · refunded %(refunded)s · net %(net)s · %(result)s")
+        % {
+            "staked": _money(line.staked, currency),
+            "won": _money(line.won, currency),
+            "refunded": _money(line.refunded, currency),
+            "net": _money(line.net, currency),
+            "result": f"{labels[line.result]}, {labels[line.outcome]}",
+        },
+        indent=8,
+    )
+    w.gap(4)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.contrib.auth.models import Group, User
@@ -22,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bingo.common import bounds
+from bingo.common.clock import hall_today
 from bingo.common.money import money_display, quantum_for
 from bingo.common.roles import Role
 from bingo.models import Player, PrizePayment, Refund, Sale, WalletEntry
@@ -178,7 +178,7 @@ def player_register(
         errors.setdefault("adult_confirmed", []).append(
             _("Confirm that you are %(age)d or older.") % {"age": settings.PLAYER_MIN_AGE}
         )
-    today = timezone.localtime(now, timezone=ZoneInfo(hall.time_zone)).date()
+    today = hall_today(hall, now)
     if birth_date > today:
         errors.setdefault("birth_date", []).append(_("The date of birth is in the future."))
     elif player_age(birth_date=birth_date, today=today) < settings.PLAYER_MIN_AGE:

@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bingo.common.clock import hall_clock_text, hall_zone
 from bingo.common.roles import Role
 from bingo.engine import limits
 from bingo.models import LimitKind, LimitPeriod, Player, PlayerExclusion, PlayerLimit, WalletEntry
@@ -100,7 +100,7 @@ def limit_overview(*, player: Player, now: datetime | None = None) -> list[Limit
     """The player's deposit and loss limits, daily, weekly and monthly: the one in force, the
     change pending and when it takes effect, and how much of the current period is used."""
     now = now or timezone.now()
-    zone = ZoneInfo(player.hall.time_zone)
+    zone = hall_zone(player.hall)
     lines = []
     for kind in LimitKind.values:
         for period, state in limit_states_get(player=player, kind=kind, now=now).items():
@@ -194,7 +194,7 @@ def player_find_for_manager(*, user: AbstractBaseUser | AnonymousUser, username:
 
 def hall_time(moment: datetime, player: Player) -> str:
     """``moment`` on the clock of ``player``'s hall, as the pages and messages show it."""
-    return timezone.localtime(moment, ZoneInfo(player.hall.time_zone)).strftime("%Y-%m-%d %H:%M")
+    return hall_clock_text(moment, player.hall)
 
 
 def exclusion_text(*, exclusion: PlayerExclusion, player: Player, deposit: bool = False) -> str:

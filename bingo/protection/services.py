@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
-from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -30,6 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from bingo.common import bounds
+from bingo.common.clock import hall_zone
 from bingo.common.money import money_display, quantum_for
 from bingo.common.roles import Role
 from bingo.engine import limits
@@ -126,7 +126,7 @@ def _exclusion_end(length: str, start: datetime, player: Player) -> datetime | N
     if length not in EXCLUSION_MONTHS:
         raise ValidationError({"length": [_("Choose how long the exclusion lasts.")]})
     months = EXCLUSION_MONTHS[length]
-    return None if months is None else limits.add_months(start, months, ZoneInfo(player.hall.time_zone))
+    return None if months is None else limits.add_months(start, months, hall_zone(player.hall))
 
 
 def _covered(player: Player, ends_at: datetime | None, now: datetime) -> PlayerExclusion | None:
@@ -262,7 +262,7 @@ _DEPOSIT_REFUSED = {
 
 
 def _limits_check(*, player: Player, kind: str, amount: Decimal, now: datetime) -> None:
-    zone = ZoneInfo(player.hall.time_zone)
+    zone = hall_zone(player.hall)
     currency = player.hall.currency
     for period, state in selectors.limit_states_get(player=player, kind=kind, now=now).items():
         limit = state.in_force

@@ -344,45 +344,10 @@ def _sell(
     hall = game.session.room.hall
     if game.state != GameState.SELLING.value or game.doubles_of_id is not None:
         raise ValidationError(_("Game %(n)d is not selling cards.") % {"n": game.number})
-    # R85: online series are sold only online, from wallets; the hall's only at its desks (the
-    # fast path's UPDATE says the same, and on PostgreSQL the sale trigger too). Read before the
-    # series' lock: a series is online or not from its creation, and a selling game's series
-    # change only under the game's lock, held here.
-    wrong = Series.objects.filter(games__game_id=game.pk).exclude(online=buyer is not None).first()
-    if wrong is not None:
-        if buyer is None:
-            raise ValidationError(
-                _("Series %(s)s is set aside for online play: it is never sold at a desk (R85).")
-                % {"s": wrong.label}
-            )
-        raise ValidationError(
-            _("Series %(s)s is a hall series: it is sold only at the hall's desks (R85).")
-            % {"s": wrong.label}
-        )
+    _series_channel_check(game, online=buyer is not None)
     if hall.card_limit_per_player:
-        # R35: the cap needs to know who buys.
-        if not player and buyer is None:
-            raise ValidationError(_("This hall limits cards per player (R35): say who is buying."))
-        mine = game.sales.filter(buyer=buyer) if buyer is not None else game.sales.filter(player=player)
-        bought = mine.aggregate(n=Sum("quantity"))["n"] or 0
-        if bought + quantity > hall.card_limit_per_player:
-            raise ValidationError(
-                _("A player may buy at most %(limit)d cards in a game (R35); %(player)s has %(bought)d.")
-                % {"limit": hall.card_limit_per_player, "player": player or str(buyer), "bought": bought}
-            )
-    # R36: sales queue on the rows of the series on sale (the desk's one-statement sale too),
-    # locked as late as the sale allows.
-    on_sale = sorted(locks.game_series_lock(game_id=game.pk), key=lambda s: s.position)
-    if not on_sale:
-        raise ValidationError(_("Game %(n)d is not selling cards.") % {"n": game.number})
-    first = on_sale[0]
-    if first.status == Series.Status.RETIRED:
-        raise ValidationError(
-            _("Series %(s)s was retired: its sale has stopped. Close this game's sales.") % {"s": first.label}
-        )
-    # A retired second series is no longer there to roll into (R38): the first one's cards only.
-    second = on_sale[1] if len(on_sale) > 1 and on_sale[1].status != Series.Status.RETIRED else None
-
+        _card_limit_check(game, hall.card_limit_per_player, quantity, player, buyer)
+    on_sale, first, second = _series_on_sale_lock(game)
     try:
         blocks = allocate(
             quantity, series_stock(first), first.start, series_stock(second) if second else None
@@ -426,3 +391,53 @@ def _sell(
             )
         )
     return SaleResult(tuple(rows), amount, received - amount)
+
+
+def _series_channel_check(game: Game, *, online: bool) -> None:
+    """R85: online series are sold only online, from wallets; the hall's only at its desks (the
+    fast path's UPDATE says the same, and on PostgreSQL the sale trigger too). Read before the
+    series' lock: a series is online or not from its creation, and a selling game's series
+    change only under the game's lock, which the sale holds."""
+    wrong = Series.objects.filter(games__game_id=game.pk).exclude(online=online).first()
+    if wrong is None:
+        return
+    if not online:
+        raise ValidationError(
+            _("Series %(s)s is set aside for online play: it is never sold at a desk (R85).")
+            % {"s": wrong.label}
+        )
+    raise ValidationError(
+        _("Series %(s)s is a hall series: it is sold only at the hall's desks (R85).") % {"s": wrong.label}
+    )
+
+
+def _card_limit_check(game: Game, limit: int, quantity: int, player: str, buyer: Player | None) -> None:
+    """R35: the hall's cap on the cards one player buys in a game, which needs to know who buys."""
+    if not player and buyer is None:
+        raise ValidationError(_("This hall limits cards per player (R35): say who is buying."))
+    mine = game.sales.filter(buyer=buyer) if buyer is not None else game.sales.filter(player=player)
+    bought = mine.aggregate(n=Sum("quantity"))["n"] or 0
+    if bought + quantity > limit:
+        raise ValidationError(
+            _("A player may buy at most %(limit)d cards in a game (R35); %(player)s has %(bought)d.")
+            % {"limit": limit, "player": player or str(buyer), "bought": bought}
+        )
+
+
+def _series_on_sale_lock(
+    game: Game,
+) -> tuple[list[locks.SeriesInGame], locks.SeriesInGame, locks.SeriesInGame | None]:
+    """R36: sales queue on the rows of the series on sale (the desk's one-statement sale too),
+    locked as late as the sale allows: every series on sale in order, the first, and the second
+    to roll into (R38) unless retired."""
+    on_sale = sorted(locks.game_series_lock(game_id=game.pk), key=lambda s: s.position)
+    if not on_sale:
+        raise ValidationError(_("Game %(n)d is not selling cards.") % {"n": game.number})
+    first = on_sale[0]
+    if first.status == Series.Status.RETIRED:
+        raise ValidationError(
+            _("Series %(s)s was retired: its sale has stopped. Close this game's sales.") % {"s": first.label}
+        )
+    # A retired second series is no longer there to roll into (R38): the first one's cards only.
+    second = on_sale[1] if len(on_sale) > 1 and on_sale[1].status != Series.Status.RETIRED else None
+    return on_sale, first, second

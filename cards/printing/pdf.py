@@ -15,7 +15,8 @@ Speed (a K series of 1,680 cards in well under a second) comes from three choice
 * the QR codes of the whole run are encoded at once with numpy (:func:`qr_matrices`), checked
   module for module against segno by the tests, and drawn as one path of merged dark runs each.
 
-The cards are read once (``card_set_cells``) and no database lock is held while rendering.
+The cards are read once (``card_set_cells``) and no database lock is held while rendering. The
+page (A4) and the fonts are the other PDFs' (``bingo.common.pdf``); the sheet is drawn here.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ import functools
 import itertools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any, BinaryIO, cast
 
 import numpy as np
@@ -37,19 +37,18 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from segno import consts as qr_consts
 
+from bingo.common.money import money_display
+from bingo.common.pdf import FONT, FONT_BOLD, PAGE_HEIGHT, PAGE_WIDTH
 from bingo.engine import Variant, geometry
 from cards.models import Series
 from cards.selectors import card_check_code, card_set_cells
 
 Progress = Callable[[int], None]
 
-PAGE_WIDTH, PAGE_HEIGHT = A4
 MARGIN = 10 * mm
 GAP = 3 * mm  # between cards: room to cut
 FOOTER = 12.0  # height kept for the page footer under the cards
 
-FONT = "Helvetica"
-FONT_BOLD = "Helvetica-Bold"
 FONT_CODE = "Courier-Bold"
 #: Advance widths (in ems) of a digit in Helvetica-Bold and of any character in Courier: the
 #: fonts are fixed, so a number is centred without measuring it.
@@ -84,15 +83,6 @@ SHEETS = {
 
 
 # --- public helpers ---------------------------------------------------------------------------
-
-
-def format_price(amount: Decimal, currency: str) -> str:
-    """``Decimal("1500")`` -> ``"1.500,00 CVE"``: Portuguese style, two decimals, the currency after."""
-    text = f"{abs(amount.quantize(Decimal('0.01'))):.2f}"
-    whole, cents = text.split(".")
-    grouped = f"{int(whole):,}".replace(",", ".")
-    sign = "-" if amount < 0 else ""
-    return f"{sign}{grouped},{cents} {currency}"
 
 
 def card_check_url(*, series_id: int, number: int, code: str) -> str:
@@ -579,7 +569,7 @@ class _Sheet:
         c.setLineWidth(0.5)
         c.roundRect(price.x, price.y, price.w, price.h, 3, stroke=1, fill=1)
         c.setFillColorRGB(*_on(self.face))
-        text = format_price(series.price, series.hall.currency)
+        text = money_display(series.price, series.hall.currency, style="printed")
         size = min(12.0, price.h * 0.55)
         while size > 6 and stringWidth(text, FONT_BOLD, size) > price.w - 6:
             size -= 0.5
@@ -673,26 +663,8 @@ def render_series_pdf(
     ``progress``: called with the percentage done (0-100) after each page.
     Reads the cards once and takes no database lock. ValueError for a bad range or argument.
     """
-    if not 1 <= first <= last <= series.size:
-        raise ValueError(f"cards {first}-{last} are not within 1-{series.size} of series {series.label}")
-    variant = Variant(series.card_set.variant)
-    geo = geometry(variant)
-    cells_pattern = frozenset((int(r), int(c)) for r, c in pattern or ())
-    if any(not (0 <= r < geo.rows and 0 <= c < geo.cols) for r, c in cells_pattern):
-        raise ValueError(f"the pattern has cells outside the {geo.rows} x {geo.cols} card")
-    if symbols is not None and variant != Variant.B30:
-        raise ValueError("only 30-ball cards print symbols (R80)")
-
-    cells = card_set_cells(series.card_set)[first - 1 : last]
-    numbers = range(first, last + 1)
-    codes = [card_check_code(series=series, number=n) for n in numbers]
-    payloads = [
-        card_check_url(series_id=series.pk, number=n, code=code).encode("ascii")
-        for n, code in zip(numbers, codes, strict=True)
-    ]
-    matrices = qr_matrices(payloads)
-    paths = qr_paths(matrices)
-    qr_size = matrices.shape[1]
+    cells_pattern = _print_request_check(series, first, last, pattern=pattern, symbols=symbols)
+    cards = _Cards.read(series, first, last)
 
     canvas = Canvas(out, pagesize=A4, pageCompression=1, invariant=1)
     canvas.setTitle(f"{series.hall.name} — {series.label} — {first}-{last}")
@@ -702,43 +674,103 @@ def render_series_pdf(
     sheet.draw_template("card")
 
     per_page = sheet.sheet.across * sheet.sheet.down
-    total = len(numbers)
+    total = len(cards.numbers)
     pages = -(-total // per_page)
-    footer_hall = series.hall.name
     for page in range(pages):
         start = page * per_page
-        chunk = range(start, min(start + per_page, total))
-        for slot, index in enumerate(chunk):
-            row, col = divmod(slot, sheet.sheet.across)
-            x = MARGIN + col * (sheet.card_w + GAP)
-            y = PAGE_HEIGHT - MARGIN - (row + 1) * sheet.card_h - row * GAP
-            canvas.saveState()
-            canvas.translate(x, y)
-            canvas.doForm("card")
-            canvas.addLiteral(
-                sheet.card_operators(cells[index], numbers[index], codes[index], paths[index], qr_size)
-            )
-            canvas.restoreState()
-        canvas.setFont(FONT, 7)
-        canvas.setFillGray(0.4)
-        canvas.drawString(
-            MARGIN,
-            MARGIN + 2,
-            _("%(hall)s · series %(series)s · cards %(first)d-%(last)d")
-            % {
-                "hall": footer_hall,
-                "series": series.label,
-                "first": numbers[chunk[0]],
-                "last": numbers[chunk[-1]],
-            },
+        _page_draw(
+            canvas, sheet, cards, range(start, min(start + per_page, total)), page=page + 1, pages=pages
         )
-        canvas.drawRightString(
-            PAGE_WIDTH - MARGIN,
-            MARGIN + 2,
-            _("page %(page)d of %(pages)d") % {"page": page + 1, "pages": pages},
-        )
-        canvas.showPage()
         if progress is not None:
             progress((page + 1) * 100 // pages)
     canvas.save()
     return pages
+
+
+def _print_request_check(
+    series: Series,
+    first: int,
+    last: int,
+    *,
+    pattern: Iterable[tuple[int, int]] | None,
+    symbols: Mapping[int, str] | None,
+) -> frozenset[tuple[int, int]]:
+    """The pattern's cells (R76), once the range, the pattern and the symbols (R80) are checked
+    against ``series``; ValueError for a bad one."""
+    if not 1 <= first <= last <= series.size:
+        raise ValueError(f"cards {first}-{last} are not within 1-{series.size} of series {series.label}")
+    variant = Variant(series.card_set.variant)
+    geo = geometry(variant)
+    cells_pattern = frozenset((int(r), int(c)) for r, c in pattern or ())
+    if any(not (0 <= r < geo.rows and 0 <= c < geo.cols) for r, c in cells_pattern):
+        raise ValueError(f"the pattern has cells outside the {geo.rows} x {geo.cols} card")
+    if symbols is not None and variant != Variant.B30:
+        raise ValueError("only 30-ball cards print symbols (R80)")
+    return cells_pattern
+
+
+@dataclass(frozen=True)
+class _Cards:
+    """What each card of the run prints of its own: its cells, number, check code and QR path."""
+
+    cells: np.ndarray
+    numbers: range
+    codes: list[str]
+    paths: list[str]
+    qr_size: int
+
+    @classmethod
+    def read(cls, series: Series, first: int, last: int) -> _Cards:
+        """Cards ``first``..``last`` of ``series``, read once, their QR codes encoded at once."""
+        cells = card_set_cells(series.card_set)[first - 1 : last]
+        numbers = range(first, last + 1)
+        codes = [card_check_code(series=series, number=n) for n in numbers]
+        payloads = [
+            card_check_url(series_id=series.pk, number=n, code=code).encode("ascii")
+            for n, code in zip(numbers, codes, strict=True)
+        ]
+        matrices = qr_matrices(payloads)
+        return cls(
+            cells=cells, numbers=numbers, codes=codes, paths=qr_paths(matrices), qr_size=matrices.shape[1]
+        )
+
+
+def _page_draw(canvas: Canvas, sheet: _Sheet, cards: _Cards, chunk: range, *, page: int, pages: int) -> None:
+    """Page ``page`` of ``pages``: the cards of the run at ``chunk``, then the footer."""
+    series = sheet.series
+    for slot, index in enumerate(chunk):
+        row, col = divmod(slot, sheet.sheet.across)
+        x = MARGIN + col * (sheet.card_w + GAP)
+        y = PAGE_HEIGHT - MARGIN - (row + 1) * sheet.card_h - row * GAP
+        canvas.saveState()
+        canvas.translate(x, y)
+        canvas.doForm("card")
+        canvas.addLiteral(
+            sheet.card_operators(
+                cards.cells[index],
+                cards.numbers[index],
+                cards.codes[index],
+                cards.paths[index],
+                cards.qr_size,
+            )
+        )
+        canvas.restoreState()
+    canvas.setFont(FONT, 7)
+    canvas.setFillGray(0.4)
+    canvas.drawString(
+        MARGIN,
+        MARGIN + 2,
+        _("%(hall)s · series %(series)s · cards %(first)d-%(last)d")
+        % {
+            "hall": series.hall.name,
+            "series": series.label,
+            "first": cards.numbers[chunk[0]],
+            "last": cards.numbers[chunk[-1]],
+        },
+    )
+    canvas.drawRightString(
+        PAGE_WIDTH - MARGIN,
+        MARGIN + 2,
+        _("page %(page)d of %(pages)d") % {"page": page, "pages": pages},
+    )
+    canvas.showPage()

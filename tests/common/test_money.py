@@ -38,3 +38,32 @@ def test_amounts_read_as_in_the_hall() -> None:
 def test_the_filter_shows_nothing_for_no_amount() -> None:
     assert render(None, "CVE") == ""
     assert render("", "CVE") == ""
+
+
+@pytest.mark.parametrize(
+    ("amount", "text"),
+    [
+        ("100", "100,00 CVE"),
+        ("1500.5", "1.500,50 CVE"),
+        ("0.25", "0,25 CVE"),
+        ("1234567.89", "1.234.567,89 CVE"),
+    ],
+)
+def test_prices_are_written_the_portuguese_way(amount: str, text: str) -> None:
+    """The price on a printed card (cards/printing/pdf.py)."""
+    assert money_display(Decimal(amount), "CVE", style="printed") == text
+
+
+@pytest.mark.parametrize(
+    ("amount", "currency", "text"),
+    [
+        ("1500.00", "CVE", "1500.00 CVE"),
+        ("1234567.89", "EUR", "1234567.89 EUR"),
+        ("-1500.50", "CVE", "-1500.50 CVE"),
+        ("-0.00", "CVE", "-0.00 CVE"),
+        ("100", "CVE", "100.00 CVE"),
+    ],
+)
+def test_the_acta_and_the_statement_print_the_plain_decimal(amount: str, currency: str, text: str) -> None:
+    """What actas/pdf.py and bingo/players/pdf.py print: the export's own decimal, as always."""
+    assert money_display(Decimal(amount), currency, style="plain") == text

@@ -2,7 +2,6 @@
 
 import io
 import random
-from decimal import Decimal
 from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
@@ -219,19 +218,6 @@ def test_progress_is_reported_per_page_up_to_100():
     seen = []
     render(series, 1, 30, progress=seen.append)
     assert seen == [20, 40, 60, 80, 100]
-
-
-@pytest.mark.parametrize(
-    ("amount", "text"),
-    [
-        ("100", "100,00 CVE"),
-        ("1500.5", "1.500,50 CVE"),
-        ("0.25", "0,25 CVE"),
-        ("1234567.89", "1.234.567,89 CVE"),
-    ],
-)
-def test_prices_are_written_the_portuguese_way(amount, text):
-    assert pdf.format_price(Decimal(amount), "CVE") == text
 
 
 def test_batch_qr_codes_read_back_in_every_version():
