@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import zoneinfo
 from typing import Any
 
 from django import forms
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from bingo.ballsets import selectors, services
+from bingo.common.clock import hall_local
 from bingo.common.forms import BallListField, add_service_errors
 from bingo.models import Session
 from halls.models import BALL_SET_MAX_GAMES, BALL_SET_SIZES, BallReplacement, BallSet, BallSetCheck, Hall
@@ -21,7 +20,7 @@ class SessionChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
     """A session of the hall, shown by room and start in the hall's time zone."""
 
     def label_from_instance(self, obj: Session) -> str:
-        starts = timezone.localtime(obj.starts_at, zoneinfo.ZoneInfo(obj.room.hall.time_zone))
+        starts = hall_local(obj.starts_at, obj.room.hall)
         return f"{obj.room.name} · {starts:%Y-%m-%d %H:%M}"
 
 

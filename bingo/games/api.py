@@ -10,7 +10,6 @@ their sales. Selling cards and the sales ledger are bingo/sales/api.py's.
 
 from __future__ import annotations
 
-import zoneinfo
 from decimal import Decimal
 from typing import Any, ClassVar
 
@@ -42,6 +41,7 @@ from bingo.common.api import (
     Pagination,
     VariantField,
 )
+from bingo.common.clock import hall_zone
 from bingo.common.forms import in_hall_times
 from bingo.common.roles import Role
 from bingo.games import selectors, services
@@ -174,7 +174,7 @@ class SessionCreateSerializer(serializers.Serializer[Any]):
         return room
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        zone = zoneinfo.ZoneInfo(attrs["room"].hall.time_zone)
+        zone = hall_zone(attrs["room"].hall)
         if errors := in_hall_times(attrs, zone, ("starts_at", "scheduled_end")):
             raise serializers.ValidationError(errors)
         return attrs

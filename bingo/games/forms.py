@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import zoneinfo
 from collections.abc import Iterable
 from datetime import timedelta
 from decimal import Decimal
@@ -16,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from bingo.common import bounds
+from bingo.common.clock import hall_zone
 from bingo.common.forms import (
     DATETIME_INPUT,
     BallListField,
@@ -66,7 +66,7 @@ class SessionForm(forms.Form):
         if "initial" not in kwargs:
             # Now on the hall's clock when every room offered is in one time zone.
             zones = set(rooms.order_by().values_list("hall__time_zone", flat=True).distinct())
-            zone = zoneinfo.ZoneInfo(zones.pop()) if len(zones) == 1 else timezone.get_current_timezone()
+            zone = hall_zone(zones.pop()) if len(zones) == 1 else timezone.get_current_timezone()
             start = timezone.localtime(timezone=zone).replace(second=0, microsecond=0, tzinfo=None)
             kwargs["initial"] = {"starts_at": start, "scheduled_end": start + timedelta(hours=4)}
         super().__init__(*args, **kwargs)
@@ -78,7 +78,7 @@ class SessionForm(forms.Form):
         data = super().clean() or {}
         room: Room | None = data.get("room")
         if room is not None:
-            zone = zoneinfo.ZoneInfo(room.hall.time_zone)
+            zone = hall_zone(room.hall)
             for name in ("starts_at", "scheduled_end"):
                 if data.get(name) is not None:
                     try:

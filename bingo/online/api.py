@@ -10,7 +10,6 @@ Every view checks the role first (IsAuthenticated, then the role), then the hall
 
 from __future__ import annotations
 
-import zoneinfo
 from typing import Any
 
 from django.http import Http404
@@ -34,6 +33,7 @@ from bingo.common.api import (
     VariantField,
     has_role,
 )
+from bingo.common.clock import hall_zone
 from bingo.common.forms import in_hall_times
 from bingo.common.roles import Role
 from bingo.models import Game, Marking, OnlineRoom, Player, RoomMode
@@ -179,7 +179,7 @@ class SessionScheduleSerializer(serializers.Serializer[Any]):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         # Times without an offset are the hall's (context "room"), as a hall session's are.
-        zone = zoneinfo.ZoneInfo(self.context["room"].room.hall.time_zone)
+        zone = hall_zone(self.context["room"].room.hall)
         if errors := in_hall_times(attrs, zone, ("starts_at", "sales_close_at", "scheduled_end")):
             raise serializers.ValidationError(errors)
         return attrs

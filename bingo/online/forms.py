@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import secrets
-import zoneinfo
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -17,6 +16,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from bingo.common import bounds
+from bingo.common.clock import hall_zone
 from bingo.common.forms import (
     DATETIME_INPUT,
     KEY_ERRORS,
@@ -190,7 +190,7 @@ class SessionScheduleForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        zone = zoneinfo.ZoneInfo(self.room.room.hall.time_zone)
+        zone = hall_zone(self.room.room.hall)
         for name in ("starts_at", "sales_close_at", "scheduled_end"):
             if data.get(name) is not None:
                 try:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import math
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -17,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from bingo.common.clock import hall_zone
 from bingo.common.forms import add_service_errors
 from bingo.common.money import money_display
 from bingo.common.roles import Role, role_required
@@ -187,7 +187,7 @@ def my_history_csv(request: HttpRequest) -> HttpResponse:
         )
     history = online_selectors.player_history(player=player, **_history_dates(form))
     labels = history_labels()
-    zone = ZoneInfo(history.time_zone)
+    zone = hall_zone(history.time_zone)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="historico.csv"'
     writer = csv.writer(response, delimiter=";")

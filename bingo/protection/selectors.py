@@ -192,14 +192,9 @@ def player_find_for_manager(*, user: AbstractBaseUser | AnonymousUser, username:
     )
 
 
-def hall_time(moment: datetime, player: Player) -> str:
-    """``moment`` on the clock of ``player``'s hall, as the pages and messages show it."""
-    return hall_clock_text(moment, player.hall)
-
-
 def exclusion_text(*, exclusion: PlayerExclusion, player: Player, deposit: bool = False) -> str:
     """What ``player`` (or, for a ``deposit``, the desk) is told while ``exclusion`` bars them (R101)."""
-    until = hall_time(exclusion.ends_at, player) if exclusion.ends_at is not None else None
+    until = hall_clock_text(exclusion.ends_at, player.hall) if exclusion.ends_at is not None else None
     if deposit:
         if until is None:
             return _(
@@ -238,4 +233,4 @@ def desk_notice(*, player: Player, now: datetime | None = None) -> str:
         return _("Excluded from play for good (R101): no deposit is taken; the balance may be withdrawn.")
     return _(
         "Excluded from play until %(until)s (R101): no deposit is taken; the balance may be withdrawn."
-    ) % {"until": hall_time(exclusion.ends_at, player)}
+    ) % {"until": hall_clock_text(exclusion.ends_at, player.hall)}

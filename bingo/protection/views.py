@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from bingo.common.clock import hall_clock_text
 from bingo.common.forms import add_service_errors, form_errors_flash
 from bingo.common.roles import Role, role_required
 from bingo.models import Player, PlayerExclusion
@@ -49,7 +50,7 @@ def my_protection(request: HttpRequest) -> HttpResponse:
                                 "Limit change recorded. As it loosens the limit, it takes effect "
                                 "at %(at)s (R101)."
                             )
-                            % {"at": selectors.hall_time(row.effective_at, player)},
+                            % {"at": hall_clock_text(row.effective_at, player.hall)},
                         )
                     else:
                         messages.success(request, _("Limit recorded: it is in force now."))

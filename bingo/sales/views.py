@@ -14,7 +14,6 @@ from datetime import date, datetime, time, tzinfo
 from decimal import Decimal
 from typing import Any
 from urllib.parse import urlencode
-from zoneinfo import ZoneInfo
 
 from django import forms
 from django.contrib.auth.models import User
@@ -27,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from bingo.common import bounds
+from bingo.common.clock import hall_zone
 from bingo.common.money import money_display
 from bingo.common.roles import Role, role_required
 from bingo.draw import services as draw_services
@@ -264,8 +264,9 @@ def receipt(request: HttpRequest, request_key: str) -> HttpResponse:
 
 
 def _zone(name: str) -> tzinfo:
+    """The hall's time zone; the current one if the hall's name for it is not one."""
     try:
-        return ZoneInfo(name)
+        return hall_zone(name)
     except (KeyError, ValueError):
         return timezone.get_current_timezone()
 
