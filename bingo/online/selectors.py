@@ -17,8 +17,18 @@ from django.utils.translation import gettext as _
 from bingo.common.money import money_display
 from bingo.draw import detection
 from bingo.engine import Variant
-from bingo.engine.detection import card_check
 from bingo.engine.prizes import default_plan
+from bingo.engine.screen import (
+    RealPart,
+    ScreenAward,
+    ScreenCard,
+    ScreenGame,
+    ScreenOutcome,
+    ScreenPlayer,
+    ScreenPrize,
+    card_label,
+    screen_state,
+)
 from bingo.jackpot import selectors as jackpot_selectors
 from bingo.jackpot.selectors import JackpotState
 from bingo.models import (
@@ -246,136 +256,115 @@ def online_game_get(*, player: Player, game_id: int) -> Game:
     )
 
 
-def _card_label(series_label: str, number: int) -> str:
-    return f"{series_label} n.º {number}"
-
-
-def player_game_state(*, player: Player, game: Game) -> dict[str, Any]:
-    """Everything the player's game screen shows, as JSON: the game's stage, the balls (the last
-    large), the player's cards with their marks and, per card, the prizes one number away
-    (R95, worked out by the engine's detection), the prizes with their winners and whether the
-    player won one (R97), the wallet's balance, the marking chosen (R96) and the choices open
-    now (R94). ``targets`` lets the page find "one to go" itself as each ball arrives."""
-    game = Game.objects.select_related("session__room__hall", "session__room__online").get(pk=game.pk)
-    hall = game.session.room.hall
-    online_room = game.session.room.online
-    balls = list(Ball.objects.filter(game=game).order_by("position").values_list("number", flat=True))
-    rules = detection.game_rules(game)
-    names = _prize_names()
-    with_cards = Prefetch("cards", queryset=PrizeWinner.objects.select_related("series"))
-    awarded = {p.kind: p for p in Prize.objects.filter(game=game).prefetch_related(with_cards)}
-
-    sales = list(
-        Sale.objects.filter(game=game, buyer=player).select_related("series__card_set").order_by("pk")
-    )
-    cards = []
-    mine: set[tuple[int, int]] = set()
-    for sale in sales:
-        for number in range(sale.first_number, sale.last_number + 1):
-            mine.add((sale.series_id, number))
-            checked = card_check(rules, card_get(card_set=sale.series.card_set, number=number), balls)
-            one_to_go = [
-                p.prize.value for p in checked.prizes if p.missing == 1 and p.prize.value not in awarded
-            ]
-            cards.append(
-                {
-                    "series": sale.series.label,
-                    "series_id": sale.series_id,
-                    "number": number,
-                    "label": _card_label(sale.series.label, number),
-                    "grid": [list(row) for row in checked.grid],
-                    "marks": [list(row) for row in checked.marks],
-                    "one_to_go": one_to_go,
-                    "held": [p.value for p in checked.held],
-                }
-            )
-    figures = sales_selectors.game_board_figures(game=game)
-    prizes = []
-    won = []
-    for prize in figures.prizes:
-        record = awarded.get(prize.kind.value)
-        winners = list(record.cards.all()) if record else []
-        mine_won = [w for w in winners if (w.series_id, w.card_number) in mine]
-        if mine_won:
-            won.append(prize.kind.value)
-        prizes.append(
-            {
-                "kind": prize.kind.value,
-                "name": names.get(prize.kind.value, prize.kind.value),
-                "amount": f"{prize.amount:.2f}",
-                "display": prize.display,
-                "won": record is not None,
-                "winners": [_card_label(w.series.label, w.card_number) for w in winners],
-                "each": money_display(record.amount_each, hall.currency) if record else None,
-                "mine": bool(mine_won),
-            }
+def _screen_cards(sales: list[Sale]) -> list[ScreenCard]:
+    """The player's cards in ``sales`` (their rows read one by one), in the order bought."""
+    return [
+        ScreenCard(
+            series=sale.series.label,
+            series_id=sale.series_id,
+            number=number,
+            label=card_label(sale.series.label, number),
+            grid=card_get(card_set=sale.series.card_set, number=number),
         )
-    jackpot_prize = awarded.get(PrizeKind.JACKPOT.value)
-    if jackpot_prize is not None and any(
-        (w.series_id, w.card_number) in mine for w in jackpot_prize.cards.all()
-    ):
-        won.append(PrizeKind.JACKPOT.value)
-    balance = player_selectors.wallet_balance(player=player)
-    selling = game_on_sale(game=game) and online_room is not None and online_room.active
-    bought = sum(s.quantity for s in sales)
-    limit = hall.card_limit_per_player
-    targets = [{"prize": t.prize.value, "cells": [list(c) for c in t.cells]} for t in rules.targets]
-    # Prizes are paid when the game ends and refunds when it is null: nothing to read before.
+        for sale in sales
+        for number in range(sale.first_number, sale.last_number + 1)
+    ]
+
+
+def _screen_awarded(game: Game, mine: set[tuple[int, int]], currency: str) -> dict[str, ScreenAward]:
+    """The prizes awarded in ``game`` by kind, with their winning cards and whether one is in ``mine``."""
+    with_cards = Prefetch("cards", queryset=PrizeWinner.objects.select_related("series"))
+    awarded = {}
+    for prize in Prize.objects.filter(game=game).prefetch_related(with_cards):
+        winners = list(prize.cards.all())
+        awarded[prize.kind] = ScreenAward(
+            winners=tuple(card_label(w.series.label, w.card_number) for w in winners),
+            each=money_display(prize.amount_each, currency),
+            mine=any((w.series_id, w.card_number) in mine for w in winners),
+        )
+    return awarded
+
+
+def _screen_outcome(*, player: Player, game: Game, currency: str) -> ScreenOutcome:
+    """R99: what ``game`` left the player with once over (prizes are paid when it ends and
+    refunds when it is null: nothing to read before)."""
     over = game.state in (GameState.FINISHED.value, GameState.ANNULLED.value)
     outcome = (
         game_outcome(player=player, game=game)
         if over
         else GameOutcome(game, False, False, "", Decimal("0.00"), Decimal("0.00"), Decimal("0.00"))
     )
-    playtime = playtime_selectors.playtime_state(player=player)
-    return {
-        "type": "player.state",
-        "game": {
-            "id": game.pk,
-            "number": game.number,
-            "room": game.session.room.name,
-            "variant": game.variant,
-            "size": int(Variant(game.variant).value),
-            "state": game.state,
-            "state_name": str(GameState(game.state).label),
-            "price": f"{game.price:.2f}" if game.price is not None else None,
-            "price_display": money_display(game.price, hall.currency) if game.price is not None else None,
-            "sales_close_at": game.sales_close_at.isoformat() if game.sales_close_at else None,
-            "ball_interval": f"{game.ball_interval}" if game.ball_interval is not None else None,
-        },
-        "balls": balls,
-        "count": len(balls),
-        "last": balls[-1] if balls else None,
-        "cards": cards,
-        "targets": targets,
-        "prizes": prizes,
-        "awarded": sorted(awarded),
-        "won": won,
-        "marking": player.marking,
-        "balance": f"{balance:.2f}",
-        "balance_display": money_display(balance, hall.currency),
-        "cards_bought": bought,
-        "card_limit": limit,
-        # R99: what the game left the player with once it is over, for one who was away.
-        "outcome": {
-            "over": outcome.over,
-            "annulled": outcome.annulled,
-            "reason": outcome.reason,
-            "credited": f"{outcome.credited:.2f}",
-            "credited_display": money_display(outcome.credited, hall.currency),
-            "refunded": f"{outcome.refunded:.2f}",
-            "refunded_display": money_display(outcome.refunded, hall.currency),
-        },
-        # The play session: reminders, time limit (R101), inactivity (PT-806/70-71).
-        "playtime": playtime,
-        # R94: what the player may do now.
-        "choices": {
-            "buy": selling and (limit is None or bought < limit) and not playtime.get("limit_reached"),
-            "marking": True,
-            "mark_by_hand": player.marking == "manual" and bool(cards),
-            "lobby": True,
-        },
-    }
+    return ScreenOutcome(
+        over=outcome.over,
+        annulled=outcome.annulled,
+        reason=outcome.reason,
+        credited=f"{outcome.credited:.2f}",
+        credited_display=money_display(outcome.credited, currency),
+        refunded=f"{outcome.refunded:.2f}",
+        refunded_display=money_display(outcome.refunded, currency),
+    )
+
+
+def player_game_state(*, player: Player, game: Game) -> dict[str, Any]:
+    """Everything the player's game screen shows, as JSON, built by the engine's ``screen_state``
+    (as the demo's is): the game's stage, the balls (the last large), the player's cards with their
+    marks and, per card, the prizes one number away (R95), the prizes with their winners and
+    whether the player won one (R97), the wallet's balance, the marking chosen (R96), the choices
+    open now (R94), what the game left the player with (R99) and the play session (R101)."""
+    game = Game.objects.select_related("session__room__hall", "session__room__online").get(pk=game.pk)
+    hall = game.session.room.hall
+    online_room = game.session.room.online
+    balls = list(Ball.objects.filter(game=game).order_by("position").values_list("number", flat=True))
+    rules = detection.game_rules(game)
+    sales = list(
+        Sale.objects.filter(game=game, buyer=player).select_related("series__card_set").order_by("pk")
+    )
+    mine = {(s.series_id, n) for s in sales for n in range(s.first_number, s.last_number + 1)}
+    awarded = _screen_awarded(game, mine, hall.currency)
+    cards = _screen_cards(sales)
+    names = _prize_names()
+    prizes = [
+        ScreenPrize(
+            kind=p.kind.value,
+            name=names.get(p.kind.value, p.kind.value),
+            amount=f"{p.amount:.2f}",
+            display=p.display,
+        )
+        for p in sales_selectors.game_board_figures(game=game).prizes
+    ]
+    balance = player_selectors.wallet_balance(player=player)
+    price = game.price
+    return screen_state(
+        game=ScreenGame(
+            id=game.pk,
+            number=game.number,
+            room=game.session.room.name,
+            variant=game.variant,
+            state=game.state,
+            state_name=str(GameState(game.state).label),
+            price=f"{price:.2f}" if price is not None else None,
+            price_display=money_display(price, hall.currency) if price is not None else None,
+            sales_close_at=game.sales_close_at.isoformat() if game.sales_close_at else None,
+            ball_interval=f"{game.ball_interval}" if game.ball_interval is not None else None,
+        ),
+        rules=rules,
+        balls=balls,
+        cards=cards,
+        prizes=prizes,
+        awarded=awarded,
+        player=ScreenPlayer(
+            marking=player.marking,
+            balance=f"{balance:.2f}",
+            balance_display=money_display(balance, hall.currency),
+            cards_bought=sum(s.quantity for s in sales),
+            card_limit=hall.card_limit_per_player,
+        ),
+        selling=game_on_sale(game=game) and online_room is not None and online_room.active,
+        part=RealPart(
+            outcome=_screen_outcome(player=player, game=game, currency=hall.currency),
+            playtime=playtime_selectors.playtime_state(player=player),
+        ),
+    )
 
 
 # --- the player's history (R100) ------------------------------------------------------------------
@@ -500,7 +489,7 @@ def player_history(
                 HistoryPrize(
                     kind=winner.prize.kind,
                     name=names.get(winner.prize.kind, winner.prize.kind),
-                    card=_card_label(winner.series.label, winner.card_number),
+                    card=card_label(winner.series.label, winner.card_number),
                     gross=payment.gross,
                     net=entry.amount,
                 )
