@@ -1,16 +1,17 @@
 """Reads of online play (R85-R97): the online rooms, the series an online game sells, the
-player's lobby and the player's view of one game (cards, marks, one to go, prizes)."""
+player's lobby and the player's view of one game (cards, marks, one to go, prizes). The player's
+history of online games (R100) is the player's: bingo/players/selectors.py."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import F, Min, Prefetch, Q, QuerySet, Sum
+from django.db.models import F, Prefetch, QuerySet, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -364,170 +365,6 @@ def player_game_state(*, player: Player, game: Game) -> dict[str, Any]:
             outcome=_screen_outcome(player=player, game=game, currency=hall.currency),
             playtime=playtime_selectors.playtime_state(player=player),
         ),
-    )
-
-
-# --- the player's history (R100) ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class HistoryPrize:
-    """A prize the player won in a game: its kind, its name and the net amount credited."""
-
-    kind: str
-    name: str
-    card: str
-    gross: Decimal
-    net: Decimal
-
-
-@dataclass(frozen=True)
-class HistoryGame:
-    """One online game the player bought cards in, with what it cost and what it gave back."""
-
-    game: Game
-    at: datetime  # the player's first purchase in the game
-    cards: int
-    numbers: str
-    staked: Decimal
-    prizes: list[HistoryPrize]
-    refunded: Decimal
-
-    @property
-    def won(self) -> Decimal:
-        return sum((p.net for p in self.prizes), Decimal("0.00"))
-
-    @property
-    def net(self) -> Decimal:
-        """What the game left the wallet with: prizes + refund - stake (0 for a refunded game)."""
-        return self.won + self.refunded - self.staked
-
-    @property
-    def outcome(self) -> str:
-        """finished, annulled (the stake refunded, R98) or playing (not over yet)."""
-        if self.game.state == GameState.ANNULLED.value:
-            return "annulled"
-        if self.game.state == GameState.FINISHED.value:
-            return "finished"
-        return "playing"
-
-    @property
-    def reason(self) -> str:
-        """Why an annulled game was null and its stake refunded (R61 i), as recorded: a system
-        fault reads «Avaria do sistema (R98): …»; empty for a game not annulled."""
-        return self.game.state_reason if self.outcome == "annulled" else ""
-
-    @property
-    def result(self) -> str:
-        """won (a prize), refunded (annulled), lost (over with no prize) or pending."""
-        if self.prizes:
-            return "won"
-        return {"annulled": "refunded", "finished": "lost"}.get(self.outcome, "pending")
-
-
-@dataclass(frozen=True)
-class History:
-    """The player's games (newest first), their totals, and the newest game's full state."""
-
-    player: Player
-    currency: str
-    time_zone: str
-    games: list[HistoryGame]
-    staked: Decimal
-    won: Decimal
-    refunded: Decimal
-    net: Decimal
-    last: dict[str, Any] | None
-
-
-def hall_day_start(*, hall: Hall, day: date) -> datetime:
-    """The first instant of ``day`` on the hall's clock (its ``time_zone``)."""
-    return datetime.combine(day, time.min, tzinfo=ZoneInfo(hall.time_zone))
-
-
-def player_history(
-    *, player: Player, date_from: date | None = None, date_to: date | None = None, last: bool = False
-) -> History:
-    """R100 (PT-806/65, PT-803/37): every online game ``player`` bought cards in, newest first,
-    whose first purchase falls between ``date_from`` and ``date_to`` (both included, the hall's
-    dates): the cards (count and numbers), the stake, the prizes credited (net of tax), the
-    refund of an annulled game, the net; the totals; with ``last``, the newest listed game's full
-    state (balls in order, the player's cards, prizes and winners: ``player_game_state``).
-
-    A fixed number of queries whatever the number of games: the hall, the sales (games joined),
-    the prize and refund credits of the wallet; ``last`` adds ``player_game_state``'s own."""
-    hall = Hall.objects.get(pk=player.hall_id)
-    firsts = Sale.objects.filter(buyer=player).values("game_id").annotate(first=Min("created_at"))
-    if date_from is not None:
-        firsts = firsts.filter(first__gte=hall_day_start(hall=hall, day=date_from))
-    if date_to is not None:
-        firsts = firsts.filter(first__lt=hall_day_start(hall=hall, day=date_to + timedelta(days=1)))
-    sales = list(
-        Sale.objects.filter(buyer=player, game_id__in=firsts.values("game_id"))
-        .select_related("game__session__room", "series")
-        .order_by("game_id", "series__order_number", "first_number", "pk")
-    )
-    by_game: dict[int, list[Sale]] = {}
-    for sale in sales:
-        by_game.setdefault(sale.game_id, []).append(sale)
-    credits = (
-        WalletEntry.objects.filter(player=player, kind__in=(WalletEntry.Kind.PRIZE, WalletEntry.Kind.REFUND))
-        .filter(
-            Q(prize_payment__winner__prize__game_id__in=list(by_game)) | Q(refund__game_id__in=list(by_game))
-        )
-        .select_related("prize_payment__winner__prize", "prize_payment__winner__series", "refund")
-        .order_by("seq")
-    )
-    names = _prize_names()
-    prizes: dict[int, list[HistoryPrize]] = {}
-    refunds: dict[int, Decimal] = {}
-    for entry in credits if by_game else []:
-        if entry.prize_payment is not None:
-            payment = entry.prize_payment
-            winner = payment.winner
-            prizes.setdefault(winner.prize.game_id, []).append(
-                HistoryPrize(
-                    kind=winner.prize.kind,
-                    name=names.get(winner.prize.kind, winner.prize.kind),
-                    card=card_label(winner.series.label, winner.card_number),
-                    gross=payment.gross,
-                    net=entry.amount,
-                )
-            )
-        elif entry.refund is not None:
-            refunds[entry.refund.game_id] = refunds.get(entry.refund.game_id, Decimal("0.00")) + entry.amount
-    games = []
-    for game_id, game_sales in by_game.items():
-        games.append(
-            HistoryGame(
-                game=game_sales[0].game,
-                at=min(s.created_at for s in game_sales),
-                cards=sum(s.quantity for s in game_sales),
-                numbers="; ".join(
-                    f"{s.series.label} {s.first_number}"
-                    if s.first_number == s.last_number
-                    else f"{s.series.label} {s.first_number}-{s.last_number}"
-                    for s in game_sales
-                ),
-                staked=sum((s.amount for s in game_sales), Decimal("0.00")),
-                prizes=prizes.get(game_id, []),
-                refunded=refunds.get(game_id, Decimal("0.00")),
-            )
-        )
-    games.sort(key=lambda g: (g.at, g.game.pk), reverse=True)
-    staked = sum((g.staked for g in games), Decimal("0.00"))
-    won = sum((g.won for g in games), Decimal("0.00"))
-    refunded = sum((g.refunded for g in games), Decimal("0.00"))
-    return History(
-        player=player,
-        currency=hall.currency,
-        time_zone=hall.time_zone,
-        games=games,
-        staked=staked,
-        won=won,
-        refunded=refunded,
-        net=won + refunded - staked,
-        last=player_game_state(player=player, game=games[0].game) if last and games else None,
     )
 
 
