@@ -14,6 +14,8 @@ import pytest
 
 from bingo.demo import selectors as demo_selectors
 from bingo.demo import services as demo_services
+from bingo.engine import screen
+from bingo.models import PrizeKind
 from bingo.online.selectors import player_game_state
 from tests.players.test_history import Played, played  # noqa: F401  (the fixture)
 
@@ -60,3 +62,8 @@ def test_r102_the_demo_screen_has_the_real_screens_keys(played: Played) -> None:
     for state in real.values():
         assert_same_shape(state, mid)
         assert_same_shape(state, end)
+
+
+def test_r9_the_builder_names_the_jackpot_as_the_prizes_table_does() -> None:
+    """``screen_state`` counts a jackpot won beside the board by its kind's value (R9, R97)."""
+    assert PrizeKind.JACKPOT.value == screen.JACKPOT
