@@ -21,11 +21,18 @@ from django.utils.translation import ngettext
 
 from bingo.common import bounds
 from bingo.draw import detection
-from bingo.engine import Variant
 from bingo.engine.demo import CREDIT
-from bingo.engine.detection import card_check
 from bingo.engine.prizes import PrizeKind as EnginePrizeKind
 from bingo.engine.prizes import PrizePlan, prize_amounts
+from bingo.engine.screen import (
+    DemoPart,
+    ScreenAward,
+    ScreenCard,
+    ScreenGame,
+    ScreenPlayer,
+    ScreenPrize,
+    screen_state,
+)
 from bingo.models import DemoCreditEntry, DemoGame, OnlineRoom, Player, PrizeKind
 
 #: Free demo credits given when the player has run out (R102: the prize is more free play).
@@ -141,107 +148,85 @@ def _card_label(index: int, mine: int) -> str:
     return _("Simulated card %(n)d") % {"n": index - mine + 1}
 
 
-def demo_game_state(*, player: Player, game: DemoGame, now: datetime | None = None) -> dict[str, Any]:
-    """The demo game screen's state, shaped as the online game's (``player_game_state``) so the
-    same page and script show it: the balls shown so far (never a later one), the player's cards
-    marked with one number to go (R95), the prizes won so far and by whom, the demo balance.
-    ``demo`` and ``notice`` say it is a demonstration with no real money (R102)."""
-    now = now or timezone.now()
-    shown = demo_visible(game=game, now=now)
-    balls = list(game.balls[:shown])
-    over = shown >= len(game.balls)
-    rules = detection.rules_from(game.variant, list(game.prize_plan), None, None)
+def _demo_prizes(game: DemoGame) -> list[ScreenPrize]:
+    """The plan's prizes with their shares and values. Each value comes from the plan and the
+    stakes (as a real game's board shows it), never from the outcome: a prize that will not be
+    won must not show it before the end."""
     names = {kind.value: str(kind.label) for kind in PrizeKind}
-    awarded = [r for r in game.results if r["at"] <= shown]
-    awarded_kinds = {r["kind"] for r in awarded}
-    cards = []
-    for index, grid in enumerate(game.cards[: game.cards_mine]):
-        checked = card_check(rules, grid, balls)
-        cards.append(
-            {
-                "series": "demo",
-                "series_id": f"demo{game.pk}",
-                "number": index + 1,
-                "label": _card_label(index, game.cards_mine),
-                "grid": [list(row) for row in checked.grid],
-                "marks": [list(row) for row in checked.marks],
-                "one_to_go": [
-                    p.prize.value
-                    for p in checked.prizes
-                    if p.missing == 1 and p.prize.value not in awarded_kinds
-                ],
-                "held": [p.value for p in checked.held],
-            }
-        )
-    # Each prize's value from the plan and the stakes (as a real game's board shows it), never
-    # from the outcome: a prize that will not be won must not show it before the end.
     plan = PrizePlan(tuple((EnginePrizeKind(k), Decimal(v)) for k, v in game.prize_plan.items()))
     values = prize_amounts(
         plan, Decimal(game.card_price * len(game.cards)), jackpot_active=False, quantum=CREDIT
     ).by_kind
     prizes = []
-    won = []
     for kind, share in game.prize_plan.items():
-        record = next((r for r in awarded if r["kind"] == kind), None)
-        mine = bool(record and any(w < game.cards_mine for w in record["winners"]))
-        if mine:
-            won.append(kind)
         value = int(values[EnginePrizeKind(kind)])
         prizes.append(
-            {
-                "kind": kind,
-                "name": names.get(kind, kind),
-                "share": share,
-                "amount": value,
-                "display": credits_display(value),
-                "won": record is not None,
-                "winners": [_card_label(w, game.cards_mine) for w in record["winners"]] if record else [],
-                "each": credits_display(record["each"]) if record else None,
-                "mine": mine,
-            }
+            ScreenPrize(
+                kind=kind,
+                name=names.get(kind, kind),
+                share=share,
+                amount=value,
+                display=credits_display(value),
+            )
         )
+    return prizes
+
+
+def demo_game_state(*, player: Player, game: DemoGame, now: datetime | None = None) -> dict[str, Any]:
+    """The demo game screen's state, built by the engine's ``screen_state`` as the online game's
+    (``player_game_state``) is, so the same page and script show it: the balls shown so far (never
+    a later one), the player's cards marked with one number to go (R95), the prizes won so far and
+    by whom, the demo balance. ``demo`` and ``notice`` say it is a demonstration with no real
+    money (R102)."""
+    now = now or timezone.now()
+    shown = demo_visible(game=game, now=now)
+    over = shown >= len(game.balls)
+    mine = game.cards_mine
+    awarded: dict[str, ScreenAward] = {}
+    for result in game.results:
+        if result["at"] <= shown:
+            awarded.setdefault(
+                result["kind"],
+                ScreenAward(
+                    winners=tuple(_card_label(w, mine) for w in result["winners"]),
+                    each=credits_display(result["each"]),
+                    mine=any(w < mine for w in result["winners"]),
+                ),
+            )
+    cards = [
+        ScreenCard(
+            series="demo", series_id=f"demo{game.pk}", number=i + 1, label=_card_label(i, mine), grid=grid
+        )
+        for i, grid in enumerate(game.cards[:mine])
+    ]
     balance = demo_balance(player=player)
-    targets = [{"prize": t.prize.value, "cells": [list(c) for c in t.cells]} for t in rules.targets]
-    return {
-        "type": "player.state",
-        "demo": True,
-        "notice": demo_notice(),
-        "game": {
-            "id": game.pk,
-            "number": game.pk,
-            "room": game.online_room.room.name,
-            "variant": game.variant,
-            "size": int(Variant(game.variant).value),
-            "state": "finished" if over else "drawing",
-            "state_name": _("Finished") if over else _("Drawing"),
-            "price": game.card_price,
-            "price_display": credits_display(game.card_price),
-            "sales_close_at": None,
-            "ball_interval": f"{game.ball_interval}",
-            "started_at": game.started_at.isoformat(),
-            "next_ball_at": None if over else demo_ball_at(game=game, position=shown + 1).isoformat(),
-            "cards_simulated": len(game.cards) - game.cards_mine,
-        },
-        "balls": balls,
-        "count": len(balls),
-        "last": balls[-1] if balls else None,
-        "cards": cards,
-        "targets": targets,
-        "prizes": prizes,
-        "awarded": sorted(awarded_kinds),
-        "won": won,
-        "winnings": game.winnings if over else None,
-        "winnings_display": credits_display(game.winnings) if over else None,
-        "marking": player.marking,
-        "balance": balance,
-        "balance_display": credits_display(balance),
-        "cards_bought": game.cards_mine,
-        "card_limit": DEMO_MAX_CARDS,
-        "choices": {
-            "buy": False,
-            "play_again": over,
-            "marking": True,
-            "mark_by_hand": player.marking == "manual" and bool(cards),
-            "lobby": True,
-        },
-    }
+    return screen_state(
+        game=ScreenGame(
+            id=game.pk,
+            number=game.pk,
+            room=game.online_room.room.name,
+            variant=game.variant,
+            state="finished" if over else "drawing",
+            state_name=_("Finished") if over else _("Drawing"),
+            price=game.card_price,
+            price_display=credits_display(game.card_price),
+            sales_close_at=None,
+            ball_interval=f"{game.ball_interval}",
+        ),
+        rules=detection.rules_from(game.variant, list(game.prize_plan), None, None),
+        balls=list(game.balls[:shown]),
+        cards=cards,
+        prizes=_demo_prizes(game),
+        awarded=awarded,
+        player=ScreenPlayer(player.marking, balance, credits_display(balance), mine, DEMO_MAX_CARDS),
+        selling=False,
+        part=DemoPart(
+            notice=demo_notice(),
+            started_at=game.started_at.isoformat(),
+            next_ball_at=None if over else demo_ball_at(game=game, position=shown + 1).isoformat(),
+            cards_simulated=len(game.cards) - mine,
+            winnings=game.winnings if over else None,
+            winnings_display=credits_display(game.winnings) if over else None,
+            play_again=over,
+        ),
+    )

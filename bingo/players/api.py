@@ -38,7 +38,6 @@ from bingo.common.api import (
 from bingo.common.roles import Role
 from bingo.common.throttling import SlidingWindowThrottle
 from bingo.models import Player, WalletEntry
-from bingo.online import selectors as online_selectors
 from bingo.players import selectors, services
 from bingo.players.access import IsPlayer, player_from_request
 from bingo.players.pdf import history_pdf_bytes
@@ -358,7 +357,7 @@ class MyHistoryView(APIView):
         player = player_from_request(request)
         query = HistoryQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        history = online_selectors.player_history(player=player, **query.validated_data)
+        history = selectors.player_history(player=player, **query.validated_data)
         return Response(HistorySerializer(history).data)
 
 

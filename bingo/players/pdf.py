@@ -1,5 +1,5 @@
 """The player's statement as a PDF (R100, PT-806/65): the same games and totals as «O meu
-histórico» and its CSV (``bingo.online.selectors.player_history``), on A4 pages numbered
+histórico» and its CSV (``bingo.players.selectors.player_history``), on A4 pages numbered
 "página N de M" like the acta's (the common page writer, ``bingo.common.pdf``). The page and the API
 both call ``history_pdf_bytes``; ``render_history_pdf`` itself reads nothing from the database."""
 
@@ -17,7 +17,7 @@ from bingo.common.clock import hall_zone
 from bingo.common.money import money_display
 from bingo.common.pdf import FONT_BOLD, LEADING, PageWriter, page_writer
 from bingo.models import Player
-from bingo.online.selectors import History, HistoryGame, player_history
+from bingo.players.selectors import History, HistoryGame, player_history
 
 
 def history_labels() -> dict[str, str]:

@@ -1,17 +1,19 @@
-"""Reads of online players and their wallets (R85-R103)."""
+"""Reads of online players, their wallets (R85-R103) and their history of online games (R100)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import Min, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from bingo.common.roles import Role
-from bingo.models import Player, Sale, WalletEntry
+from bingo.engine.screen import card_label
+from bingo.models import Game, GameState, Player, PrizeKind, Sale, WalletEntry
 from halls.models import Hall
 from halls.selectors import hall_list_for
 
@@ -163,3 +165,174 @@ def wallet_statement(*, entries: list[WalletEntry]) -> list[StatementLine]:
             what = ""
         lines.append(StatementLine(entry=entry, what=what))
     return lines
+
+
+# --- the player's history (R100) ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HistoryPrize:
+    """A prize the player won in a game: its kind, its name and the net amount credited."""
+
+    kind: str
+    name: str
+    card: str
+    gross: Decimal
+    net: Decimal
+
+
+@dataclass(frozen=True)
+class HistoryGame:
+    """One online game the player bought cards in, with what it cost and what it gave back."""
+
+    game: Game
+    at: datetime  # the player's first purchase in the game
+    cards: int
+    numbers: str
+    staked: Decimal
+    prizes: list[HistoryPrize]
+    refunded: Decimal
+
+    @property
+    def won(self) -> Decimal:
+        return sum((p.net for p in self.prizes), Decimal("0.00"))
+
+    @property
+    def net(self) -> Decimal:
+        """What the game left the wallet with: prizes + refund - stake (0 for a refunded game)."""
+        return self.won + self.refunded - self.staked
+
+    @property
+    def outcome(self) -> str:
+        """finished, annulled (the stake refunded, R98) or playing (not over yet)."""
+        if self.game.state == GameState.ANNULLED.value:
+            return "annulled"
+        if self.game.state == GameState.FINISHED.value:
+            return "finished"
+        return "playing"
+
+    @property
+    def reason(self) -> str:
+        """Why an annulled game was null and its stake refunded (R61 i), as recorded: a system
+        fault reads «Avaria do sistema (R98): …»; empty for a game not annulled."""
+        return self.game.state_reason if self.outcome == "annulled" else ""
+
+    @property
+    def result(self) -> str:
+        """won (a prize), refunded (annulled), lost (over with no prize) or pending."""
+        if self.prizes:
+            return "won"
+        return {"annulled": "refunded", "finished": "lost"}.get(self.outcome, "pending")
+
+
+@dataclass(frozen=True)
+class History:
+    """The player's games (newest first) and their totals."""
+
+    player: Player
+    currency: str
+    time_zone: str
+    games: list[HistoryGame]
+    staked: Decimal
+    won: Decimal
+    refunded: Decimal
+    net: Decimal
+
+
+def hall_day_start(*, hall: Hall, day: date) -> datetime:
+    """The first instant of ``day`` on the hall's clock (its ``time_zone``)."""
+    return datetime.combine(day, time.min, tzinfo=ZoneInfo(hall.time_zone))
+
+
+def _history_sales(
+    *, player: Player, hall: Hall, date_from: date | None, date_to: date | None
+) -> dict[int, list[Sale]]:
+    """The player's sales by game, of the games whose first purchase falls between the hall's
+    dates ``date_from`` and ``date_to`` (both included), each game's in card order."""
+    firsts = Sale.objects.filter(buyer=player).values("game_id").annotate(first=Min("created_at"))
+    if date_from is not None:
+        firsts = firsts.filter(first__gte=hall_day_start(hall=hall, day=date_from))
+    if date_to is not None:
+        firsts = firsts.filter(first__lt=hall_day_start(hall=hall, day=date_to + timedelta(days=1)))
+    sales = (
+        Sale.objects.filter(buyer=player, game_id__in=firsts.values("game_id"))
+        .select_related("game__session__room", "series")
+        .order_by("game_id", "series__order_number", "first_number", "pk")
+    )
+    by_game: dict[int, list[Sale]] = {}
+    for sale in sales:
+        by_game.setdefault(sale.game_id, []).append(sale)
+    return by_game
+
+
+def _history_credits(
+    *, player: Player, game_ids: list[int]
+) -> tuple[dict[int, list[HistoryPrize]], dict[int, Decimal]]:
+    """The prizes credited to the player's wallet (net of tax) and the refunds, by game."""
+    prizes: dict[int, list[HistoryPrize]] = {}
+    refunds: dict[int, Decimal] = {}
+    if not game_ids:
+        return prizes, refunds
+    credits = (
+        WalletEntry.objects.filter(player=player, kind__in=(WalletEntry.Kind.PRIZE, WalletEntry.Kind.REFUND))
+        .filter(Q(prize_payment__winner__prize__game_id__in=game_ids) | Q(refund__game_id__in=game_ids))
+        .select_related("prize_payment__winner__prize", "prize_payment__winner__series", "refund")
+        .order_by("seq")
+    )
+    names = {kind.value: str(kind.label) for kind in PrizeKind}
+    for entry in credits:
+        if entry.prize_payment is not None:
+            payment = entry.prize_payment
+            winner = payment.winner
+            prizes.setdefault(winner.prize.game_id, []).append(
+                HistoryPrize(
+                    kind=winner.prize.kind,
+                    name=names.get(winner.prize.kind, winner.prize.kind),
+                    card=card_label(winner.series.label, winner.card_number),
+                    gross=payment.gross,
+                    net=entry.amount,
+                )
+            )
+        elif entry.refund is not None:
+            refunds[entry.refund.game_id] = refunds.get(entry.refund.game_id, Decimal("0.00")) + entry.amount
+    return prizes, refunds
+
+
+def player_history(*, player: Player, date_from: date | None = None, date_to: date | None = None) -> History:
+    """R100 (PT-806/65, PT-803/37): every online game ``player`` bought cards in, newest first,
+    whose first purchase falls between ``date_from`` and ``date_to`` (both included, the hall's
+    dates): the cards (count and numbers), the stake, the prizes credited (net of tax), the
+    refund of an annulled game, the net; the totals. The newest game's full state is the game
+    screen's (``bingo.online.selectors.player_game_state``), which the history page adds.
+
+    A fixed number of queries whatever the number of games: the hall, the sales (games joined),
+    the prize and refund credits of the wallet."""
+    hall = Hall.objects.get(pk=player.hall_id)
+    by_game = _history_sales(player=player, hall=hall, date_from=date_from, date_to=date_to)
+    prizes, refunds = _history_credits(player=player, game_ids=list(by_game))
+    games = [
+        HistoryGame(
+            game=game_sales[0].game,
+            at=min(s.created_at for s in game_sales),
+            cards=sum(s.quantity for s in game_sales),
+            numbers=_cards(game_sales),
+            staked=sum((s.amount for s in game_sales), Decimal("0.00")),
+            prizes=prizes.get(game_id, []),
+            refunded=refunds.get(game_id, Decimal("0.00")),
+        )
+        for game_id, game_sales in by_game.items()
+    ]
+    games.sort(key=lambda g: (g.at, g.game.pk), reverse=True)
+    staked = sum((g.staked for g in games), Decimal("0.00"))
+    won = sum((g.won for g in games), Decimal("0.00"))
+    refunded = sum((g.refunded for g in games), Decimal("0.00"))
+    return History(
+        player=player,
+        currency=hall.currency,
+        time_zone=hall.time_zone,
+        games=games,
+        staked=staked,
+        won=won,
+        refunded=refunded,
+        net=won + refunded - staked,
+    )

@@ -133,7 +133,14 @@ def my_history(request: HttpRequest) -> HttpResponse:
     player = player_from_request(request)
     form = HistoryFilterForm(request.GET or None)
     refused = form.is_bound and not form.is_valid()
-    history = online_selectors.player_history(player=player, last=True, **_history_dates(form))
+    history = selectors.player_history(player=player, **_history_dates(form))
+    # The newest listed game's full state (balls in order, cards, prizes and winners): the game
+    # screen's own.
+    last = (
+        online_selectors.player_game_state(player=player, game=history.games[0].game)
+        if history.games
+        else None
+    )
     # R61 j): the player's complaints about each game, with the managers' answers, on its row.
     complaints = complaint_selectors.complaint_by_game(
         player=player, game_ids=[g.game.pk for g in history.games]
@@ -143,7 +150,7 @@ def my_history(request: HttpRequest) -> HttpResponse:
         "player": player,
         "form": form,
         "history": history,
-        "last": history.last,
+        "last": last,
         "rows": [
             (line, labels[line.result], labels[line.outcome], complaints.get(line.game.pk, []))
             for line in history.games
@@ -185,7 +192,7 @@ def my_history_csv(request: HttpRequest) -> HttpResponse:
             status=400,
             content_type="text/plain; charset=utf-8",
         )
-    history = online_selectors.player_history(player=player, **_history_dates(form))
+    history = selectors.player_history(player=player, **_history_dates(form))
     labels = history_labels()
     zone = hall_zone(history.time_zone)
     response = HttpResponse(content_type="text/csv; charset=utf-8")

@@ -36,8 +36,7 @@ from bingo.models import (
     WalletEntry,
 )
 from bingo.online import services as online_services
-from bingo.online.selectors import player_history
-from bingo.players.selectors import wallet_balance, wallet_entry_list, wallet_statement
+from bingo.players.selectors import player_history, wallet_balance, wallet_entry_list, wallet_statement
 from halls.models import StaffMembership
 from tests.autodraw.helpers import (
     Clock,

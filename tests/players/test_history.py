@@ -22,8 +22,7 @@ from django.utils import timezone
 from bingo.common.roles import Role, user_roles_set
 from bingo.draw import services as draw_services
 from bingo.models import Ball, Game, Player, Sale, WalletEntry
-from bingo.online.selectors import player_history
-from bingo.players.selectors import wallet_balance
+from bingo.players.selectors import player_history, wallet_balance
 from cards.selectors import card_set_cells
 from halls.models import Room
 from tests.autodraw.helpers import (

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
-from bingo.online.selectors import player_history
+from bingo.players.selectors import player_history
 from tests.players.test_history import Played, _day, played  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db

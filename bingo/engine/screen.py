@@ -1,0 +1,270 @@
+"""The player's game screen: one state for a real online game and for a demo game (R94-R97, R102).
+
+``screen_state`` is the one place that says what the game screen's JSON holds (the ``player.state``
+that ``templates/online/_game_board.html`` and ``static/js/online_game.js`` read): the game, the
+balls (the last one large), the player's cards marked, each with the prizes one number away (R95,
+found by ``card_check``), the rules' ``targets`` so the page finds "one to go" itself as each ball
+arrives, the prizes with their winners and whether the player won one (R97), the balance, the
+marking chosen (R96) and what the player may do now (R94).
+
+Two selectors gather its inputs from their tables and put the amounts in their own units (money
+for a real game, whole demo credits for a demo): ``bingo.online.selectors.player_game_state`` and
+``bingo.demo.selectors.demo_game_state``. A key the screen needs is added here, for both. What
+only one of them shows is its part: ``DemoPart`` (no real money, R102; the winnings; when the next
+ball shows) or ``RealPart`` (what the game left the player with, R99; the play session, R101).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from bingo.engine.detection import PrizeRules, card_check
+from bingo.engine.variants import Variant
+
+#: The progressive jackpot (R9): won beside the board's prizes, by the bingo's card; its winners
+#: count in ``won`` whether or not the board lists it. A demo game never plays it.
+JACKPOT = "jackpot"
+
+
+def card_label(series_label: str, number: int) -> str:
+    """What a real card is called on the player's screens: «A-1 n.º 7»."""
+    return f"{series_label} n.º {number}"
+
+
+@dataclass(frozen=True)
+class ScreenGame:
+    """The game as the screen heads it, its amounts already in the screen's units."""
+
+    id: int
+    number: int
+    room: str
+    variant: str
+    state: str
+    state_name: str
+    #: A real card's price as "10.00", a demo card's in whole credits; None when not set.
+    price: str | int | None
+    price_display: str | None
+    #: ISO 8601; None when the game announces no close.
+    sales_close_at: str | None
+    ball_interval: str | None
+
+
+@dataclass(frozen=True)
+class ScreenCard:
+    """One of the player's cards: the series it belongs to, its number and its rows."""
+
+    series: str
+    series_id: int | str
+    number: int
+    label: str
+    #: The card's rows, None for a blank.
+    grid: list[list[int | None]]
+
+
+@dataclass(frozen=True)
+class ScreenPrize:
+    """A prize of the game's board, in the board's order, its value in the screen's units."""
+
+    kind: str
+    name: str
+    amount: str | int
+    display: str
+    #: The plan's share, which the demo shows beside the prize; None: not shown.
+    share: str | None = None
+
+
+@dataclass(frozen=True)
+class ScreenAward:
+    """A prize awarded so far: its winning cards' labels, each one's part as shown, and whether
+    one of them is the player's."""
+
+    winners: tuple[str, ...]
+    each: str
+    mine: bool
+
+
+@dataclass(frozen=True)
+class ScreenPlayer:
+    """The player beside the game: the marking (R96), the balance, the cards bought and the most
+    they may buy (R35; None: no limit)."""
+
+    marking: str
+    balance: str | int
+    balance_display: str
+    cards_bought: int
+    card_limit: int | None
+
+
+@dataclass(frozen=True)
+class ScreenOutcome:
+    """R99: what a real game left the player with once it is over, for one who was away."""
+
+    over: bool
+    annulled: bool
+    reason: str
+    credited: str
+    credited_display: str
+    refunded: str
+    refunded_display: str
+
+
+@dataclass(frozen=True)
+class RealPart:
+    """What only a real game's screen shows: its outcome (R99) and the play session (reminders,
+    time limit R101, inactivity PT-806/70-71), whose reached limit stops buying."""
+
+    outcome: ScreenOutcome
+    playtime: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class DemoPart:
+    """What only a demo game's screen shows (R102): that no real money is played, when it started
+    and shows its next ball, the simulated cards it plays against, the winnings once over."""
+
+    notice: str
+    started_at: str
+    next_ball_at: str | None
+    cards_simulated: int
+    winnings: int | None
+    winnings_display: str | None
+    play_again: bool
+
+
+def _heading(game: ScreenGame, demo: DemoPart | None) -> dict[str, Any]:
+    """The game's heading; a demo's adds when it started, its next ball and the simulated cards."""
+    heading: dict[str, Any] = {
+        "id": game.id,
+        "number": game.number,
+        "room": game.room,
+        "variant": game.variant,
+        "size": int(Variant(game.variant).value),
+        "state": game.state,
+        "state_name": game.state_name,
+        "price": game.price,
+        "price_display": game.price_display,
+        "sales_close_at": game.sales_close_at,
+        "ball_interval": game.ball_interval,
+    }
+    if demo:
+        heading |= {
+            "started_at": demo.started_at,
+            "next_ball_at": demo.next_ball_at,
+            "cards_simulated": demo.cards_simulated,
+        }
+    return heading
+
+
+def _card_rows(
+    rules: PrizeRules, cards: Sequence[ScreenCard], balls: Sequence[int], awarded: Mapping[str, ScreenAward]
+) -> list[dict[str, Any]]:
+    """Each card marked with the balls, its prizes one number away not yet awarded (R95) and held."""
+    rows = []
+    for card in cards:
+        checked = card_check(rules, card.grid, balls)
+        rows.append(
+            {
+                "series": card.series,
+                "series_id": card.series_id,
+                "number": card.number,
+                "label": card.label,
+                "grid": [list(row) for row in checked.grid],
+                "marks": [list(row) for row in checked.marks],
+                "one_to_go": [
+                    p.prize.value for p in checked.prizes if p.missing == 1 and p.prize.value not in awarded
+                ],
+                "held": [p.value for p in checked.held],
+            }
+        )
+    return rows
+
+
+def _prize_rows(prizes: Sequence[ScreenPrize], awarded: Mapping[str, ScreenAward]) -> list[dict[str, Any]]:
+    """The board's prizes, each with its winners once awarded and whether one is the player's."""
+    rows = []
+    for prize in prizes:
+        award = awarded.get(prize.kind)
+        row: dict[str, Any] = {"kind": prize.kind, "name": prize.name}
+        if prize.share is not None:
+            row["share"] = prize.share
+        row |= {
+            "amount": prize.amount,
+            "display": prize.display,
+            "won": award is not None,
+            "winners": list(award.winners) if award else [],
+            "each": award.each if award else None,
+            "mine": bool(award and award.mine),
+        }
+        rows.append(row)
+    return rows
+
+
+def _won(prizes: Sequence[ScreenPrize], awarded: Mapping[str, ScreenAward]) -> list[str]:
+    """The prizes the player won (R97): the board's in its order, then the jackpot (R9)."""
+    won = [p.kind for p in prizes if (award := awarded.get(p.kind)) is not None and award.mine]
+    jackpot = awarded.get(JACKPOT)
+    if jackpot is not None and jackpot.mine:
+        won.append(JACKPOT)
+    return won
+
+
+def screen_state(
+    *,
+    game: ScreenGame,
+    rules: PrizeRules,
+    balls: Sequence[int],
+    cards: Sequence[ScreenCard],
+    prizes: Sequence[ScreenPrize],
+    awarded: Mapping[str, ScreenAward],
+    player: ScreenPlayer,
+    selling: bool,
+    part: RealPart | DemoPart,
+) -> dict[str, Any]:
+    """The game screen's state (``player.state``) as JSON-ready values: ``balls`` drawn (shown) so
+    far in order, ``awarded`` the prizes awarded so far by kind, ``selling`` whether the game sells
+    cards to this player now (R94, R93)."""
+    demo = part if isinstance(part, DemoPart) else None
+    real = part if isinstance(part, RealPart) else None
+    state: dict[str, Any] = {"type": "player.state"}
+    if demo:
+        state |= {"demo": True, "notice": demo.notice}
+    card_rows = _card_rows(rules, cards, balls, awarded)
+    state |= {
+        "game": _heading(game, demo),
+        "balls": list(balls),
+        "count": len(balls),
+        "last": balls[-1] if balls else None,
+        "cards": card_rows,
+        "targets": [{"prize": t.prize.value, "cells": [list(c) for c in t.cells]} for t in rules.targets],
+        "prizes": _prize_rows(prizes, awarded),
+        "awarded": sorted(awarded),
+        "won": _won(prizes, awarded),
+    }
+    if demo:
+        state |= {"winnings": demo.winnings, "winnings_display": demo.winnings_display}
+    state |= {
+        "marking": player.marking,
+        "balance": player.balance,
+        "balance_display": player.balance_display,
+        "cards_bought": player.cards_bought,
+        "card_limit": player.card_limit,
+    }
+    if real:
+        state |= {"outcome": asdict(real.outcome), "playtime": real.playtime}
+    # R94: what the player may do now; buying stops at the card limit (R35) and the play
+    # session's limit (R101).
+    limit = player.card_limit
+    blocked = bool(real and real.playtime.get("limit_reached"))
+    choices: dict[str, Any] = {
+        "buy": selling and (limit is None or player.cards_bought < limit) and not blocked
+    }
+    if demo:
+        choices["play_again"] = demo.play_again
+    state["choices"] = choices | {
+        "marking": True,
+        "mark_by_hand": player.marking == "manual" and bool(card_rows),
+        "lobby": True,
+    }
+    return state

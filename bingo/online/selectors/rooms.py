@@ -1,0 +1,144 @@
+"""The online rooms (R88-R93) and what they sell: the rooms of a hall, whether a game sells now
+(R93), the online series a game puts on sale (R36-R37, R85), why a room sells nothing, its coming
+games; the prizes' names every online screen shows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from django.db.models import F, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from bingo.models import Game, GameState, OnlineRoom, PrizeKind
+from cards.models import CardSet, Series
+from halls.models import Hall
+
+#: The games a lobby and a room's page list: those not over yet.
+COMING_STATES = (
+    GameState.PLANNED.value,
+    GameState.SELLING.value,
+    GameState.SALES_CLOSED.value,
+    GameState.DRAWING.value,
+    GameState.SUSPENDED.value,
+)
+#: How many coming games the lobby shows per room.
+LOBBY_GAMES = 6
+
+
+def online_room_list(*, halls: QuerySet[Hall]) -> QuerySet[OnlineRoom]:
+    """The online rooms of ``halls``, with their room and hall, by hall and name."""
+    return (
+        OnlineRoom.objects.filter(room__hall__in=halls)
+        .select_related("room__hall")
+        .order_by("room__hall__name", "room__name")
+    )
+
+
+def online_room_get(*, halls: QuerySet[Hall], room_id: int) -> OnlineRoom:
+    """One online room of ``halls``; OnlineRoom.DoesNotExist otherwise (another hall's too)."""
+    return online_room_list(halls=halls).get(pk=room_id)
+
+
+def game_on_sale(*, game: Game, now: datetime | None = None) -> bool:
+    """Whether ``game`` sells cards now: selling, and its announced close not reached. Sales
+    close for everyone at ``sales_close_at`` (R93), whether or not the reconciler has closed
+    them yet (it runs every second, and not at all while beat is down)."""
+    if game.state != GameState.SELLING.value:
+        return False
+    return game.sales_close_at is None or (now or timezone.now()) < game.sales_close_at
+
+
+def online_series_pick(*, hall: Hall, variant: str, price: Decimal | None = None) -> Series | None:
+    """The series an online game of ``variant`` (and cards of face value ``price``) puts on
+    sale: the hall's online, ready series in stock with cards left, not on sale in another game,
+    not double cards (an online game plays its cards once), lowest order number first, so the
+    series are sold in their order (R36-R37, R85). None when there is none. The manager's
+    scheduling and the autodraw loop both pick with it."""
+    found = Series.objects.filter(
+        hall=hall,
+        online=True,
+        double=False,
+        status=Series.Status.IN_STOCK,
+        on_sale_in__isnull=True,
+        last_sold__lt=F("size"),
+        card_set__status=CardSet.Status.READY,
+        card_set__variant=variant,
+    ).exclude(games__game__state=GameState.SELLING.value)
+    if price is not None:
+        found = found.filter(price=price)
+    return found.select_related("card_set").order_by("order_number").first()
+
+
+def online_series_available(*, hall: Hall, variant: str, price: Decimal | None = None) -> bool:
+    """Whether ``hall`` has an online series of ``variant`` (and cards of face value ``price``)
+    with cards left to sell: in stock or on sale, its card set ready, not double cards. What a
+    continuous room needs to be opened (R90) and each game of a scheduled session (R92);
+    ``online_series_pick`` chooses among them when a game's sales open."""
+    found = Series.objects.filter(
+        hall=hall,
+        online=True,
+        double=False,
+        status__in=[Series.Status.IN_STOCK, Series.Status.ON_SALE],
+        last_sold__lt=F("size"),
+        card_set__status=CardSet.Status.READY,
+        card_set__variant=variant,
+    )
+    if price is not None:
+        found = found.filter(price=price)
+    return found.exists()
+
+
+#: Why an online room sells nothing (``OnlineRoom.idle["reason"]``, written by the autodraw loop).
+IDLE_NO_SERIES = "no_series"
+IDLE_SESSION_NO_SERIES = "session_no_series"
+
+
+@dataclass(frozen=True)
+class RoomIdle:
+    """Why an online room sells nothing, as the autodraw loop last found it, and since when."""
+
+    reason: str
+    message: str
+    since: datetime | None
+
+
+def online_room_idle(*, online_room: OnlineRoom) -> RoomIdle | None:
+    """Why ``online_room`` sells nothing now, in the request's language; None when nothing
+    stops it (or it is closed to players, which says why by itself). The players' lobby only
+    shows that no game is coming; this is for the manager."""
+    idle = online_room.idle or {}
+    if not online_room.active or not idle.get("reason"):
+        return None
+    if idle["reason"] == IDLE_SESSION_NO_SERIES:
+        zone = ZoneInfo(online_room.room.hall.time_zone)
+        start = datetime.fromisoformat(idle["starts_at"]).astimezone(zone).strftime("%Y-%m-%d %H:%M")
+        message = _(
+            "The session of %(start)s cannot open: game %(n)d has no online series of variant "
+            "%(variant)s at %(price)s with cards left to sell (R92, R93)."
+        ) % {"start": start, "n": idle["game"], "variant": idle["variant"], "price": idle["price"]}
+    else:
+        message = _(
+            "No online series of variant %(variant)s with cards left to sell: create one "
+            "(Series → New series, «Online play» ticked) and the room opens its next game."
+        ) % {"variant": idle.get("variant", online_room.variant)}
+    return RoomIdle(reason=idle["reason"], message=message, since=online_room.idle_since)
+
+
+def room_game_list(*, online_room: OnlineRoom, limit: int = LOBBY_GAMES) -> list[Game]:
+    """The room's games not over yet, soonest first (its sessions not ended)."""
+    return list(
+        Game.objects.filter(
+            session__room_id=online_room.pk, session__ended_at__isnull=True, state__in=COMING_STATES
+        )
+        .select_related("session__room__hall")
+        .order_by("session__starts_at", "number")[:limit]
+    )
+
+
+def prize_names() -> dict[str, str]:
+    """The prizes' names in the request's language, by kind, as the online screens show them."""
+    return {kind.value: str(kind.label) for kind in PrizeKind}
