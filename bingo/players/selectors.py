@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Min, Q, QuerySet
 from django.utils.translation import gettext as _
 
+from bingo.common.clock import hall_day_start
 from bingo.common.roles import Role
 from bingo.engine.screen import card_label
 from bingo.models import Game, GameState, Player, PrizeKind, Sale, WalletEntry
@@ -237,11 +237,6 @@ class History:
     won: Decimal
     refunded: Decimal
     net: Decimal
-
-
-def hall_day_start(*, hall: Hall, day: date) -> datetime:
-    """The first instant of ``day`` on the hall's clock (its ``time_zone``)."""
-    return datetime.combine(day, time.min, tzinfo=ZoneInfo(hall.time_zone))
 
 
 def _history_sales(

@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 from django.db.models import F, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bingo.common.clock import hall_clock_text
 from bingo.models import Game, GameState, OnlineRoom, PrizeKind
 from cards.models import CardSet, Series
 from halls.models import Hall
@@ -114,8 +114,7 @@ def online_room_idle(*, online_room: OnlineRoom) -> RoomIdle | None:
     if not online_room.active or not idle.get("reason"):
         return None
     if idle["reason"] == IDLE_SESSION_NO_SERIES:
-        zone = ZoneInfo(online_room.room.hall.time_zone)
-        start = datetime.fromisoformat(idle["starts_at"]).astimezone(zone).strftime("%Y-%m-%d %H:%M")
+        start = hall_clock_text(datetime.fromisoformat(idle["starts_at"]), online_room.room.hall)
         message = _(
             "The session of %(start)s cannot open: game %(n)d has no online series of variant "
             "%(variant)s at %(price)s with cards left to sell (R92, R93)."
