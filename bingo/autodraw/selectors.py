@@ -6,12 +6,13 @@ same the manager's scheduling checks with.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Count, F, QuerySet
 
 from bingo.engine.gamestate import GameState
-from bingo.models import Ball, BallFailure, DrawMode, Game, OnlineRoom, Session
+from bingo.models import DrawMode, Game, OnlineRoom, Session
 from cards.models import Series
 
 
@@ -53,22 +54,34 @@ def online_games_sales_due(*, now: datetime) -> list[int]:
     )
 
 
-def online_games_drawing_overdue(*, before: datetime) -> list[tuple[int, int]]:
-    """(game id, next ball position) of the online games drawing whose next ball was due
-    before ``before``: their ball task was lost (a worker killed) or is late."""
-    games = list(
+@dataclass(frozen=True)
+class Overdue:
+    """An online game drawing whose next ball was due at ``next_ball_at`` and is not out: the
+    ball at ``position``."""
+
+    game_id: int
+    position: int
+    next_ball_at: datetime
+
+
+def online_games_drawing_overdue(*, before: datetime) -> list[Overdue]:
+    """The online games drawing (electronically) whose next ball was due before ``before``:
+    their ball task was lost (a worker killed) or is late; late enough, the system cannot
+    decide them (R98). One query, the balls drawn counted in it: the reconciler asks every
+    second."""
+    rows = (
         Game.objects.filter(
             state=GameState.DRAWING.value,
             draw_mode=DrawMode.ELECTRONIC,
             manual_from_ball__isnull=True,  # after R55's switch a person keys the balls in
             next_ball_at__lte=before,
             session__room__online__isnull=False,
-        ).values_list("pk", flat=True)
+        )
+        .annotate(drawn=Count("balls"))
+        .order_by("pk")
+        .values_list("pk", "drawn", "next_ball_at")
     )
-    counts: dict[int, int] = dict.fromkeys(games, 0)
-    for game_id in Ball.objects.filter(game_id__in=games).values_list("game_id", flat=True):
-        counts[game_id] += 1
-    return [(game_id, counts[game_id] + 1) for game_id in games]
+    return [Overdue(game_id, drawn + 1, due) for game_id, drawn, due in rows if due is not None]
 
 
 def online_sessions_waiting_to_draw() -> list[int]:
@@ -79,35 +92,3 @@ def online_sessions_waiting_to_draw() -> list[int]:
         .values_list("session_id", flat=True)
         .distinct()
     )
-
-
-def online_games_drawing_overdue_ids(*, before: datetime) -> list[int]:
-    """Ids of the online games drawing (electronically) whose next ball was due before
-    ``before``: with ``before`` ``ONLINE_FAULT_AFTER`` seconds ago, the reconciler's candidates
-    for a system fault (R98)."""
-    return [game_id for game_id, _position in online_games_drawing_overdue(before=before)]
-
-
-def online_games_ball_failing(*, at_least: int) -> list[int]:
-    """Ids of the online games drawing whose next ball's task has failed ``at_least`` times
-    (``BallFailure``): the reconciler's other candidates for a system fault (R98)."""
-    rows = (
-        BallFailure.objects.filter(
-            game__state=GameState.DRAWING.value, game__session__room__online__isnull=False
-        )
-        .values("game_id", "position")
-        .annotate(n=Count("pk"))
-        .filter(n__gte=at_least)
-        .order_by()
-    )
-    candidates = {(row["game_id"], row["position"]) for row in rows}
-    if not candidates:
-        return []
-    drawn = dict(
-        Ball.objects.filter(game_id__in={g for g, _p in candidates})
-        .values("game_id")
-        .annotate(n=Count("pk"))
-        .order_by()
-        .values_list("game_id", "n")
-    )
-    return sorted({g for g, p in candidates if p == drawn.get(g, 0) + 1})

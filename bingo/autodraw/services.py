@@ -20,16 +20,13 @@ from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.db import transaction
 from django.db.models import Max
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from actas import services as acta_services
-from actas.models import ActaNote
 from bingo.autodraw import selectors
 from bingo.common.roles import Role
 from bingo.common.tasks import task_enqueue_on_commit
@@ -37,17 +34,16 @@ from bingo.draw import detection
 from bingo.draw import services as draw_services
 from bingo.engine.gamestate import GameState
 from bingo.engine.prizes import PrizeKind as EnginePrize
+from bingo.faults import selectors as fault_selectors
+from bingo.faults import services as fault_services
 from bingo.games import locks
 from bingo.games import services as game_services
 from bingo.live import events
 from bingo.models import (
     UNDER_WAY_STATES,
     Ball,
-    BallFailure,
     DrawMode,
-    FaultSource,
     Game,
-    GameFault,
     OnlineRoom,
     Player,
     RoomMode,
@@ -56,7 +52,6 @@ from bingo.models import (
 )
 from bingo.online import selectors as online_selectors
 from halls.models import Hall, StaffMembership
-from halls.selectors import staff_has_role
 
 logger = logging.getLogger(__name__)
 
@@ -456,186 +451,32 @@ def _session(pk: int) -> object:
     return online_session_draw_next(session_id=pk)
 
 
+def _fault(pk: int) -> object:
+    hall = Game.objects.select_related("session__room__hall").get(pk=pk).session.room.hall
+    return fault_services.online_game_fault_find(game_id=pk, user=system_user(hall=hall))
+
+
 def online_reconcile() -> None:
     """Find the online work due and do it (Celery beat, every second): rooms needing a session
     or their next game, sessions opening, sales to close (R93), draws to start, and drawing
     games whose next ball is overdue (a worker was killed), whose ball task is queued again.
     A drawing game the system cannot decide (R98: its ball ``ONLINE_FAULT_AFTER`` seconds
     overdue, or the same ball failed ``ONLINE_FAULT_FAILURES`` times) is declared null by the
-    system and every card refunded (``online_game_fault_find``) instead.
+    system and every card refunded (``bingo.faults.services.online_game_fault_find``) instead.
     Safe to run twice at once: every step is idempotent under its row lock."""
     now = timezone.now()
     _each("room", list(selectors.online_rooms_active().values_list("pk", flat=True)), _room)
     _each("sales", selectors.online_games_sales_due(now=now), _sales)
     _each("session", selectors.online_sessions_waiting_to_draw(), _session)
-    faulty = set(selectors.online_games_drawing_overdue_ids(before=now - fault_after()))
-    faulty.update(selectors.online_games_ball_failing(at_least=fault_failures()))
+    # One read of the overdue games a tick, up to the later of the two moments, so it holds both
+    # the balls to queue again (OVERDUE_GRACE late) and the games late past ONLINE_FAULT_AFTER,
+    # which the system declares null instead (R98).
+    fault_before = now - fault_services.fault_after()
+    requeue_before = now - OVERDUE_GRACE
+    overdue = selectors.online_games_drawing_overdue(before=max(fault_before, requeue_before))
+    faulty = {o.game_id for o in overdue if o.next_ball_at <= fault_before}
+    faulty.update(fault_selectors.online_games_ball_failing(at_least=fault_services.fault_failures()))
     _each("fault", sorted(faulty), _fault)
-    for game_id, position in selectors.online_games_drawing_overdue(before=now - OVERDUE_GRACE):
-        if game_id not in faulty:
-            task_enqueue_on_commit(DRAW_BALL_TASK, game_id, position)
-
-
-# --- faults of the system (R98-R99, PT-803/33-34, PT-806/72-73) ---------------------------------
-
-#: Who declares a system fault on an online game (R98): the hall's managers and callers, who
-#: suspend and annul its games (R55, R57), and the system user (a caller of every online hall)
-#: when the reconciler finds one.
-FAULT_ROLES = (Role.CALLER, Role.MANAGER)
-
-#: The states in which a fault can still make a game null: its cards are sold or selling and it
-#: is not decided yet. A finished game was decided: its prizes stand (R99).
-FAULT_STATES = (
-    GameState.SELLING.value,
-    GameState.SALES_CLOSED.value,
-    GameState.DRAWING.value,
-    GameState.SUSPENDED.value,
-)
-
-
-def fault_after() -> timedelta:
-    """How late a ball may be before the game is declared null (settings.ONLINE_FAULT_AFTER)."""
-    return timedelta(seconds=int(getattr(settings, "ONLINE_FAULT_AFTER", 300)))
-
-
-def fault_failures() -> int:
-    """How many times one ball's task may fail before the game is declared null."""
-    return int(getattr(settings, "ONLINE_FAULT_FAILURES", 3))
-
-
-def online_game_fault(
-    *,
-    game: Game,
-    user: User,
-    reason: str,
-    source: str = FaultSource.OPERATOR,
-    now: datetime | None = None,
-) -> Game:
-    """R98, PT-803/33, PT-806/72: a fault on the system's side keeps online ``game`` from being
-    decided, so it is null and every card sold is refunded to its buyer's wallet, with
-    ``reason`` in the acta (R61 i) the annulment, R61 l) the failure) and in the players'
-    history, marked as a system fault. Declared by a manager or caller of the hall, or by the
-    system user when the reconciler finds it (``source``).
-
-    Any state not yet decided: a game still selling has its sales closed first (the same locks
-    as a sale: every card sold is counted and refunded, no later sale); sales closed, drawing,
-    or suspended (at once: R55's 15 minutes are for the hall's own failures). Once: a game
-    already null refunds nothing more (declared again, or retried, it is returned as it is).
-    A finished game was decided: refused (R99, its prizes stand)."""
-    reason = reason.strip()
-    if not reason:
-        raise ValidationError(_("Say what failed (R98)."))
-    now = now or timezone.now()
-    with transaction.atomic():
-        # The lock order (docs/architecture.md): the game, then (closing its sales) its series
-        # and the jackpot, then (annulling it) the jackpot, the acta and the buyers' wallets.
-        game = locks.game_lock(game_id=game.pk)
-        hall_id = game.session.room.hall_id
-        if not (
-            user.is_superuser or any(staff_has_role(user=user, hall_id=hall_id, role=r) for r in FAULT_ROLES)
-        ):
-            raise ValidationError(_("Only the hall's managers and callers declare a system fault (R98)."))
-        if not OnlineRoom.serves(game.session.room_id):
-            raise ValidationError(
-                _(
-                    "A system fault (R98) is declared on an online game; "
-                    "a game in the hall is suspended or annulled (R55, R57)."
-                )
-            )
-        if game.state == GameState.ANNULLED.value:
-            return game  # null already: nothing more is refunded
-        if game.state not in FAULT_STATES:
-            raise ValidationError(
-                _(
-                    "Game %(n)d is %(state)s: "
-                    "only a game not yet decided is made null by a system fault (R98)."
-                )
-                % {"n": game.number, "state": Game.State(game.state).label}
-            )
-        if game.state == GameState.SELLING.value:
-            game = game_services.game_close_sales(game=game, user=user)
-        # The acta is in the hall's language (R54), and so is the reason the players read.
-        with translation.override(settings.LANGUAGE_CODE):
-            marked = _("System fault (R98): %(reason)s") % {"reason": reason}
-            measure = _("Game %(n)d is null: every card sold was refunded to the players' wallets (R98).") % {
-                "n": game.number
-            }
-        game = draw_services.game_annul(game=game, user=user, reason=marked, fault=True)
-        GameFault.objects.create(game=game, source=source, reason=reason, declared_by=user, declared_at=now)
-        acta_services.acta_note_record(
-            session=game.session,
-            kind=ActaNote.Kind.EQUIPMENT_FAILURE,
-            user=user,
-            text=marked,
-            decision=measure,
-            game=game,
-        )
-    return game
-
-
-def _fault_found(game: Game, now: datetime) -> str | None:
-    """Why the system cannot decide ``game`` (locked, drawing), or None if it can go on: its
-    next ball ``ONLINE_FAULT_AFTER`` seconds overdue (the system was down too long to finish it
-    in real time), or the same ball's task failed ``ONLINE_FAULT_FAILURES`` times."""
-    if (
-        game.state != GameState.DRAWING.value
-        or game.draw_mode != DrawMode.ELECTRONIC
-        or game.manual_from_ball is not None
-    ):
-        return None
-    position = Ball.objects.filter(game=game).count() + 1
-    failures = BallFailure.objects.filter(game=game, position=position).count()
-    with translation.override(settings.LANGUAGE_CODE):
-        if failures >= fault_failures():
-            return _(
-                "Ball %(position)d could not be drawn: "
-                "its task failed %(count)d times with an error of the system."
-            ) % {
-                "position": position,
-                "count": failures,
-            }
-        if game.next_ball_at is not None and game.next_ball_at <= now - fault_after():
-            late = int((now - game.next_ball_at).total_seconds())
-            return _(
-                "Ball %(position)d was due %(late)d seconds ago: "
-                "the system was down too long to finish the game in real time."
-            ) % {"position": position, "late": late}
-    return None
-
-
-def online_game_fault_find(*, game_id: int, now: datetime | None = None) -> Game | None:
-    """The reconciler's check of one drawing online game, under its lock: if the system cannot
-    decide it (``_fault_found``), the system user declares the fault (R98) and the game is null,
-    every card refunded; otherwise nothing (a ball drawn meanwhile, a short gap). Returns the
-    game made null, or None."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        game = locks.game_lock(game_id=game_id)
-        reason = _fault_found(game, now)
-        if reason is None:
-            return None
-        logger.warning("online game %s: system fault declared: %s", game.pk, reason)
-        return online_game_fault(
-            game=game,
-            user=system_user(hall=game.session.room.hall),
-            reason=reason,
-            source=FaultSource.SYSTEM,
-            now=now,
-        )
-
-
-def _fault(pk: int) -> object:
-    return online_game_fault_find(game_id=pk)
-
-
-def online_ball_failure_record(*, game_id: int, position: int, error: str) -> None:
-    """Record that ball ``position`` of ``game_id``'s task failed with an error it did not
-    expect (its transaction undone, nothing drawn): counted by the reconciler (R98). Never
-    raises: a database that is down cannot record it, and the ball is overdue anyway."""
-    try:
-        with transaction.atomic():
-            BallFailure.objects.create(
-                game_id=game_id, position=position, error=error[:2000], at=timezone.now()
-            )
-    except Exception:
-        logger.exception("online game %s: the failure of ball %s could not be recorded", game_id, position)
+    for o in overdue:
+        if o.next_ball_at <= requeue_before and o.game_id not in faulty:
+            task_enqueue_on_commit(DRAW_BALL_TASK, o.game_id, o.position)

@@ -1,4 +1,5 @@
-"""Celery tasks of the online game loop: thin and idempotent (bingo/autodraw/services.py).
+"""Celery tasks of the online game loop: thin and idempotent (bingo/autodraw/services.py; a
+ball that fails is counted by bingo/faults/services.py, R98).
 
 Nothing imports this module but BingoConfig.ready, which registers it in every process; the
 services queue the ball task by name, the beat schedule names the reconciler
@@ -9,6 +10,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from bingo.autodraw import services
+from bingo.faults import services as fault_services
 
 
 @shared_task(name=services.DRAW_BALL_TASK)  # type: ignore[untyped-decorator]
@@ -26,7 +28,7 @@ def draw_ball_task(game_id: int, position: int) -> int | None:
     except Exception as exc:
         # Nothing drawn (one transaction); counted, so a ball that keeps failing makes the game
         # null (R98) rather than keep it drawing for ever. Raised again for the worker's log.
-        services.online_ball_failure_record(game_id=game_id, position=position, error=repr(exc))
+        fault_services.online_ball_failure_record(game_id=game_id, position=position, error=repr(exc))
         raise
     return ball.number if ball is not None else None
 

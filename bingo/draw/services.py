@@ -406,7 +406,7 @@ def prize_pay_to_wallets(*, game: Game) -> list[PrizePayment]:
             .first()
             for winner in owed
         ]
-        # The winners' rows in one order (their keys), as game_annul's refunds take them.
+        # The winners' rows in one order (their keys), as game_refund_all's refunds take them.
         _players_lock([sale.buyer_id for sale in sales if sale is not None and sale.buyer_id is not None])
         for winner, sale in zip(owed, sales, strict=True):
             if sale is None or sale.buyer is None:
@@ -577,63 +577,79 @@ def game_resume(*, game: Game, user: User) -> Game:
     return game
 
 
-def game_annul(*, game: Game, user: User, reason: str, fault: bool = False) -> Game:
+def game_annul(*, game: Game, user: User, reason: str) -> Game:
     """Annul ``game`` and refund every card sold in full, recording why: a suspension unsolved
     after 15 minutes (R55), or an error in announcing the numbers that affects the result (R57),
     so once balls are drawn; before the first ball a failure suspends the game first (R55,
     ``bingo.engine.gamestate.annul_check``). A game that sold no card is annulled at once. The
-    jackpot gives back this game's contribution (R10): its prize money is refunded. The second
-    game of double cards refunds its half of their price (R15). With ``fault``, a fault of the
-    online system that keeps the game from being decided (R98, declared by
-    ``bingo.autodraw.services.online_game_fault``): null at once, in any state not decided."""
+    refund itself is ``game_refund_all``'s, which a system fault calls too (R98)."""
     reason = reason.strip()
     if not reason:
         raise ValidationError(_("Say why the game is annulled."))
     with transaction.atomic():
         game = _locked(game)
         _require_staff(user, game, Role.CALLER, Role.MANAGER)
-        if game.doubles_of_id is not None:
-            sales = Sale.objects.filter(game_id=game.doubles_of_id).order_by("pk")
-            refunds = [(sale, double_card_halves(sale.amount)[1]) for sale in sales]
-        else:
-            refunds = [(sale, sale.amount) for sale in game.sales.order_by("pk")]
-        if not fault:
-            try:
-                annul_check(
-                    current=GameState(game.state),
-                    balls_drawn=game.balls.count(),
-                    cards_sold=len(refunds),
-                    suspended_at=game.suspended_at,
-                    now=timezone.now(),
-                )
-            except IllegalTransition as exc:
-                raise _refused_on_hall_clock(exc, game) from None
-        _move(game, GameState.ANNULLED)
-        game.state_reason = reason
-        game.finished_at = timezone.now()
-        game.save(update_fields=["state", "state_reason", "finished_at"])
-        _audit(game, user, AuditAction.GAME_ANNULLED, detail=reason)
-        Refund.objects.bulk_create(
-            Refund(sale=sale, game=game, amount=amount, reason=reason, created_by=user)
-            for sale, amount in refunds
-        )
-        # R10: its prize money is refunded, so its contribution goes back (never blocking).
-        jackpot_services.jackpot_reverse(hall=game.session.room.hall, game_id=game.pk)
-        # R61 i): the annulment, its reason and the refunds are in the acta, in this transaction.
-        acta_services.acta_record_game(game=game, user=user)
-        # R98: an online card's stake goes back to its buyer's wallet, in this transaction and
-        # once (a refund per sale, a wallet entry per refund). The wallets last, their rows
-        # locked first in one order (their keys): as a bingo takes them (game, jackpot, acta,
-        # then the winners' wallets) and whatever the order of the sales, or two writes over
-        # the same players wait for each other and one fails (a deadlock).
-        _players_lock(Refund.objects.filter(game=game, sale__buyer__isnull=False).values("sale__buyer_id"))
-        for refund in Refund.objects.filter(game=game, sale__buyer__isnull=False).select_related(
-            "sale__buyer"
-        ):
-            buyer = refund.sale.buyer
-            assert buyer is not None
-            player_services.wallet_post(
-                player=buyer, kind="refund", amount=refund.amount, refund=refund, key=f"refund-{refund.pk}"
+        try:
+            annul_check(
+                current=GameState(game.state),
+                balls_drawn=game.balls.count(),
+                cards_sold=_sales_refunded(game).count(),
+                suspended_at=game.suspended_at,
+                now=timezone.now(),
             )
-        transaction.on_commit(lambda: events.game_changed(game.pk))
+        except IllegalTransition as exc:
+            raise _refused_on_hall_clock(exc, game) from None
+        game = game_refund_all(game=game, user=user, reason=reason)
+    return game
+
+
+def _sales_refunded(game: Game) -> QuerySet[Sale]:
+    """The sales an annulment of ``game`` refunds: its own, or, for the second game of double
+    cards, those of the first (R15)."""
+    return Sale.objects.filter(game_id=game.doubles_of_id or game.pk).order_by("pk")
+
+
+def _refund_amount(game: Game, sale: Sale) -> Decimal:
+    """What ``sale`` gets back: its amount, or, in the second game of double cards, its half of
+    their price (R15)."""
+    return sale.amount if game.doubles_of_id is None else double_card_halves(sale.amount)[1]
+
+
+def game_refund_all(*, game: Game, user: User, reason: str) -> Game:
+    """The refund core of every annulment: ``game`` is null for ``reason`` and every card sold
+    is refunded in full, an online card's stake to its buyer's wallet. Called by ``game_annul``
+    (R55, R57) and by a system fault (R98, ``bingo.faults.services.online_game_fault``), each
+    having locked ``game`` in the transaction it runs in and checked who may annul it and when
+    (R55's wait, R57's balls drawn; a fault: at once, in any state not decided). The jackpot
+    gives back this game's contribution (R10): its prize money is refunded. The second game of
+    double cards refunds its half of their price (R15)."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("game_refund_all runs inside the transaction that locked the game")
+    refunds = [(sale, _refund_amount(game, sale)) for sale in _sales_refunded(game)]
+    _move(game, GameState.ANNULLED)
+    game.state_reason = reason
+    game.finished_at = timezone.now()
+    game.save(update_fields=["state", "state_reason", "finished_at"])
+    _audit(game, user, AuditAction.GAME_ANNULLED, detail=reason)
+    Refund.objects.bulk_create(
+        Refund(sale=sale, game=game, amount=amount, reason=reason, created_by=user)
+        for sale, amount in refunds
+    )
+    # R10: its prize money is refunded, so its contribution goes back (never blocking).
+    jackpot_services.jackpot_reverse(hall=game.session.room.hall, game_id=game.pk)
+    # R61 i): the annulment, its reason and the refunds are in the acta, in this transaction.
+    acta_services.acta_record_game(game=game, user=user)
+    # R98: an online card's stake goes back to its buyer's wallet, in this transaction and
+    # once (a refund per sale, a wallet entry per refund). The wallets last, their rows
+    # locked first in one order (their keys): as a bingo takes them (game, jackpot, acta,
+    # then the winners' wallets) and whatever the order of the sales, or two writes over
+    # the same players wait for each other and one fails (a deadlock).
+    _players_lock(Refund.objects.filter(game=game, sale__buyer__isnull=False).values("sale__buyer_id"))
+    for refund in Refund.objects.filter(game=game, sale__buyer__isnull=False).select_related("sale__buyer"):
+        buyer = refund.sale.buyer
+        assert buyer is not None
+        player_services.wallet_post(
+            player=buyer, kind="refund", amount=refund.amount, refund=refund, key=f"refund-{refund.pk}"
+        )
+    transaction.on_commit(lambda: events.game_changed(game.pk))
     return game

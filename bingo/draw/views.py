@@ -28,7 +28,6 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from bingo.autodraw import services as autodraw_services
 from bingo.common.forms import ReasonForm, form_errors_flash
 from bingo.common.money import money_display
 from bingo.common.roles import Role, role_required
@@ -37,6 +36,7 @@ from bingo.draw import services as draw_services
 from bingo.draw.forms import AwardForm, BallForm, ClaimForm, ManualForm, StartDrawForm
 from bingo.draw.selectors import ClaimResult
 from bingo.engine import Variant
+from bingo.faults import services as fault_services
 from bingo.games import selectors
 from bingo.models import Claim, Game, GameState, PrizeKind
 from cards.models import Series
@@ -477,7 +477,7 @@ def game_fault(request: HttpRequest, pk: int) -> HttpResponse:
         return back
     try:
         was = game.state
-        game = autodraw_services.online_game_fault(
+        game = fault_services.online_game_fault(
             game=game, user=_user(request), reason=form.cleaned_data["reason"]
         )
     except ValidationError as exc:

@@ -1,7 +1,9 @@
-"""Responsible gaming's arithmetic (R101): a player's deposit and loss limits and their periods.
+"""Responsible gaming's arithmetic (R101): a player's deposit and loss limits and their periods,
+and the same rule for the session time limit a player sets (``bingo/playtime``).
 
-Pure: the standard library only. Amounts are ``Decimal`` (``None`` is "no limit"), times
-timezone-aware ``datetime``; the hall's time zone is a parameter.
+Pure: the standard library only. Amounts are ``Decimal``, a time limit whole minutes (``int``);
+``None`` is "no limit". Times are timezone-aware ``datetime``; the hall's time zone is a
+parameter.
 
 * A limit's period is the calendar day, the ISO week (from Monday) or the calendar month on the
   hall's clock (``period_bounds``).
@@ -18,10 +20,14 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from enum import StrEnum
+from typing import TypeVar
 from zoneinfo import ZoneInfo
 
 #: R101: a limit loosened (raised or removed) takes effect this long after it was asked for.
 LOOSEN_DELAY = timedelta(hours=24)
+
+#: What a limit bounds: an amount of money, or the minutes of a play session.
+Bound = TypeVar("Bound", Decimal, int)
 
 
 class Period(StrEnum):
@@ -62,21 +68,22 @@ def period_bounds(period: Period | str, moment: datetime, zone: ZoneInfo) -> tup
     )
 
 
-def is_tighter(new: Decimal | None, current: Decimal | None) -> bool:
+def is_tighter(new: Bound | None, current: Bound | None) -> bool:
     """Whether the limit ``new`` is stricter than ``current`` (None: no limit)."""
     if new is None:
         return False
     return current is None or new < current
 
 
-def is_looser(new: Decimal | None, current: Decimal | None) -> bool:
+def is_looser(new: Bound | None, current: Bound | None) -> bool:
     """Whether the limit ``new`` lets more through than ``current`` (None: no limit)."""
     return is_tighter(current, new)
 
 
-def limit_effective_at(*, new: Decimal | None, in_force: Decimal | None, requested_at: datetime) -> datetime:
+def limit_effective_at(*, new: Bound | None, in_force: Bound | None, requested_at: datetime) -> datetime:
     """When a request for the limit ``new`` takes effect, ``in_force`` being the limit then in
-    force (R101): a looser one ``LOOSEN_DELAY`` later, any other (tighter, or the same) at once."""
+    force (R101): a looser one ``LOOSEN_DELAY`` later, any other (tighter, or the same) at once.
+    An amount of money or a session's minutes alike."""
     if is_looser(new, in_force):
         return requested_at + LOOSEN_DELAY
     return requested_at
@@ -147,6 +154,7 @@ def add_months(moment: datetime, months: int, zone: ZoneInfo) -> datetime:
 
 __all__ = [
     "LOOSEN_DELAY",
+    "Bound",
     "LimitRequest",
     "LimitState",
     "Period",

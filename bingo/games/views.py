@@ -21,7 +21,6 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bingo.autodraw import services as autodraw_services
 from bingo.ballsets import selectors as ballset_selectors
 from bingo.common.forms import ReasonForm
 from bingo.common.roles import Role, role_required, user_roles
@@ -29,7 +28,7 @@ from bingo.draw import selectors as draw_selectors
 from bingo.engine.prizes import PrizeKind
 from bingo.games import doubles, selectors, services
 from bingo.games.forms import GameForm, OpenSalesForm, SessionCloseForm, SessionForm
-from bingo.models import Game, GameFault, GameState, OnlineRoom, Session
+from bingo.models import UNDER_WAY_STATES, Game, GameFault, GameState, OnlineRoom, Session
 from halls.selectors import hall_list_for, room_list_for
 
 #: The most recent sessions the list shows.
@@ -190,8 +189,9 @@ def _game_page(request: HttpRequest, game: Game, open_form: OpenSalesForm | None
             else None,
             "reason_form": ReasonForm(),
             # R98: its managers and callers (the page's readers) declare a system fault on an
-            # online game not yet decided; a game made null by one shows why and by whom.
-            "can_declare_fault": online and game.state in autodraw_services.FAULT_STATES,
+            # online game not yet decided (under way: bingo.faults.services.FAULT_STATES); a
+            # game made null by one shows why (its state_reason) and by whom.
+            "can_declare_fault": online and game.state in UNDER_WAY_STATES,
             "fault": GameFault.objects.filter(game=game).select_related("declared_by").first(),
         },
     )

@@ -20,13 +20,14 @@ class GameFault(models.Model):
     """A fault of the system's side that kept an online game from being decided (R98, PT-803/33,
     PT-806/72): the game is null and every card was refunded to the wallets. One per game: the
     row is the proof it was declared, by whom (a manager or caller, or the system user when the
-    reconciler found it) and why; insert-only."""
+    reconciler found it), when and from where (``source``); insert-only. Why is where every
+    annulment keeps it: the game's ``state_reason`` («System fault (R98): …») and the acta's
+    equipment-failure note (``bingo.faults.services.online_game_fault``)."""
 
     game = models.OneToOneField(
         Game, verbose_name=_("game"), on_delete=models.PROTECT, primary_key=True, related_name="fault"
     )
     source = models.CharField(_("declared"), max_length=10, choices=FaultSource.choices)
-    reason = models.TextField(_("reason"))
     declared_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     declared_at = models.DateTimeField(_("declared at"))
 
@@ -37,11 +38,10 @@ class GameFault(models.Model):
             models.CheckConstraint(
                 condition=Q(source__in=FaultSource.values), name="game_fault_source_known"
             ),
-            models.CheckConstraint(condition=~Q(reason=""), name="game_fault_reason_given"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.game}: {self.reason}"
+        return f"{self.game}: {self.get_source_display()}"
 
 
 class BallFailure(models.Model):

@@ -272,6 +272,65 @@ def _only_session_mode() -> ValidationError:
     )
 
 
+def _schedule_check(
+    *, hall: Hall, starts_at: datetime, sales_close_at: datetime, scheduled_end: datetime, games: int
+) -> None:
+    """R91-R93: a session starts now or later, ends after it starts, has at most
+    ``SESSION_MAX_GAMES`` games and its sales close in between; refused with the field at fault
+    otherwise."""
+    if starts_at < timezone.now() - SCHEDULE_GRACE:
+        # R91: the operator schedules and announces a session before it starts. One that has
+        # started already would open its sales at once, its start in the past in the acta.
+        raise ValidationError(
+            {
+                "starts_at": _(
+                    "The session would start at %(at)s, which has passed: "
+                    "a session is scheduled and announced before it starts (R91)."
+                )
+                % {"at": _hall_clock(starts_at, hall)}
+            }
+        )
+    if scheduled_end <= starts_at:
+        raise ValidationError({"scheduled_end": _("A session must end after it starts.")})
+    if games > bounds.SESSION_MAX_GAMES:
+        raise ValidationError(
+            {"games": _("A session has at most %(n)d games (R92).") % {"n": bounds.SESSION_MAX_GAMES}}
+        )
+    if not starts_at < sales_close_at < scheduled_end:
+        raise ValidationError(
+            {"sales_close_at": _("Sales close after the session starts and before it ends (R93).")}
+        )
+
+
+def _schedule_prices(*, hall: Hall, games: list[SessionGame]) -> list[Decimal]:
+    """Each game's card price (R92), to the cent, refused unless an amount above zero that an
+    online series of the hall sells cards of its variant at (R85)."""
+    prices: list[Decimal] = []
+    for index, spec in enumerate(games, start=1):
+        try:
+            price = Decimal(str(spec.price))
+            if not price.is_finite() or price <= 0 or price > bounds.CARD_PRICE_MAX:
+                raise InvalidOperation
+        except (InvalidOperation, ValueError):
+            raise ValidationError(
+                {
+                    "games": _("Game %(n)d: the card price must be an amount above zero, at most %(max)s.")
+                    % {"n": index, "max": bounds.CARD_PRICE_MAX}
+                }
+            ) from None
+        prices.append(price.quantize(Decimal("0.01")))
+        if not online_selectors.online_series_available(hall=hall, variant=spec.variant, price=prices[-1]):
+            raise ValidationError(
+                {
+                    "games": _(
+                        "Game %(n)d: the hall has no online series of %(v)s-ball cards at %(p)s (R85)."
+                    )
+                    % {"n": index, "v": spec.variant, "p": prices[-1]}
+                }
+            )
+    return prices
+
+
 def online_session_schedule(
     *,
     online_room: OnlineRoom,
@@ -296,52 +355,14 @@ def online_session_schedule(
     interval = room.ball_interval if ball_interval is None else _ball_interval(ball_interval)
     if not games:
         raise ValidationError({"games": _("A session has at least one game.")})
-    now = timezone.now()
-    if starts_at < now - SCHEDULE_GRACE:
-        # R91: the operator schedules and announces a session before it starts. One that has
-        # started already would open its sales at once, its start in the past in the acta.
-        raise ValidationError(
-            {
-                "starts_at": _(
-                    "The session would start at %(at)s, which has passed: "
-                    "a session is scheduled and announced before it starts (R91)."
-                )
-                % {"at": _hall_clock(starts_at, hall)}
-            }
-        )
-    if scheduled_end <= starts_at:
-        raise ValidationError({"scheduled_end": _("A session must end after it starts.")})
-    if len(games) > bounds.SESSION_MAX_GAMES:
-        raise ValidationError(
-            {"games": _("A session has at most %(n)d games (R92).") % {"n": bounds.SESSION_MAX_GAMES}}
-        )
-    if not starts_at < sales_close_at < scheduled_end:
-        raise ValidationError(
-            {"sales_close_at": _("Sales close after the session starts and before it ends (R93).")}
-        )
-    prices: list[Decimal] = []
-    for index, spec in enumerate(games, start=1):
-        try:
-            price = Decimal(str(spec.price))
-            if not price.is_finite() or price <= 0 or price > bounds.CARD_PRICE_MAX:
-                raise InvalidOperation
-        except (InvalidOperation, ValueError):
-            raise ValidationError(
-                {
-                    "games": _("Game %(n)d: the card price must be an amount above zero, at most %(max)s.")
-                    % {"n": index, "max": bounds.CARD_PRICE_MAX}
-                }
-            ) from None
-        prices.append(price.quantize(Decimal("0.01")))
-        if not online_selectors.online_series_available(hall=hall, variant=spec.variant, price=prices[-1]):
-            raise ValidationError(
-                {
-                    "games": _(
-                        "Game %(n)d: the hall has no online series of %(v)s-ball cards at %(p)s (R85)."
-                    )
-                    % {"n": index, "v": spec.variant, "p": prices[-1]}
-                }
-            )
+    _schedule_check(
+        hall=hall,
+        starts_at=starts_at,
+        sales_close_at=sales_close_at,
+        scheduled_end=scheduled_end,
+        games=len(games),
+    )
+    prices = _schedule_prices(hall=hall, games=games)
     with transaction.atomic():
         # The room first (the lock order, docs/architecture.md): a switch to continuous mode
         # (online_room_update, under the same lock) must not land between the check above and
@@ -504,6 +525,26 @@ def player_marking_set(*, player: Player, marking: str) -> Player:
     return player
 
 
+def player_lobby_visit(*, player: Player, now: datetime | None = None) -> datetime | None:
+    """R99: the player opens the lobby: record when, and return when they last did (None: the
+    first time), so the lobby lists the games that ended while they were away. The visit only
+    moves forward, and the first creates its row. No lock of the player's: one conditional
+    UPDATE of the visit's own row (docs/architecture.md, "Lock order"), so the lobby never
+    queues behind a purchase or a payout holding the wallet."""
+    now = now or timezone.now()
+    before = online_selectors.player_lobby_seen_at(player=player)
+    if before is None:
+        try:
+            with transaction.atomic():
+                PlayerVisit.objects.create(player=player, lobby_seen_at=now)
+            return None
+        except IntegrityError:
+            # Another tab's first visit at the same moment made the row: this one moves it on.
+            before = online_selectors.player_lobby_seen_at(player=player)
+    PlayerVisit.objects.filter(player=player, lobby_seen_at__lt=now).update(lobby_seen_at=now)
+    return before
+
+
 __all__ = [
     "OnlinePurchase",
     "SessionGame",
@@ -511,22 +552,6 @@ __all__ = [
     "online_room_create",
     "online_room_update",
     "online_session_schedule",
+    "player_lobby_visit",
     "player_marking_set",
 ]
-
-
-def player_lobby_visit(*, player: Player, now: datetime | None = None) -> datetime | None:
-    """R99: the player opens the lobby: record when, and return when they last did (None: the
-    first time), so the lobby lists the games that ended while they were away."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        # Two tabs in turn, on the wallet's own lock (docs/architecture.md, "Lock order").
-        Player.objects.select_for_update(no_key=True).filter(pk=player.pk).values_list("pk").get()
-        visit = PlayerVisit.objects.filter(player=player).first()
-        if visit is None:
-            PlayerVisit.objects.create(player=player, lobby_seen_at=now)
-            return None
-        before = visit.lobby_seen_at
-        visit.lobby_seen_at = max(before, now)
-        visit.save(update_fields=["lobby_seen_at"])
-    return before

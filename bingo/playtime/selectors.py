@@ -22,15 +22,12 @@ from django.db.models import Max, Q, QuerySet, Sum
 from django.urls import reverse
 from django.utils import timezone
 
-from bingo.engine.limits import LOOSEN_DELAY
 from bingo.models import Game, GameState, Player, PlayLimit, PlaySession, Sale, WalletEntry
 
 #: PT-806/70 b): games in a row without a purchase before the invitation to end the session.
 INVITE_AFTER = 5
 #: How often a request moves ``last_seen_at`` on (seconds): at most one write a minute.
 TOUCH_EVERY = 60
-#: A looser limit applies this long after it was asked (R101): the money limits' delay.
-LOOSEN_AFTER = LOOSEN_DELAY
 
 
 def _now(now: datetime | None) -> datetime:

@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bingo.common import bounds
+from bingo.engine.limits import limit_effective_at
 from bingo.models import Player, PlayLimit, PlaySession
 from bingo.playtime import selectors
 from halls.models import Room
@@ -172,7 +173,8 @@ def play_limit_set(
 ) -> PlayLimit:
     """R101: the player's session time limit (None: none) and reminder interval (None: none).
     A tighter limit applies at once; a looser one (longer, or none) 24 hours later, the current
-    one holding meanwhile. The reminders change at once."""
+    one holding meanwhile (the engine's rule of every limit, ``limit_effective_at``). The
+    reminders change at once."""
     session_minutes = _minutes(session_minutes, field="session_minutes", low=LIMIT_MIN, high=LIMIT_MAX)
     if reminder_minutes is not None and reminder_minutes not in REMINDER_CHOICES:
         raise ValidationError(
@@ -183,14 +185,16 @@ def play_limit_set(
         Player.objects.select_for_update(no_key=True).get(pk=player.pk)
         limit, _created = PlayLimit.objects.get_or_create(player=player)
         in_force = selectors.play_limits(player=player, now=now).session_minutes
+        # R101, as for the money limits (bingo/engine/limits.py): tighter (or the same) at once,
+        # looser 24 hours later; a newer request supersedes one still waiting.
+        effective_at = limit_effective_at(new=session_minutes, in_force=in_force, requested_at=now)
         limit.session_minutes = in_force
         limit.next_session_minutes, limit.next_from = None, None
-        tighter = session_minutes is not None and (in_force is None or session_minutes < in_force)
-        if tighter or session_minutes == in_force:
+        if effective_at <= now:
             limit.session_minutes = session_minutes
         else:
             limit.next_session_minutes = session_minutes
-            limit.next_from = now + selectors.LOOSEN_AFTER
+            limit.next_from = effective_at
         limit.reminder_minutes = reminder_minutes
         limit.save()
     return limit

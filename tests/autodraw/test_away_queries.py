@@ -10,6 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from bingo.autodraw import services
+from bingo.faults import services as fault_services
 from bingo.models import Game, Player
 from bingo.online.selectors import player_games_ended_since
 from tests.autodraw.helpers import Clock, OnlineHall, Tasks, committed, online_buy
@@ -25,7 +26,9 @@ def _faulted_games(lobby: OnlineHall, clock: Clock, ana: Player, count: int) -> 
         assert game.state == Game.State.SELLING
         online_buy(game, ana, 1)
         committed(
-            lambda g=game, n=n: services.online_game_fault(game=g, user=lobby.manager, reason=f"Avaria {n}")
+            lambda g=game, n=n: fault_services.online_game_fault(
+                game=g, user=lobby.manager, reason=f"Avaria {n}"
+            )
         )
         clock.advance(3600)  # past the room's pause
         games.append(game)

@@ -11,11 +11,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from bingo.autodraw import services
+from bingo.faults import services as fault_services
 from bingo.models import Game, PlayerVisit, WalletEntry
 from tests.autodraw.helpers import Clock, OnlineHall, Tasks, committed, online_buy, play_to_the_end, reconcile
-from tests.autodraw.test_faults import Played, _player_client
 from tests.complaints.conftest import next_game
+from tests.faults.test_faults import Played, _player_client
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +45,9 @@ def test_r99_the_lobby_api_lists_a_null_game_and_a_won_game_without_recording_a_
 
     # R98: the first game is made null by a fault; every card refunded.
     null = played.start()
-    committed(lambda: services.online_game_fault(game=null, user=lobby.manager, reason="Servidor avariado"))
+    committed(
+        lambda: fault_services.online_game_fault(game=null, user=lobby.manager, reason="Servidor avariado")
+    )
     null.refresh_from_db()
     assert null.state == Game.State.ANNULLED
 

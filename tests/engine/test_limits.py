@@ -84,6 +84,38 @@ def test_tighter_and_looser() -> None:
     assert not limits.is_looser(d(20), d(20))
 
 
+def test_r101_a_session_time_limit_in_minutes_follows_the_same_rule() -> None:
+    """The play session's time limit (bingo/playtime) is whole minutes, not money: tighter
+    (shorter, or a limit where there was none) or the same at once, looser (longer, or none)
+    24 hours after it was asked for."""
+    at = limits.limit_effective_at
+    assert at(new=30, in_force=60, requested_at=T0) == T0
+    assert at(new=200, in_force=None, requested_at=T0) == T0
+    assert at(new=60, in_force=60, requested_at=T0) == T0
+    assert at(new=None, in_force=None, requested_at=T0) == T0
+    assert at(new=120, in_force=60, requested_at=T0) == T0 + LOOSEN_DELAY
+    assert at(new=None, in_force=60, requested_at=T0) == T0 + LOOSEN_DELAY
+    assert limits.is_tighter(10, 1440)
+    assert not limits.is_tighter(1440, 10)
+    assert limits.is_looser(None, 10)
+
+
+@given(
+    new=st.one_of(st.none(), st.integers(10, 1440)),
+    in_force=st.one_of(st.none(), st.integers(10, 1440)),
+)
+def test_r101_minutes_and_money_loosen_alike(new, in_force) -> None:
+    """The rule does not depend on what a limit bounds: minutes give the moment the same
+    amounts of money would."""
+    money = {
+        "new": None if new is None else Decimal(new),
+        "in_force": None if in_force is None else Decimal(in_force),
+    }
+    minutes = limits.limit_effective_at(new=new, in_force=in_force, requested_at=T0)
+    assert minutes == limits.limit_effective_at(**money, requested_at=T0)
+    assert (minutes == T0 + LOOSEN_DELAY) == (in_force is not None and (new is None or new > in_force))
+
+
 def reference(requests: list[tuple[Decimal | None, datetime]], now: datetime) -> LimitState:
     """The rule told step by step, as a player lives it: each request cancels a pending one; a
     looser one waits 24 hours; the pending one takes effect when its time comes."""

@@ -79,7 +79,7 @@ def test_the_summary_counts_a_refund_of_an_annulled_game(
     lobby: OnlineHall, clock: Clock, tasks: Tasks
 ) -> None:
     """PT-806/67: a game annulled and refunded (R98) shows as refunded, the net nothing lost."""
-    from bingo.autodraw import services as autodraw_services
+    from bingo.faults import services as fault_services
     from tests.autodraw.helpers import committed, online_buy, reconcile
     from tests.playtime.helpers import next_game
 
@@ -91,7 +91,7 @@ def test_the_summary_counts_a_refund_of_an_annulled_game(
     reconcile()
     game.refresh_from_db()
     # R98: no ball drawn yet, a fault of the system makes the game null at once.
-    committed(lambda: autodraw_services.online_game_fault(game=game, user=lobby.manager, reason="Falha"))
+    committed(lambda: fault_services.online_game_fault(game=game, user=lobby.manager, reason="Falha"))
     ended = services.play_session_end(session=session, reason="logout")
     assert (ended.staked, ended.refunded, ended.won, ended.net, ended.games) == (
         Decimal("200.00"),

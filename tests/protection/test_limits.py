@@ -191,14 +191,14 @@ def test_r101_month_rolls_over_on_the_halls_first(site: Site, clock: Clock) -> N
 
 def test_r101_refunds_reduce_the_loss(site: Site, clock: Clock) -> None:
     """An annulled game's refund (R98/R57) gives back what its cards took from the loss limit."""
-    from bingo.autodraw import services as autodraw_services
+    from bingo.faults import services as fault_services
 
     player = site.player("500.00")
     services.player_limit_set(player=player, kind="loss", period="day", amount="30")
     site.buy(player, 3)
     game = site.drawing(site.selling)
     # R98: before the first ball a fault of the system makes the game null at once.
-    autodraw_services.online_game_fault(game=game, user=site.manager, reason="Avaria do sistema")
+    fault_services.online_game_fault(game=game, user=site.manager, reason="Avaria do sistema")
     assert WalletEntry.objects.filter(player=player, kind="refund").count() == 1
     day = selectors.limit_overview(player=player)[3]
     assert (day.kind, day.period, day.used, day.left) == ("loss", "day", Decimal("0.00"), Decimal("30.00"))

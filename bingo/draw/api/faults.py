@@ -21,11 +21,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo.autodraw import services as autodraw_services
 from bingo.common.roles import Role
 from bingo.draw import services as draw_services
 from bingo.draw.api.console import DrawStateSerializer, state_response
 from bingo.draw.api.fields import responses
+from bingo.faults import services as fault_services
 from bingo.games.access import game_for, hall_id_of
 from bingo.models import Game
 from halls.access import HALL_WRITES, request_user, require_hall_role
@@ -147,7 +147,7 @@ class FaultView(_ReasonedChangeView):
     """R98: a fault of the system keeps an online game from being decided: null, every card
     refunded to the wallets, once (a manager or caller of its hall)."""
 
-    write_roles = autodraw_services.FAULT_ROLES
+    write_roles = fault_services.FAULT_ROLES
 
     def change(self, game: Game, user: User, reason: str) -> None:
-        autodraw_services.online_game_fault(game=game, user=user, reason=reason)
+        fault_services.online_game_fault(game=game, user=user, reason=reason)

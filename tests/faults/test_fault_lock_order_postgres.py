@@ -16,6 +16,7 @@ import pytest
 from django.db import connection, connections, transaction
 
 from bingo.autodraw import services
+from bingo.faults import services as fault_services
 from bingo.models import Game, OnlineRoom, Player, RoomMode
 from bingo.players import services as player_services
 from bingo.players.selectors import wallet_balance
@@ -76,7 +77,7 @@ def test_r98_two_faults_refunding_the_same_players_in_crossed_order_both_refund(
 
     def fault(game: Game) -> None:
         try:
-            services.online_game_fault(game=game, user=lobby.manager, reason="Servidor")
+            fault_services.online_game_fault(game=game, user=lobby.manager, reason="Servidor")
         except BaseException as exc:  # reported below
             errors.append(exc)
         finally:
@@ -133,7 +134,7 @@ def test_r98_a_fault_takes_the_jackpot_before_the_wallets_as_a_bingo_does() -> N
         try:
             held.wait(10)
             started.set()
-            services.online_game_fault(game=game, user=lobby.manager, reason="Servidor")
+            fault_services.online_game_fault(game=game, user=lobby.manager, reason="Servidor")
         except BaseException as exc:  # reported below
             errors.append(exc)
         finally:

@@ -93,9 +93,11 @@ def test_r98_a_kill_longer_than_the_limit_makes_the_game_null_and_refunds_once(w
             "Ball %(position)d was due %(late)d seconds ago: "
             "the system was down too long to finish the game in real time."
         )
-    before, after = overdue.split("%(late)d")
-    assert fault.reason.startswith(before % {"position": len(seen) + 1})
-    assert fault.reason.endswith(after)
+        marked = gettext("System fault (R98): %(reason)s")
+    before, after = (marked % {"reason": overdue}).split("%(late)d")
+    game.refresh_from_db()  # why, as the game's page, the history and the acta show it
+    assert game.state_reason.startswith(before % {"position": len(seen) + 1})
+    assert game.state_reason.endswith(after)
     assert Refund.objects.filter(game=game).count() == Sale.objects.filter(game=game).count()
     assert (
         WalletEntry.objects.filter(kind="refund", refund__game=game).count()

@@ -3,7 +3,7 @@ every card refunded to the wallets, once, with the reason in the acta and the pl
 declared by a manager or caller of the hall (page and API) or by the reconciler (the system user)
 when a ball is ``ONLINE_FAULT_AFTER`` seconds overdue or its task keeps failing. A short gap (a
 worker killed and started again) is not a fault. Real services, injected clock, ball tasks run
-by hand (tests/autodraw/helpers.py)."""
+by hand (tests/autodraw/helpers.py). The code: bingo/faults/."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from bingo.autodraw import services
 from bingo.autodraw.tasks import draw_ball_task
 from bingo.common.roles import Role, user_roles_set
 from bingo.draw import services as draw_services
+from bingo.faults import services as fault_services
 from bingo.models import (
     Ball,
     BallFailure,
@@ -63,6 +64,12 @@ def _hall_language(message: str, **values: int) -> str:
     """The reconciler's reason as the acta records it: in the hall's language (R54)."""
     with translation.override(django_settings.LANGUAGE_CODE):
         return gettext(message) % values
+
+
+def _why(reason: str) -> str:
+    """Why a game is null, as its page, the players' history and the acta show it (R54, R98)."""
+    with translation.override(django_settings.LANGUAGE_CODE):
+        return gettext("System fault (R98): %(reason)s") % {"reason": reason}
 
 
 class Played:
@@ -135,20 +142,23 @@ def test_r98_a_manager_s_fault_on_a_drawing_game_refunds_every_card_once(
     assert Ball.objects.filter(game=game).count() == 2
 
     committed(
-        lambda: services.online_game_fault(
+        lambda: fault_services.online_game_fault(
             game=game, user=played.lobby.manager, reason="Servidor de jogo avariado"
         )
     )
     _assert_null_and_refunded_once(played, "Servidor de jogo avariado")
     fault = GameFault.objects.get(game=game)
-    assert (fault.source, fault.declared_by, fault.reason) == (
+    game.refresh_from_db()
+    assert (fault.source, fault.declared_by, game.state_reason) == (
         FaultSource.OPERATOR,
         played.lobby.manager,
-        "Servidor de jogo avariado",
+        _why("Servidor de jogo avariado"),
     )
 
     # A second declaration, a retry, and the ball task still queued: nothing more.
-    committed(lambda: services.online_game_fault(game=game, user=played.lobby.manager, reason="outra vez"))
+    committed(
+        lambda: fault_services.online_game_fault(game=game, user=played.lobby.manager, reason="outra vez")
+    )
     assert tasks.run_next() is None
     reconcile()
     _assert_null_and_refunded_once(played, "Servidor de jogo avariado")
@@ -162,7 +172,7 @@ def test_r98_a_fault_while_selling_closes_the_sales_first_and_refunds_every_card
 ) -> None:
     assert played.game.state == Game.State.SELLING
     committed(
-        lambda: services.online_game_fault(
+        lambda: fault_services.online_game_fault(
             game=played.game, user=played.lobby.manager, reason="Base de dados"
         )
     )
@@ -179,7 +189,9 @@ def test_r98_a_fault_on_a_suspended_online_game_is_null_at_once(played: Played) 
     draw_services.game_suspend(game=game, user=played.lobby.manager, reason="Gerador")
     with pytest.raises(ValidationError):  # R55: the hall's own failure waits 15 minutes
         draw_services.game_annul(game=game, user=played.lobby.manager, reason="Gerador")
-    committed(lambda: services.online_game_fault(game=game, user=played.lobby.manager, reason="Gerador"))
+    committed(
+        lambda: fault_services.online_game_fault(game=game, user=played.lobby.manager, reason="Gerador")
+    )
     _assert_null_and_refunded_once(played, "Gerador")
 
 
@@ -190,15 +202,17 @@ def test_r98_who_may_declare_a_fault_and_on_what(played: Played, tasks: Tasks) -
     player_user = played.ana.user
     for user in (cashier_refused, other, player_user):
         with pytest.raises(ValidationError, match="managers and callers"):
-            services.online_game_fault(game=played.game, user=user, reason="x")
+            fault_services.online_game_fault(game=played.game, user=user, reason="x")
     with pytest.raises(ValidationError, match="R98"):
-        services.online_game_fault(game=played.game, user=lobby.manager, reason="   ")
+        fault_services.online_game_fault(game=played.game, user=lobby.manager, reason="   ")
     assert Refund.objects.count() == 0
 
     # The hall's callers may (they annul games, R55, R57).
     caller = UserFactory(username="locutor")
     StaffMembership.objects.create(hall=lobby.hall, user=caller, role=Role.CALLER.value)
-    committed(lambda: services.online_game_fault(game=played.game, user=caller, reason="Rede do operador"))
+    committed(
+        lambda: fault_services.online_game_fault(game=played.game, user=caller, reason="Rede do operador")
+    )
     _assert_null_and_refunded_once(played, "Rede do operador")
 
 
@@ -210,14 +224,14 @@ def test_r98_r99_a_finished_game_was_decided_and_a_hall_game_is_not_online(
     game.refresh_from_db()
     assert game.state == Game.State.FINISHED
     with pytest.raises(ValidationError, match="not yet decided"):
-        services.online_game_fault(game=game, user=played.lobby.manager, reason="tarde demais")
+        fault_services.online_game_fault(game=game, user=played.lobby.manager, reason="tarde demais")
     assert Refund.objects.count() == 0
 
     hall = OnlineSetup(name="Sala Física")
     hall.room.online.delete()  # a room of the hall, not online
     floor_game = hall.game(hall.series(1, online=False))
     with pytest.raises(ValidationError, match="online game"):
-        services.online_game_fault(game=floor_game, user=hall.manager, reason="x")
+        fault_services.online_game_fault(game=floor_game, user=hall.manager, reason="x")
 
 
 # --- the reconciler finds it -------------------------------------------------------------------
@@ -248,7 +262,7 @@ def test_r98_the_reconciler_declares_a_fault_when_a_ball_is_overdue_past_the_lim
     assert game.state == Game.State.ANNULLED
     assert tasks.queued == []
     reason = _hall_language(OVERDUE, position=3, late=301)
-    assert GameFault.objects.get(game=game).reason == reason
+    assert game.state_reason == _why(reason)
     _assert_null_and_refunded_once(played, reason)
     fault = GameFault.objects.get(game=game)
     assert fault.source == FaultSource.SYSTEM
@@ -307,7 +321,7 @@ def test_r98_a_ball_whose_task_keeps_failing_makes_the_game_null(
     game.refresh_from_db()
     assert game.state == Game.State.ANNULLED
     reason = _hall_language(FAILING, position=2, count=3)
-    assert GameFault.objects.get(game=game).reason == reason
+    assert game.state_reason == _why(reason)
     _assert_null_and_refunded_once(played, reason)
 
 
@@ -399,7 +413,9 @@ def test_r98_the_api_declares_the_fault_once(played: Played) -> None:
 
 def test_r98_the_history_and_the_wallet_statement_show_the_refund_and_its_reason(played: Played) -> None:
     committed(
-        lambda: services.online_game_fault(game=played.game, user=played.lobby.manager, reason="Disco cheio")
+        lambda: fault_services.online_game_fault(
+            game=played.game, user=played.lobby.manager, reason="Disco cheio"
+        )
     )
     for player, cards in ((played.ana, 3), (played.rui, 2)):
         line = player_history(player=player).games[0]
