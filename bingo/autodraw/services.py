@@ -15,10 +15,9 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from datetime import datetime, time, timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ImproperlyConfigured, ValidationError
@@ -28,6 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bingo.autodraw import selectors
+from bingo.common.clock import hall_day_start, hall_today
 from bingo.common.roles import Role
 from bingo.common.tasks import task_enqueue_on_commit
 from bingo.draw import detection
@@ -128,9 +128,7 @@ def online_room_advance(*, room_id: int) -> Game | None:
 
 def _day_end(hall: Hall, now: datetime) -> datetime:
     """The next midnight on the hall's clock."""
-    zone = ZoneInfo(hall.time_zone)
-    today = timezone.localtime(now, zone).date()
-    return datetime.combine(today + timedelta(days=1), time.min, tzinfo=zone)
+    return hall_day_start(hall, hall_today(hall, now) + timedelta(days=1))
 
 
 def _room_idle(online: OnlineRoom, idle: dict[str, Any]) -> None:

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -26,6 +25,7 @@ from actas import services as acta_services
 from actas.audit.models import AuditAction
 from actas.audit.services import audit_record
 from bingo.ballsets import services as ballset_services
+from bingo.common.clock import hall_local, hall_zone
 from bingo.common.engine_messages import validation_error
 from bingo.common.money import quantum_for
 from bingo.common.roles import Role
@@ -478,7 +478,7 @@ def _nothing_to_pay(series: Series, card_number: int, hall: Hall) -> ValidationE
     )
     if paid is None:
         return ValidationError(_("This card has no prize to pay."))
-    when = timezone.localtime(paid.paid_at, ZoneInfo(hall.time_zone))
+    when = hall_local(paid.paid_at, hall)
     if paid.cash_desk is None:
         return ValidationError(
             _("This card's prizes were paid into its online player's wallet on %(date)s at %(time)s (R97).")
@@ -527,7 +527,7 @@ def _pay(series: Series, card_number: int, cash_desk: CashDesk, cashier: User, h
 
 def _refused_on_hall_clock(exc: IllegalTransition, game: Game) -> ValidationError:
     """``exc`` as a service's ValidationError, its times on the clock of ``game``'s hall."""
-    with timezone.override(ZoneInfo(game.session.room.hall.time_zone)):
+    with timezone.override(hall_zone(game.session.room.hall)):
         return validation_error(exc)
 
 

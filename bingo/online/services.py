@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -28,6 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bingo.common import bounds
+from bingo.common.clock import hall_clock_text
 from bingo.games import locks
 from bingo.games import services as game_services
 from bingo.models import (
@@ -59,11 +59,6 @@ SCHEDULE_GRACE = timedelta(minutes=2)
 
 
 # --- rooms (R88-R93) ---------------------------------------------------------------------------
-
-
-def _hall_clock(moment: datetime, hall: Hall) -> str:
-    """``moment`` as the hall's clock shows it, to the minute."""
-    return timezone.localtime(moment, ZoneInfo(hall.time_zone)).strftime("%Y-%m-%d %H:%M")
 
 
 def _ball_interval(value: Decimal | str | int | float) -> Decimal:
@@ -170,8 +165,8 @@ def _sessions_check(online_room: OnlineRoom) -> None:
                     "continuous mode once that session has ended (R91, R93)."
                 )
                 % {
-                    "start": _hall_clock(pending.starts_at, hall),
-                    "end": _hall_clock(pending.scheduled_end, hall),
+                    "start": hall_clock_text(pending.starts_at, hall),
+                    "end": hall_clock_text(pending.scheduled_end, hall),
                 }
             }
         )
@@ -287,7 +282,7 @@ def _schedule_check(
                     "The session would start at %(at)s, which has passed: "
                     "a session is scheduled and announced before it starts (R91)."
                 )
-                % {"at": _hall_clock(starts_at, hall)}
+                % {"at": hall_clock_text(starts_at, hall)}
             }
         )
     if scheduled_end <= starts_at:
