@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.db import connection
+from django.utils import timezone
 
 from bingo.autodraw import services
 from bingo.models import Ball, Game, PrizePayment, PrizeWinner, Sale, WalletEntry
@@ -106,15 +107,23 @@ def _wait(condition: object, seconds: float, worker: Worker, what: str) -> None:
     pytest.fail(f"{what} within {seconds} s\n{worker.logs()}")
 
 
+def close_sales_now(game: Game) -> None:
+    """Bring the game's sales window's end to now, once every card is bought: the window is long
+    while the test buys (on a loaded machine 30 purchases outlast a few seconds: «Game 1 is not
+    selling cards»), and the worker started next closes the sales at once."""
+    Game.objects.filter(pk=game.pk).update(sales_close_at=timezone.now())
+
+
 def test_a_worker_killed_mid_game_never_skips_repeats_or_changes_a_ball(worker: Worker) -> None:
     # The 30-ball game ends in some twenty balls: at R88's 1 s a ball the test takes under a minute.
-    lobby = OnlineHall("Sala Kill", variant="30", tax_rate="10", sales_seconds=5, pause_seconds=3600)
+    lobby = OnlineHall("Sala Kill", variant="30", tax_rate="10", sales_seconds=300, pause_seconds=3600)
     lobby.series(1)
     game = services.online_room_advance(room_id=lobby.room.pk)
     assert game is not None
     players = [lobby.player(f"jogador{n}", deposit="10000.00") for n in range(3)]
     for n in range(30):
         online_buy(game, players[n % 3], 2)  # 60 cards, three buyers
+    close_sales_now(game)
 
     worker.start()
     _wait(lambda: len(_balls(game)) >= 4, 40, worker, "the worker did not draw 4 balls")

@@ -19,7 +19,7 @@ from bingo.models import Game, GameFault, PrizePayment, Refund, Sale, WalletEntr
 from bingo.online.selectors import game_outcome
 from bingo.players.selectors import wallet_balance
 from tests.autodraw.helpers import OnlineHall, online_buy
-from tests.autodraw.test_worker_kill import Worker, _balls, _wait, real_services, worker
+from tests.autodraw.test_worker_kill import Worker, _balls, _wait, close_sales_now, real_services, worker
 
 __all__ = ["real_services", "worker"]  # the fixtures, shared
 
@@ -27,13 +27,14 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
 
 def _game(name: str) -> tuple[OnlineHall, Game, list]:
-    lobby = OnlineHall(name, variant="30", tax_rate="10", sales_seconds=5, pause_seconds=3600)
+    lobby = OnlineHall(name, variant="30", tax_rate="10", sales_seconds=300, pause_seconds=3600)
     lobby.series(1)
     game = services.online_room_advance(room_id=lobby.room.pk)
     assert game is not None
     players = [lobby.player(f"{name.split()[-1].lower()}{n}", deposit="10000.00") for n in range(3)]
     for n in range(30):
         online_buy(game, players[n % 3], 2)
+    close_sales_now(game)
     return lobby, game, players
 
 
