@@ -1,7 +1,7 @@
 """Form helpers every app uses: the one reason form the games and the draw share, the fields
 that read a date and time on the hall's clock (sessions, online rooms' schedules, and the API's
 serializers), the card's series label the draw's and the desk's forms share, a service's
-refusals on a form."""
+refusals on a form and a screen's form saved or refused."""
 
 from __future__ import annotations
 
@@ -146,6 +146,22 @@ def add_service_errors(
             target = None
         for message in errors:
             form.add_error(target, message)
+
+
+def form_saved(form: forms.Form, **save_kwargs: Any) -> Any:
+    """What ``form.save(**save_kwargs)`` returns once the form is valid and the service behind its
+    ``save`` accepts it; None when either refuses, the form then carrying the errors to show again
+    (a form's ``save`` puts its service's refusals on it, ``add_service_errors``, and re-raises).
+
+    For the screens' forms whose ``save`` returns what it wrote: a view posts, gets the saved
+    object or None, and redirects or renders the form again. An unbound form (a GET) is not valid.
+    """
+    if not form.is_valid():
+        return None
+    try:
+        return form.save(**save_kwargs)  # type: ignore[attr-defined]
+    except ValidationError:
+        return None
 
 
 def form_errors_flash(request: HttpRequest, form: forms.Form) -> None:
