@@ -21,8 +21,8 @@ from bingo.common.forms import (
     BallListField,
     DateTimeLocalInput,
     WallClockField,
-    add_service_errors,
     in_hall_time,
+    service_errors_on,
 )
 from bingo.engine import Variant
 from bingo.engine.prizes import PrizeKind
@@ -90,7 +90,7 @@ class SessionForm(forms.Form):
     def save(self, *, user: User) -> Session:
         """Open the session; service errors become form errors (then re-raised)."""
         data = self.cleaned_data
-        try:
+        with service_errors_on(self):
             return services.session_open(
                 room=data["room"],
                 starts_at=data["starts_at"],
@@ -98,9 +98,6 @@ class SessionForm(forms.Form):
                 user=user,
                 jackpot_balls=data.get("jackpot_balls"),
             )
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise
 
 
 class GameForm(forms.Form):
@@ -174,7 +171,7 @@ class GameForm(forms.Form):
 
     def save(self, *, session: Session) -> Game:
         """Add the game; the service refuses a plan breaking R7, and its message goes on the form."""
-        try:
+        with service_errors_on(self):
             data = self.cleaned_data
             return services.game_create(
                 session=session,
@@ -183,9 +180,6 @@ class GameForm(forms.Form):
                 line_kinds=data.get("line_kinds") or None,
                 pattern=data.get("pattern") or None,
             )
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise
 
 
 class SeriesChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
@@ -230,11 +224,8 @@ class OpenSalesForm(forms.Form):
         chosen = [self.cleaned_data["first"]]
         if self.cleaned_data.get("second"):
             chosen.append(self.cleaned_data["second"])
-        try:
+        with service_errors_on(self):
             return services.game_open_sales(game=self.game, series=chosen, user=user)
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise
 
 
 class SessionCloseForm(forms.Form):
@@ -299,13 +290,10 @@ class SessionCloseForm(forms.Form):
 
     def save(self, *, session: Session, user: User) -> Session:
         """Close the session; service errors become form errors."""
-        try:
+        with service_errors_on(self):
             return services.session_close(
                 session=session,
                 user=user,
                 end_checks=self.cleaned_data["end_checks"],
                 missing_check_reason=self.cleaned_data["missing_check_reason"],
             )
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise
