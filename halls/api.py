@@ -21,7 +21,7 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.generics import GenericAPIView
@@ -30,7 +30,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo.common.api import ErrorSerializer, MoneyField, Pagination
+from bingo.common.api import ErrorSerializer, MoneyField, Pagination, error_responses
 from bingo.common.roles import Role, roles_in_order
 from halls import selectors, services
 from halls.access import HALL_WRITES, hall_roles, request_user, require_hall_role, staff_halls, visible_hall
@@ -177,11 +177,7 @@ def hall_part_schema(
             request=NameSerializer,
             responses={
                 201: serializer,
-                400: OpenApiResponse(
-                    description="Field errors (a name already used in the hall); nothing created."
-                ),
-                403: ErrorSerializer,
-                404: ErrorSerializer,
+                **error_responses("Field errors (a name already used in the hall); nothing created."),
             },
             tags=["halls"],
         ),

@@ -410,6 +410,17 @@ BAD_REQUEST = OpenApiResponse(
 )
 
 
+def error_responses(refused: str = "", *, not_found: bool = True) -> dict[int, Any]:
+    """The errors an operation declares after its answer: 400, what its fields, parameters or
+    rules refuse (``refused``; the body, BAD_REQUEST's, is bingo/common/schema.py's), 403 for a
+    role that may not, and 404 (``not_found``) where it names an object the caller may not see.
+    ``responses={201: ThingSerializer, **error_responses("...")}``; a code after them comes after."""
+    errors: dict[int, Any] = {400: OpenApiResponse(description=refused), 403: ErrorSerializer}
+    if not_found:
+        errors[404] = ErrorSerializer
+    return errors
+
+
 def page_parameters(what: str = "Items") -> list[OpenApiParameter]:
     """``page`` and ``page_size`` for a view that pages with ``Pagination`` by hand."""
     return [

@@ -32,6 +32,7 @@ from bingo.common.api import (
     MoneyField,
     Pagination,
     PDFRenderer,
+    error_responses,
     has_role,
     page_parameters,
 )
@@ -345,12 +346,7 @@ class MyHistoryView(APIView):
             OpenApiParameter("from", OpenApiTypes.DATE, description="First day (the hall's date), included"),
             OpenApiParameter("to", OpenApiTypes.DATE, description="Last day (the hall's date), included"),
         ],
-        responses={
-            200: HistorySerializer,
-            400: OpenApiResponse(),
-            403: ErrorSerializer,
-            404: ErrorSerializer,
-        },
+        responses={200: HistorySerializer, **error_responses()},
         tags=["players"],
     )
     def get(self, request: Request) -> Response:
@@ -471,9 +467,7 @@ class _MovementView(APIView):
 
 _MOVEMENT_RESPONSES = {
     201: MovementResultSerializer,
-    400: OpenApiResponse(description="A field is refused, e.g. more than the balance (nothing changed)."),
-    403: ErrorSerializer,
-    404: ErrorSerializer,
+    **error_responses("A field is refused, e.g. more than the balance (nothing changed)."),
     409: OpenApiResponse(
         ErrorSerializer, description="The key was used for another movement (nothing changed)."
     ),

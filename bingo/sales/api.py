@@ -19,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from bingo.common import bounds
-from bingo.common.api import Conflict, ErrorSerializer, MoneyField, Pagination
+from bingo.common.api import Conflict, ErrorSerializer, MoneyField, Pagination, error_responses
 from bingo.common.roles import Role
 from bingo.games.access import game_for, hall_id_of
 from bingo.models import Sale
@@ -156,9 +156,7 @@ class GameSalesView(GenericAPIView[Sale]):
         ],
         responses={
             201: SaleResultSerializer,
-            400: OpenApiResponse(description="Refused (R35-R39, a missing key...); nothing was sold."),
-            403: ErrorSerializer,
-            404: ErrorSerializer,
+            **error_responses("Refused (R35-R39, a missing key...); nothing was sold."),
             409: OpenApiResponse(ErrorSerializer, description="The key was used for a different sale."),
         },
         tags=["sales"],
