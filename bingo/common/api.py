@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -464,3 +465,17 @@ class Pagination(PageNumberPagination):
             elif parameter["name"] == self.page_query_param:
                 parameter["schema"].update(minimum=1)
         return parameters
+
+
+def page_by_hand(request: Request, view: APIView, rows: QuerySet[Any]) -> tuple[list[Any], dict[str, Any]]:
+    """One page of ``rows`` by ``Pagination`` (``page``, ``page_size``; ``page_parameters`` in the
+    schema), for a view whose body puts more around the page: the page's rows, and its ``count``,
+    ``next`` and ``previous`` for the body."""
+    paginator = Pagination()
+    page = paginator.paginate_queryset(rows, request, view=view)
+    links = {
+        "count": paginator.page.paginator.count,  # type: ignore[union-attr]
+        "next": paginator.get_next_link(),
+        "previous": paginator.get_previous_link(),
+    }
+    return list(page or []), links
