@@ -314,6 +314,12 @@ class MadeByField(serializers.SlugRelatedField):  # type: ignore[type-arg]
         super().__init__(slug_field="username", read_only=True, **kwargs)
 
 
+def username_field() -> serializers.SlugRelatedField[Any]:
+    """Who did something, by username, read-only, where a person always did (a ``User`` foreign
+    key that is never null); ``MadeByField`` where the system may have done it."""
+    return serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+
 @extend_schema_field({"type": "string", "pattern": "^[0-9]+$"})
 class DigitsField(serializers.CharField):
     """A whole number too big for JSON numbers (a seed), in and out as a string of digits."""

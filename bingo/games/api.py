@@ -40,6 +40,7 @@ from bingo.common.api import (
     Pagination,
     VariantField,
     error_responses,
+    username_field,
 )
 from bingo.common.clock import hall_zone
 from bingo.common.forms import in_hall_times
@@ -71,9 +72,7 @@ class SessionSerializer(serializers.ModelSerializer[Session]):
 
     hall = serializers.IntegerField(source="room.hall_id", read_only=True)
     room_name = serializers.CharField(source="room.name", read_only=True)
-    opened_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
-    )
+    opened_by = username_field()
 
     class Meta:
         model = Session

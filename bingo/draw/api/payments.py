@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bingo.common import bounds
-from bingo.common.api import MoneyField, error_responses
+from bingo.common.api import MoneyField, error_responses, username_field
 from bingo.common.roles import Role
 from bingo.draw import services as draw_services
 from bingo.draw.api.fields import PrizeKindField
@@ -67,9 +67,7 @@ class PrizePaymentSerializer(serializers.ModelSerializer[PrizePayment]):
     gross = MoneyField(read_only=True)
     tax_withheld = MoneyField(read_only=True)
     net = MoneyField(read_only=True)
-    cashier: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
-    )
+    cashier = username_field()
 
     class Meta:
         model = PrizePayment
