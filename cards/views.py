@@ -22,7 +22,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bingo.common.forms import form_saved
+from bingo.common.forms import form_saved, refusal_flash
 from bingo.common.roles import Role, role_required, user_roles
 from bingo.engine import SERIES_SIZES
 from cards import selectors, services
@@ -140,8 +140,7 @@ def card_set_compare(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         comparison = services.card_set_regenerate_compare(card_set=card_set)
     except ValidationError as exc:
-        for message in exc.messages:
-            messages.error(request, message)
+        refusal_flash(request, exc)
     else:
         request.session[_COMPARE_SESSION_KEY.format(pk=pk)] = {
             "matches": comparison.matches,
@@ -229,8 +228,7 @@ def series_retire(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             services.series_retire(series=series)
         except ValidationError as exc:
-            for message in exc.messages:
-                messages.error(request, message)
+            refusal_flash(request, exc)
         else:
             messages.success(request, _("Series %(label)s retired.") % {"label": series.label})
         return redirect("cards:series_detail", pk=series.pk)

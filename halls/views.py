@@ -18,7 +18,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bingo.common.forms import form_saved
+from bingo.common.forms import form_saved, refusal_flash
 from bingo.common.roles import Role, role_required
 from halls import selectors, services
 from halls.access import hall_managed_or_404
@@ -154,8 +154,7 @@ def staff_remove(request: HttpRequest, pk: int, membership_pk: int) -> HttpRespo
             by=request.user,  # type: ignore[arg-type]
         )
     except ValidationError as exc:
-        for message in exc.messages:
-            messages.error(request, message)
+        refusal_flash(request, exc)
     else:
         messages.success(
             request,

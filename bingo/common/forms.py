@@ -190,6 +190,13 @@ def service_errors_on(form: forms.Form, aliases: dict[str, str | None] | None = 
     return _ServiceErrorsOn(form, aliases)
 
 
+def refusal_flash(request: HttpRequest, exc: ValidationError) -> None:
+    """Show each message of a service's refusal as an error message: for an action posted from a
+    page that redirects back (or shows itself again) with no form to carry them."""
+    for message in exc.messages:
+        messages.error(request, message)
+
+
 def form_errors_flash(request: HttpRequest, form: forms.Form) -> None:
     """Show each of a refused form's errors as a message, after its field's label when it has
     one: for forms posted from a page that redirects back, so the person reads what was wrong

@@ -30,7 +30,7 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from bingo.common.forms import ReasonForm, form_errors_flash
+from bingo.common.forms import ReasonForm, form_errors_flash, refusal_flash
 from bingo.common.money import money_display
 from bingo.common.roles import Role, role_required
 from bingo.draw import selectors as draw_selectors
@@ -77,11 +77,6 @@ def _game_or_404(request: HttpRequest, pk: int) -> Game:
     return _get_or_404(_caller_games(request), pk)
 
 
-def _errors(request: HttpRequest, exc: ValidationError) -> None:
-    for message in exc.messages:
-        messages.error(request, message)
-
-
 def _to_console(game: Game) -> HttpResponse:
     return redirect("draw:console", pk=game.pk)
 
@@ -96,7 +91,7 @@ def _console_act(request: HttpRequest, form: forms.Form, act: Callable[[dict[str
     try:
         return act(form.cleaned_data)
     except ValidationError as exc:
-        _errors(request, exc)
+        refusal_flash(request, exc)
         return None
 
 
@@ -315,7 +310,7 @@ def claim(request: HttpRequest, pk: int) -> HttpResponse:
             kind=data["kind"],
         )
     except ValidationError as exc:
-        _errors(request, exc)
+        refusal_flash(request, exc)
         return _console_page(request, game, claim_form=form, status=400)
     # Post/redirect/get: reloading the answer shows it again and records no second claim.
     return redirect(f"{reverse('draw:console', args=[game.pk])}?{CLAIM_PARAM}={result.claim.pk}#claim-result")
@@ -438,7 +433,7 @@ def _state_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             draw_services.game_annul(game=game, user=user, reason=reason)
             messages.success(request, gettext("The game is annulled; every card sold is refunded in full."))
     except ValidationError as exc:
-        _errors(request, exc)
+        refusal_flash(request, exc)
     return back
 
 
@@ -481,7 +476,7 @@ def game_fault(request: HttpRequest, pk: int) -> HttpResponse:
             game=game, user=_user(request), reason=form.cleaned_data["reason"]
         )
     except ValidationError as exc:
-        _errors(request, exc)
+        refusal_flash(request, exc)
         return back
     if was == GameState.ANNULLED:
         messages.info(request, gettext("The game was already null: nothing more was refunded."))

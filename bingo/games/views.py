@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bingo.ballsets import selectors as ballset_selectors
-from bingo.common.forms import ReasonForm, form_saved
+from bingo.common.forms import ReasonForm, form_saved, refusal_flash
 from bingo.common.roles import Role, role_required, user_roles
 from bingo.draw import selectors as draw_selectors
 from bingo.engine.prizes import PrizeKind
@@ -212,8 +212,7 @@ def _game_change(
     try:
         change(game, user)
     except ValidationError as exc:
-        for message in exc.messages:
-            messages.error(request, message)
+        refusal_flash(request, exc)
     else:
         messages.success(request, done)
     return redirect("games:game_detail", pk=game.pk)

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bingo.common.forms import form_errors_flash, form_saved
+from bingo.common.forms import form_errors_flash, form_saved, refusal_flash
 from bingo.common.money import money_display, places_for
 from bingo.common.roles import Role, role_required
 from bingo.models import COMPLAINT_MAX_LENGTH, Game, OnlineRoom, Player
@@ -190,8 +190,7 @@ def buy(request: HttpRequest, game_id: int) -> HttpResponse:
                 player=player, game=game, quantity=form.cleaned_data["quantity"], key=form.cleaned_data["key"]
             )
         except ValidationError as exc:
-            for message in exc.messages:
-                messages.error(request, message)
+            refusal_flash(request, exc)
         else:
             messages.success(
                 request,

@@ -1,5 +1,6 @@
-"""bingo/common/forms.py: a screen's form saved or refused (``form_saved``), and a service's
-refusals put on the form by its ``save`` (``service_errors_on``)."""
+"""bingo/common/forms.py: a screen's form saved or refused (``form_saved``), a service's
+refusals put on the form by its ``save`` (``service_errors_on``) or shown as messages
+(``refusal_flash``)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ from typing import Any
 
 import pytest
 from django import forms
+from django.contrib.messages import constants, get_messages
+from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.exceptions import ValidationError
+from django.test import RequestFactory
 
-from bingo.common.forms import form_saved, service_errors_on
+from bingo.common.forms import form_saved, refusal_flash, service_errors_on
 
 
 class NameForm(forms.Form):
@@ -62,3 +66,11 @@ def test_other_errors_go_through_untouched() -> None:
     with pytest.raises(ZeroDivisionError), service_errors_on(form):
         _ = 1 / 0
     assert not form.non_field_errors()
+
+
+def test_each_message_of_a_refusal_is_shown_as_an_error() -> None:
+    request = RequestFactory().post("/")
+    request._messages = CookieStorage(request)  # type: ignore[attr-defined]
+    refusal_flash(request, ValidationError({"name": ["Already used."], "hall": ["Closed."]}))
+    shown = [(m.level, m.message) for m in get_messages(request)]
+    assert shown == [(constants.ERROR, "Already used."), (constants.ERROR, "Closed.")]
