@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import timedelta
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib.auth.models import User
@@ -30,6 +30,9 @@ from bingo.games import services
 from bingo.models import Game, Session
 from cards.models import VARIANT_CHOICES, Series
 from halls.models import BallSet, Room
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class RoomChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
@@ -100,6 +103,19 @@ class SessionForm(forms.Form):
             )
 
 
+def _share_field(label: StrOrPromise, help_text: StrOrPromise) -> forms.DecimalField:
+    """A prize's share of sales in percent, 0 to 100 with two decimals; blank: the plan's own."""
+    return forms.DecimalField(
+        label=label,
+        required=False,
+        min_value=0,
+        max_value=100,
+        max_digits=5,
+        decimal_places=2,
+        help_text=help_text,
+    )
+
+
 class GameForm(forms.Form):
     """A new game: its variant and prize plan, the variant's default or line and bingo shares (R7)."""
 
@@ -116,23 +132,10 @@ class GameForm(forms.Form):
         initial=PLAN_DEFAULT,
         widget=forms.RadioSelect,
     )
-    line_share = forms.DecimalField(
-        label=_("Line prize (% of sales)"),
-        required=False,
-        min_value=0,
-        max_value=100,
-        max_digits=5,
-        decimal_places=2,
-        help_text=_("Blank or 0: no line prize."),
-    )
-    bingo_share = forms.DecimalField(
-        label=_("Bingo prize (% of sales)"),
-        required=False,
-        min_value=0,
-        max_value=100,
-        max_digits=5,
-        decimal_places=2,
-        help_text=_("The prizes total 80% of sales, and the bingo never gets below 55% (R7)."),
+    line_share = _share_field(_("Line prize (% of sales)"), _("Blank or 0: no line prize."))
+    bingo_share = _share_field(
+        _("Bingo prize (% of sales)"),
+        _("The prizes total 80% of sales, and the bingo never gets below 55% (R7)."),
     )
     line_kinds = forms.MultipleChoiceField(
         label=_("Lines that win the line prize (R67, R75)"),
