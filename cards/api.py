@@ -47,6 +47,7 @@ from bingo.common.api import (
     ManagerWritesInspectorReads,
     MoneyField,
     Pagination,
+    error_responses,
 )
 from bingo.common.roles import Role, user_roles
 from bingo.common.throttling import SlidingWindowThrottle
@@ -528,12 +529,7 @@ class SeriesRetireView(APIView):
     @extend_schema(
         operation_id="series_retire",
         request=None,
-        responses={
-            200: SeriesSerializer,
-            400: OpenApiResponse(description="Already retired."),
-            403: ErrorSerializer,
-            404: ErrorSerializer,
-        },
+        responses={200: SeriesSerializer, **error_responses("Already retired.")},
         tags=["series"],
     )
     def post(self, request: Request, series_id: int) -> Response:

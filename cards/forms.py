@@ -11,7 +11,7 @@ from django.db.models import Max, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from bingo.common import bounds
-from bingo.common.forms import add_service_errors
+from bingo.common.forms import service_errors_on
 from bingo.engine import SERIES_SIZES, Variant, algorithm_for, parse_seed
 from cards import services
 from cards.models import VARIANT_CHOICES, CardSet, Series
@@ -85,7 +85,7 @@ class CardSetForm(forms.Form):
     def save(self, *, user: User) -> CardSet:
         """Request the card set; service errors become form errors (then re-raised)."""
         data = self.cleaned_data
-        try:
+        with service_errors_on(self):
             return services.card_set_request(
                 variant=data["variant"],
                 size=data["size"],
@@ -93,9 +93,6 @@ class CardSetForm(forms.Form):
                 algorithm=algorithm_for(strips=data["strips"]),
                 user=user,
             )
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise
 
 
 class CardSetChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
@@ -218,15 +215,12 @@ class SeriesForm(forms.Form):
             "online": data["online"],
             "user": user,
         }
-        try:
+        with service_errors_on(self, aliases={"card_set": self._card_set_field()}):
             if data["source"] == self.SOURCE_NEW:
                 return services.series_create_with_new_card_set(
                     variant=data["new_variant"], size=SERIES_SIZES[data["new_size_letter"]], **common
                 )
             return services.series_create(card_set=data["card_set"], **common)
-        except ValidationError as exc:
-            add_service_errors(self, exc, aliases={"card_set": self._card_set_field()})
-            raise
 
     def _card_set_field(self) -> str | None:
         return "card_set" if self.cleaned_data.get("source") == self.SOURCE_EXISTING else None

@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from bingo.common.forms import form_saved, refusal_flash
 from bingo.common.roles import Role, role_required, user_roles
 from bingo.engine import SERIES_SIZES
 from cards import selectors, services
@@ -89,15 +90,11 @@ def card_set_list(request: HttpRequest) -> HttpResponse:
 def card_set_create(request: HttpRequest) -> HttpResponse:
     """Request a card set (R14): generated at once when small, in the background when large."""
     form = CardSetForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            card_set = form.save(user=request.user)  # type: ignore[arg-type]
-        except ValidationError:
-            pass  # the form now carries the service's errors
-        else:
-            messages.success(request, _("Card set #%(id)s requested.") % {"id": card_set.pk})
-            return redirect("cards:card_set_detail", pk=card_set.pk)
-    return render(request, "cards/card_set_form.html", {"nav": "card_sets", "form": form})
+    card_set = form_saved(form, user=request.user)
+    if card_set is None:
+        return render(request, "cards/card_set_form.html", {"nav": "card_sets", "form": form})
+    messages.success(request, _("Card set #%(id)s requested.") % {"id": card_set.pk})
+    return redirect("cards:card_set_detail", pk=card_set.pk)
 
 
 @require_GET
@@ -143,8 +140,7 @@ def card_set_compare(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         comparison = services.card_set_regenerate_compare(card_set=card_set)
     except ValidationError as exc:
-        for message in exc.messages:
-            messages.error(request, message)
+        refusal_flash(request, exc)
     else:
         request.session[_COMPARE_SESSION_KEY.format(pk=pk)] = {
             "matches": comparison.matches,
@@ -186,19 +182,15 @@ def series_create(request: HttpRequest) -> HttpResponse:
         if chosen is not None:
             initial = {"hall": chosen, "order_number": next_numbers[chosen]}
     form = SeriesForm(request.POST or None, initial=initial, halls=halls)
-    if request.method == "POST" and form.is_valid():
-        try:
-            series = form.save(user=request.user)  # type: ignore[arg-type]
-        except ValidationError:
-            pass
-        else:
-            messages.success(request, _("Series %(label)s created.") % {"label": series.label})
-            return redirect("cards:series_detail", pk=series.pk)
-    return render(
-        request,
-        "cards/series_form.html",
-        {"nav": "series", "form": form, "next_numbers": {str(k): v for k, v in next_numbers.items()}},
-    )
+    series = form_saved(form, user=request.user)
+    if series is None:
+        return render(
+            request,
+            "cards/series_form.html",
+            {"nav": "series", "form": form, "next_numbers": {str(k): v for k, v in next_numbers.items()}},
+        )
+    messages.success(request, _("Series %(label)s created.") % {"label": series.label})
+    return redirect("cards:series_detail", pk=series.pk)
 
 
 @require_GET
@@ -236,8 +228,7 @@ def series_retire(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             services.series_retire(series=series)
         except ValidationError as exc:
-            for message in exc.messages:
-                messages.error(request, message)
+            refusal_flash(request, exc)
         else:
             messages.success(request, _("Series %(label)s retired.") % {"label": series.label})
         return redirect("cards:series_detail", pk=series.pk)

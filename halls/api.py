@@ -14,12 +14,14 @@ answer, the same as on the screens; a superuser holding the manager role manages
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from django.contrib.auth.models import User
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.generics import GenericAPIView
@@ -28,7 +30,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo.common.api import ErrorSerializer, MoneyField, Pagination
+from bingo.common.api import ErrorSerializer, MoneyField, Pagination, error_responses
 from bingo.common.roles import Role, roles_in_order
 from halls import selectors, services
 from halls.access import HALL_WRITES, hall_roles, request_user, require_hall_role, staff_halls, visible_hall
@@ -121,48 +123,79 @@ class HallDetailView(APIView):
         return Response(HallSerializer(hall, context={"user": request_user(request)}).data)
 
 
-class RoomListView(GenericAPIView[Room]):
-    """The rooms of a hall: listed for its staff, added by its managers."""
+class HallPartListView(GenericAPIView[Any]):
+    """The list-and-add door of a hall's rooms or cash desks: any staff of the hall lists them,
+    its managers add one by its name (unique in the hall).
+
+    A subclass names its ``serializer_class``, its ``detail_route`` (the new part's ``Location``)
+    and the selector and service behind it (``parts``, ``part_create``); its schema is
+    ``hall_part_schema``'s.
+    """
 
     permission_classes = HALL_WRITES
     write_roles: ClassVar[tuple[Role, ...]] = (Role.MANAGER,)
     pagination_class = Pagination
-    serializer_class = RoomSerializer
+    detail_route: ClassVar[str]
 
-    @extend_schema(
-        operation_id="halls_rooms_list",
-        responses={200: RoomSerializer(many=True), 404: ErrorSerializer},
-        tags=["halls"],
-    )
+    def parts(self, hall: Hall) -> QuerySet[Any]:
+        raise NotImplementedError
+
+    def part_create(self, *, hall: Hall, name: str) -> Room | CashDesk:
+        raise NotImplementedError
+
     def get(self, request: Request, hall_id: int) -> Response:
         hall = visible_hall(request, hall_id)
-        page = self.paginate_queryset(selectors.room_list(hall=hall))
-        return self.get_paginated_response(RoomSerializer(page, many=True).data)
+        page = self.paginate_queryset(self.parts(hall))
+        return self.get_paginated_response(self.get_serializer_class()(page, many=True).data)
 
-    @extend_schema(
-        operation_id="halls_rooms_create",
-        request=NameSerializer,
-        responses={
-            201: RoomSerializer,
-            400: OpenApiResponse(
-                description="Field errors (a name already used in the hall); nothing created."
-            ),
-            403: ErrorSerializer,
-            404: ErrorSerializer,
-        },
-        tags=["halls"],
-    )
     def post(self, request: Request, hall_id: int) -> Response:
         hall = visible_hall(request, hall_id)
         require_hall_role(request, hall.pk, *self.write_roles)
         form = NameSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        room = services.room_create(hall=hall, name=form.validated_data["name"])
+        part = self.part_create(hall=hall, name=form.validated_data["name"])
         return Response(
-            RoomSerializer(room).data,
+            self.get_serializer_class()(part).data,
             status=status.HTTP_201_CREATED,
-            headers={"Location": reverse("api:room-detail", args=[room.pk])},
+            headers={"Location": reverse(self.detail_route, args=[part.pk])},
         )
+
+
+def hall_part_schema(
+    serializer: type[serializers.Serializer[Any]], *, list_id: str, create_id: str
+) -> Callable[[type[HallPartListView]], type[HallPartListView]]:
+    """The schema of a ``HallPartListView``: its list (paginated, 404 for a hall the caller
+    does not work in) and its create (403 for a role that may not, 400 for a name already used)."""
+    return extend_schema_view(
+        get=extend_schema(
+            operation_id=list_id,
+            responses={200: serializer(many=True), 404: ErrorSerializer},
+            tags=["halls"],
+        ),
+        post=extend_schema(
+            operation_id=create_id,
+            request=NameSerializer,
+            responses={
+                201: serializer,
+                **error_responses("Field errors (a name already used in the hall); nothing created."),
+            },
+            tags=["halls"],
+        ),
+    )
+
+
+@hall_part_schema(RoomSerializer, list_id="halls_rooms_list", create_id="halls_rooms_create")
+class RoomListView(HallPartListView):
+    """The rooms of a hall: listed for its staff, added by its managers."""
+
+    serializer_class = RoomSerializer
+    detail_route = "api:room-detail"
+
+    def parts(self, hall: Hall) -> QuerySet[Room]:
+        return selectors.room_list(hall=hall)
+
+    def part_create(self, *, hall: Hall, name: str) -> Room:
+        return services.room_create(hall=hall, name=name)
 
 
 class RoomDetailView(APIView):
@@ -181,48 +214,18 @@ class RoomDetailView(APIView):
         return Response(RoomSerializer(room).data)
 
 
-class CashDeskListView(GenericAPIView[CashDesk]):
+@hall_part_schema(CashDeskSerializer, list_id="halls_cash_desks_list", create_id="halls_cash_desks_create")
+class CashDeskListView(HallPartListView):
     """The cash desks of a hall: listed for its staff, added by its managers."""
 
-    permission_classes = HALL_WRITES
-    write_roles: ClassVar[tuple[Role, ...]] = (Role.MANAGER,)
-    pagination_class = Pagination
     serializer_class = CashDeskSerializer
+    detail_route = "api:cash-desk-detail"
 
-    @extend_schema(
-        operation_id="halls_cash_desks_list",
-        responses={200: CashDeskSerializer(many=True), 404: ErrorSerializer},
-        tags=["halls"],
-    )
-    def get(self, request: Request, hall_id: int) -> Response:
-        hall = visible_hall(request, hall_id)
-        page = self.paginate_queryset(selectors.cash_desk_list(hall=hall))
-        return self.get_paginated_response(CashDeskSerializer(page, many=True).data)
+    def parts(self, hall: Hall) -> QuerySet[CashDesk]:
+        return selectors.cash_desk_list(hall=hall)
 
-    @extend_schema(
-        operation_id="halls_cash_desks_create",
-        request=NameSerializer,
-        responses={
-            201: CashDeskSerializer,
-            400: OpenApiResponse(
-                description="Field errors (a name already used in the hall); nothing created."
-            ),
-            403: ErrorSerializer,
-            404: ErrorSerializer,
-        },
-        tags=["halls"],
-    )
-    def post(self, request: Request, hall_id: int) -> Response:
-        hall = visible_hall(request, hall_id)
-        require_hall_role(request, hall.pk, *self.write_roles)
-        form = NameSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        desk = services.cash_desk_create(hall=hall, name=form.validated_data["name"])
-        return Response(
-            CashDeskSerializer(desk).data,
-            status=status.HTTP_201_CREATED,
-            headers={"Location": reverse("api:cash-desk-detail", args=[desk.pk])},
-        )
+    def part_create(self, *, hall: Hall, name: str) -> CashDesk:
+        return services.cash_desk_create(hall=hall, name=name)
 
 
 class CashDeskDetailView(APIView):

@@ -6,11 +6,10 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from bingo.common import bounds
-from bingo.common.forms import add_service_errors
+from bingo.common.forms import service_errors_on
 from bingo.common.roles import STAFF_ROLES, Role
 from halls import services
 from halls.models import CashDesk, Hall, Room, StaffMembership
@@ -66,13 +65,10 @@ class HallForm(forms.Form):
     def save(self, *, user: User) -> Hall:
         """Create the hall with ``user`` (who asks) as its manager, or update the one given;
         service errors become form errors."""
-        try:
+        with service_errors_on(self):
             if self.hall is None:
                 return services.hall_create(**self.cleaned_data, manager=user)
             return services.hall_update(hall=self.hall, **self.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise
 
 
 class RoomForm(forms.Form):
@@ -82,11 +78,8 @@ class RoomForm(forms.Form):
 
     def save(self, *, hall: Hall) -> Room:
         """Create the room; service errors become form errors."""
-        try:
+        with service_errors_on(self):
             return services.room_create(hall=hall, name=self.cleaned_data["name"])
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise
 
 
 class CashDeskForm(forms.Form):
@@ -96,11 +89,8 @@ class CashDeskForm(forms.Form):
 
     def save(self, *, hall: Hall) -> CashDesk:
         """Create the cash desk; service errors become form errors."""
-        try:
+        with service_errors_on(self):
             return services.cash_desk_create(hall=hall, name=self.cleaned_data["name"])
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise
 
 
 class UserChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
@@ -121,10 +111,7 @@ class StaffForm(forms.Form):
 
     def save(self, *, hall: Hall) -> StaffMembership:
         """Assign the role; service errors become form errors."""
-        try:
+        with service_errors_on(self):
             return services.staff_assign(
                 hall=hall, user=self.cleaned_data["user"], role=Role(self.cleaned_data["role"])
             )
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise

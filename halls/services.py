@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import zoneinfo
 from decimal import Decimal
+from typing import TypeVar
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -24,6 +25,7 @@ from halls import signals
 from halls.models import CashDesk, Hall, Room, StaffMembership
 
 _CURRENCY = re.compile(r"^[A-Z]{3}$")
+_HallPart = TypeVar("_HallPart", Room, CashDesk)
 
 
 def _check_hall_fields(
@@ -140,22 +142,23 @@ def hall_update(
     return hall
 
 
+def _hall_part_add(model: type[_HallPart], *, hall: Hall, name: str) -> _HallPart:
+    """A new room or cash desk of ``hall``, its name trimmed and checked unique in the hall."""
+    part = model(hall=hall, name=name.strip())
+    part.full_clean()
+    with transaction.atomic():
+        part.save()
+    return part
+
+
 def room_create(*, hall: Hall, name: str) -> Room:
     """Add a room, named uniquely within ``hall``, where sessions are played."""
-    room = Room(hall=hall, name=name.strip())
-    room.full_clean()
-    with transaction.atomic():
-        room.save()
-    return room
+    return _hall_part_add(Room, hall=hall, name=name)
 
 
 def cash_desk_create(*, hall: Hall, name: str) -> CashDesk:
     """Add a cash desk, named uniquely within ``hall``, that sales and payments go through (R39)."""
-    desk = CashDesk(hall=hall, name=name.strip())
-    desk.full_clean()
-    with transaction.atomic():
-        desk.save()
-    return desk
+    return _hall_part_add(CashDesk, hall=hall, name=name)
 
 
 def staff_assign(*, hall: Hall, user: User, role: Role) -> StaffMembership:

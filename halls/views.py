@@ -7,6 +7,7 @@ they manage (halls/selectors.py); any other hall answers 404, as if it did not e
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -17,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from bingo.common.forms import form_saved, refusal_flash
 from bingo.common.roles import Role, role_required
 from halls import selectors, services
 from halls.access import hall_managed_or_404
@@ -37,15 +39,11 @@ def hall_list(request: HttpRequest) -> HttpResponse:
 def hall_create(request: HttpRequest) -> HttpResponse:
     """Create a hall; its creator becomes its manager."""
     form = HallForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            hall = form.save(user=request.user)  # type: ignore[arg-type]
-        except ValidationError:
-            pass  # the form now carries the service's errors
-        else:
-            messages.success(request, _("Hall %(name)s created.") % {"name": hall.name})
-            return redirect("halls:hall_detail", pk=hall.pk)
-    return render(request, "halls/hall_form.html", {"nav": "halls", "form": form, "hall": None})
+    hall = form_saved(form, user=request.user)
+    if hall is None:
+        return render(request, "halls/hall_form.html", {"nav": "halls", "form": form, "hall": None})
+    messages.success(request, _("Hall %(name)s created.") % {"name": hall.name})
+    return redirect("halls:hall_detail", pk=hall.pk)
 
 
 @require_http_methods(["GET", "POST"])
@@ -86,59 +84,57 @@ def hall_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _detail(request, hall_managed_or_404(request, pk))
 
 
+def _hall_add(
+    request: HttpRequest,
+    pk: int,
+    form_class: type[RoomForm | CashDeskForm | StaffForm],
+    prefix: str,
+    done: Callable[[Any], str],
+) -> HttpResponse:
+    """Post one of the hall page's forms that add to it (a room, a cash desk, a person's role):
+    back to the page with ``done``'s message for what was added, or the page again with the
+    form's errors (its context names the form ``<prefix>_form``)."""
+    hall = hall_managed_or_404(request, pk)
+    form = form_class(request.POST, prefix=prefix)
+    added = form_saved(form, hall=hall)
+    if added is None:
+        return _detail(request, hall, **{f"{prefix}_form": form})
+    messages.success(request, done(added))
+    return redirect("halls:hall_detail", pk=hall.pk)
+
+
 @require_POST
 @role_required(Role.MANAGER)
 def room_create(request: HttpRequest, pk: int) -> HttpResponse:
     """Add a room to a hall."""
-    hall = hall_managed_or_404(request, pk)
-    form = RoomForm(request.POST, prefix="room")
-    if form.is_valid():
-        try:
-            room = form.save(hall=hall)
-        except ValidationError:
-            pass
-        else:
-            messages.success(request, _("Room %(name)s added.") % {"name": room.name})
-            return redirect("halls:hall_detail", pk=hall.pk)
-    return _detail(request, hall, room_form=form)
+    return _hall_add(
+        request, pk, RoomForm, "room", lambda room: _("Room %(name)s added.") % {"name": room.name}
+    )
 
 
 @require_POST
 @role_required(Role.MANAGER)
 def cash_desk_create(request: HttpRequest, pk: int) -> HttpResponse:
     """Add a cash desk to a hall."""
-    hall = hall_managed_or_404(request, pk)
-    form = CashDeskForm(request.POST, prefix="desk")
-    if form.is_valid():
-        try:
-            desk = form.save(hall=hall)
-        except ValidationError:
-            pass
-        else:
-            messages.success(request, _("Cash desk %(name)s added.") % {"name": desk.name})
-            return redirect("halls:hall_detail", pk=hall.pk)
-    return _detail(request, hall, desk_form=form)
+    return _hall_add(
+        request, pk, CashDeskForm, "desk", lambda desk: _("Cash desk %(name)s added.") % {"name": desk.name}
+    )
 
 
 @require_POST
 @role_required(Role.MANAGER)
 def staff_assign(request: HttpRequest, pk: int) -> HttpResponse:
     """Give an existing person a role in a hall."""
-    hall = hall_managed_or_404(request, pk)
-    form = StaffForm(request.POST, prefix="staff")
-    if form.is_valid():
-        try:
-            membership = form.save(hall=hall)
-        except ValidationError:
-            pass
-        else:
-            messages.success(
-                request,
-                _("%(user)s is now %(role)s in this hall.")
-                % {"user": membership.user.get_username(), "role": membership.get_role_display()},
-            )
-            return redirect("halls:hall_detail", pk=hall.pk)
-    return _detail(request, hall, staff_form=form)
+    return _hall_add(
+        request,
+        pk,
+        StaffForm,
+        "staff",
+        lambda membership: (
+            _("%(user)s is now %(role)s in this hall.")
+            % {"user": membership.user.get_username(), "role": membership.get_role_display()}
+        ),
+    )
 
 
 @require_POST
@@ -158,8 +154,7 @@ def staff_remove(request: HttpRequest, pk: int, membership_pk: int) -> HttpRespo
             by=request.user,  # type: ignore[arg-type]
         )
     except ValidationError as exc:
-        for message in exc.messages:
-            messages.error(request, message)
+        refusal_flash(request, exc)
     else:
         messages.success(
             request,

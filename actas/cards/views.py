@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from actas import selectors, services
 from actas.cards.forms import CardsDestroyedForm
+from bingo.common.forms import refusal_flash
 from bingo.common.roles import Role, role_required
 from bingo.games import selectors as game_selectors
 from halls.models import Hall
@@ -84,8 +85,7 @@ def winning_cards_destroy(request: HttpRequest, hall_id: int) -> HttpResponse:
     try:
         run = services.winning_cards_destroy_due(user=user, hall_ids=[hall.pk])
     except ValidationError as exc:
-        for message in exc.messages:
-            messages.error(request, message)
+        refusal_flash(request, exc)
     else:
         count = len(run.recorded)
         messages.success(

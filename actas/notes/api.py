@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.generics import GenericAPIView
@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from actas import selectors, services
 from actas.models import ActaNote
 from actas.notes.forms import NOTE_MAX_LENGTH
-from bingo.common.api import ErrorSerializer, Pagination
+from bingo.common.api import ErrorSerializer, Pagination, error_responses
 from bingo.common.roles import Role
 from bingo.games import selectors as game_selectors
 from bingo.models import Game, Session
@@ -159,12 +159,10 @@ class SessionActaNoteListView(GenericAPIView[ActaNote]):
         request=ActaNoteCreateSerializer,
         responses={
             201: ActaNoteSerializer,
-            400: OpenApiResponse(
-                description="Refused (nothing said happened, a decision naming no complaint of the "
+            **error_responses(
+                "Refused (nothing said happened, a decision naming no complaint of the "
                 "session, a game of another session...); nothing recorded."
             ),
-            403: ErrorSerializer,
-            404: ErrorSerializer,
         },
         tags=["acta"],
     )

@@ -7,12 +7,11 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from actas import selectors, services
 from actas.models import ActaNote
-from bingo.common.forms import add_service_errors
+from bingo.common.forms import service_errors_on
 from bingo.models import Game, Session
 
 #: The longest text or decision a note takes: a paragraph or two, not a report.
@@ -64,7 +63,7 @@ class NoteForm(forms.Form):
     def save(self, *, user: User) -> ActaNote:
         """Record the note; a refusal of the service lands on the form and is raised again."""
         data = self.cleaned_data
-        try:
+        with service_errors_on(self):
             return services.acta_note_record(
                 session=self.session,
                 kind=data["kind"],
@@ -73,9 +72,6 @@ class NoteForm(forms.Form):
                 decision=data["decision"],
                 game=data["game"],
             )
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise
 
 
 class DecisionForm(forms.Form):
@@ -102,7 +98,7 @@ class DecisionForm(forms.Form):
     def save(self, *, user: User) -> ActaNote:
         """Record the decision; a refusal of the service lands on the form and is raised again."""
         data = self.cleaned_data
-        try:
+        with service_errors_on(self):
             return services.acta_note_record(
                 session=self.session,
                 kind=ActaNote.Kind.DECISION,
@@ -111,6 +107,3 @@ class DecisionForm(forms.Form):
                 refers_to=data["refers_to"],
                 game=data["refers_to"].game,
             )
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise

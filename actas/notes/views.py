@@ -17,7 +17,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.models import User
-from django.core.exceptions import ObjectDoesNotExist, ValidationError
+from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -28,6 +28,7 @@ from django.views.decorators.http import require_GET, require_POST
 from actas import selectors
 from actas.models import ActaNote
 from actas.notes.forms import DecisionForm, NoteForm
+from bingo.common.forms import form_saved
 from bingo.common.roles import Role, role_required
 from bingo.games import selectors as game_selectors
 from bingo.models import Game, Session
@@ -128,22 +129,25 @@ def session_notes(request: HttpRequest, session_id: int) -> HttpResponse:
     return _notes_page(request, _session_or_404(request, session_id))
 
 
+def _posted(request: HttpRequest, session: Session, form: NoteForm | DecisionForm) -> HttpResponse:
+    """Save a note or a decision posted to the session's acta: back where the writer came from,
+    saying what was recorded, or the notes page again (400) with the form's errors."""
+    note = form_saved(form, user=_user(request))
+    if note is not None:
+        messages.success(request, _recorded(note))
+        return redirect(_next_url(request, session) + ANCHOR)
+    if isinstance(form, NoteForm):
+        return _notes_page(request, session, note_form=form, status=400)
+    return _notes_page(request, session, decision_form=form, status=400)
+
+
 @require_POST
 @role_required(*WRITERS)
 def note_create(request: HttpRequest, session_id: int) -> HttpResponse:
     """Record a complaint and any decision taken on the spot (R61 j)), an equipment failure and
     what was done (R61 l)), or an occurrence that may involve an offence (R61 m))."""
     session = _session_or_404(request, session_id)
-    form = NoteForm(request.POST, session=session)
-    if form.is_valid():
-        try:
-            note = form.save(user=_user(request))
-        except ValidationError:
-            pass  # the form now carries the service's refusal
-        else:
-            messages.success(request, _recorded(note))
-            return redirect(_next_url(request, session) + ANCHOR)
-    return _notes_page(request, session, note_form=form, status=400)
+    return _posted(request, session, NoteForm(request.POST, session=session))
 
 
 @require_POST
@@ -151,16 +155,7 @@ def note_create(request: HttpRequest, session_id: int) -> HttpResponse:
 def decision_create(request: HttpRequest, session_id: int) -> HttpResponse:
     """Record the decision taken later on a complaint of the session (R61 j))."""
     session = _session_or_404(request, session_id)
-    form = DecisionForm(request.POST, session=session)
-    if form.is_valid():
-        try:
-            note = form.save(user=_user(request))
-        except ValidationError:
-            pass
-        else:
-            messages.success(request, _recorded(note))
-            return redirect(_next_url(request, session) + ANCHOR)
-    return _notes_page(request, session, decision_form=form, status=400)
+    return _posted(request, session, DecisionForm(request.POST, session=session))
 
 
 def _recorded(note: ActaNote) -> str:

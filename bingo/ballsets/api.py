@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.generics import GenericAPIView
@@ -24,7 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bingo.ballsets import selectors, services
-from bingo.common.api import ErrorSerializer, Pagination
+from bingo.common.api import ErrorSerializer, Pagination, error_responses, username_field
 from bingo.common.roles import Role
 from bingo.models import Session
 from halls.access import HALL_WRITES, request_user, require_hall_role, visible_hall
@@ -101,9 +101,7 @@ class BallSetCheckSerializer(serializers.ModelSerializer[BallSetCheck]):
     phase = _PhaseField(read_only=True, help_text="start or end of the session.")
     result = _ResultField(read_only=True, help_text="ok, or faulty (see faulty_balls).")
     faulty_balls = serializers.ListField(child=serializers.IntegerField(), read_only=True)
-    checked_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
-    )
+    checked_by = username_field()
 
     class Meta:
         model = BallSetCheck
@@ -137,9 +135,7 @@ class BallSetCheckCreateSerializer(serializers.Serializer[Any]):
 class BallReplacementSerializer(serializers.ModelSerializer[BallReplacement]):
     """A ball replaced (R26), or a whole set replaced by another (R25)."""
 
-    replaced_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
-    )
+    replaced_by = username_field()
     repeated = serializers.BooleanField(
         read_only=True, help_text="The ball was already replaced in this session: the acta flags it (R26)."
     )
@@ -211,13 +207,7 @@ def _ball_set(request: Request, ball_set_id: int) -> BallSet:
         raise NotFound(_("There is no ball set %(id)d.") % {"id": ball_set_id}) from None
 
 
-_WRITE_ERRORS = {
-    400: OpenApiResponse(
-        description="Field errors, or the rule refusing it (R23, R25, R26); nothing changed."
-    ),
-    403: ErrorSerializer,
-    404: ErrorSerializer,
-}
+_WRITE_ERRORS = error_responses("Field errors, or the rule refusing it (R23, R25, R26); nothing changed.")
 
 
 # --- views ------------------------------------------------------------------------------------

@@ -6,12 +6,11 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from bingo.ballsets import selectors, services
 from bingo.common.clock import hall_local
-from bingo.common.forms import BallListField, add_service_errors
+from bingo.common.forms import BallListField, service_errors_on
 from bingo.models import Session
 from halls.models import BALL_SET_MAX_GAMES, BALL_SET_SIZES, BallReplacement, BallSet, BallSetCheck, Hall
 
@@ -22,6 +21,16 @@ class SessionChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
     def label_from_instance(self, obj: Session) -> str:
         starts = hall_local(obj.starts_at, obj.room.hall)
         return f"{obj.room.name} · {starts:%Y-%m-%d %H:%M}"
+
+
+def _during_session() -> SessionChoiceField:
+    """The session a ball or a set was replaced during, if any: its acta reports it (R61 k))."""
+    return SessionChoiceField(
+        label=_("During session"),
+        queryset=Session.objects.none(),
+        required=False,
+        help_text=_("The session whose acta reports it, if it happened during one (R61 k)."),
+    )
 
 
 class BallSetForm(forms.Form):
@@ -42,14 +51,21 @@ class BallSetForm(forms.Form):
 
     def save(self, *, hall: Hall, user: User) -> BallSet:
         """Register the set; service errors become form errors."""
-        try:
+        with service_errors_on(self):
             return services.ball_set_create(hall=hall, user=user, **self.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise
 
 
-class BallSetCheckForm(forms.Form):
+class _OfBallSetForm(forms.Form):
+    """What happened to one ball set (a check, a ball or the set replaced), perhaps during a
+    session: the subclass's ``session`` field offers the sessions of the set's hall."""
+
+    def __init__(self, *args: Any, ball_set: BallSet, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.ball_set = ball_set
+        self.fields["session"].queryset = selectors.session_list_of_hall(hall_id=ball_set.hall_id)  # type: ignore[attr-defined]
+
+
+class BallSetCheckForm(_OfBallSetForm):
     """The check of every ball at the start or the end of a session (R23)."""
 
     session = SessionChoiceField(label=_("Session"), queryset=Session.objects.none())
@@ -63,21 +79,13 @@ class BallSetCheckForm(forms.Form):
     )
     notes = forms.CharField(label=_("Notes"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
-    def __init__(self, *args: Any, ball_set: BallSet, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.ball_set = ball_set
-        self.fields["session"].queryset = selectors.session_list_of_hall(hall_id=ball_set.hall_id)  # type: ignore[attr-defined]
-
     def save(self, *, user: User) -> BallSetCheck:
         """Record the check; service errors become form errors."""
-        try:
+        with service_errors_on(self):
             return services.ball_set_check_record(ball_set=self.ball_set, user=user, **self.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise
 
 
-class BallReplaceForm(forms.Form):
+class BallReplaceForm(_OfBallSetForm):
     """One damaged ball replaced by a new one with the same number (R26)."""
 
     ball_number = forms.IntegerField(
@@ -87,12 +95,7 @@ class BallReplaceForm(forms.Form):
         error_messages={"max_value": _("The balls of a set are numbered 1 to %(limit_value)s at most.")},
     )
     reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}))
-    session = SessionChoiceField(
-        label=_("During session"),
-        queryset=Session.objects.none(),
-        required=False,
-        help_text=_("The session whose acta reports it, if it happened during one (R61 k)."),
-    )
+    session = _during_session()
     repeat_reason = forms.CharField(
         label=_("Why again"),
         required=False,
@@ -100,36 +103,21 @@ class BallReplaceForm(forms.Form):
         help_text=_("Only when this ball was already replaced in the same session: the acta flags it (R26)."),
     )
 
-    def __init__(self, *args: Any, ball_set: BallSet, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.ball_set = ball_set
-        self.fields["session"].queryset = selectors.session_list_of_hall(hall_id=ball_set.hall_id)  # type: ignore[attr-defined]
-
     def save(self, *, user: User) -> BallReplacement:
         """Record the replaced ball; service errors become form errors."""
-        try:
+        with service_errors_on(self):
             return services.ball_replace(ball_set=self.ball_set, user=user, **self.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise
 
 
-class BallSetReplaceForm(forms.Form):
+class BallSetReplaceForm(_OfBallSetForm):
     """The whole set replaced by another active set of the same hall and size (R25)."""
 
     replacement = forms.ModelChoiceField(label=_("Replacement set"), queryset=BallSet.objects.none())
     reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}))
-    session = SessionChoiceField(
-        label=_("During session"),
-        queryset=Session.objects.none(),
-        required=False,
-        help_text=_("The session whose acta reports it, if it happened during one (R61 k)."),
-    )
+    session = _during_session()
 
     def __init__(self, *args: Any, ball_set: BallSet, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.ball_set = ball_set
-        self.fields["session"].queryset = selectors.session_list_of_hall(hall_id=ball_set.hall_id)  # type: ignore[attr-defined]
+        super().__init__(*args, ball_set=ball_set, **kwargs)
         self.fields["replacement"].queryset = (  # type: ignore[attr-defined]
             BallSet.objects.filter(hall_id=ball_set.hall_id, size=ball_set.size, state=BallSet.State.ACTIVE)
             .exclude(pk=ball_set.pk)
@@ -138,11 +126,8 @@ class BallSetReplaceForm(forms.Form):
 
     def save(self, *, user: User) -> BallReplacement:
         """Record the replaced set; service errors become form errors."""
-        try:
+        with service_errors_on(self):
             return services.ball_set_replace(ball_set=self.ball_set, user=user, **self.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise
 
 
 class BallSetRetireForm(forms.Form):
@@ -152,8 +137,5 @@ class BallSetRetireForm(forms.Form):
 
     def save(self, *, ball_set: BallSet, user: User) -> BallSet:
         """Retire the set; service errors become form errors."""
-        try:
+        with service_errors_on(self):
             return services.ball_set_retire(ball_set=ball_set, user=user, **self.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise

@@ -14,11 +14,12 @@ Any other hall, and its sets, answer 404, as if they did not exist.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -32,6 +33,7 @@ from bingo.ballsets.forms import (
     BallSetReplaceForm,
     BallSetRetireForm,
 )
+from bingo.common.forms import form_saved
 from bingo.common.roles import Role, role_required, user_roles
 from halls.access import hall_managed_or_404
 from halls.models import BallSet, BallSetCheck, Hall
@@ -111,17 +113,11 @@ def ball_set_create(request: HttpRequest, pk: int) -> HttpResponse:
     """Register a ball set of the hall (R22)."""
     hall = hall_managed_or_404(request, pk)
     form = BallSetForm(request.POST)
-    if form.is_valid():
-        try:
-            ball_set = form.save(hall=hall, user=_user(request))
-        except ValidationError:
-            pass  # the form now carries the service's errors
-        else:
-            messages.success(
-                request, _("Ball set %(serial)s registered.") % {"serial": ball_set.serial_number}
-            )
-            return redirect("halls:ball_set_detail", pk=hall.pk, ball_set_pk=ball_set.pk)
-    return _list_page(request, hall, form)
+    ball_set = form_saved(form, hall=hall, user=_user(request))
+    if ball_set is None:
+        return _list_page(request, hall, form)
+    messages.success(request, _("Ball set %(serial)s registered.") % {"serial": ball_set.serial_number})
+    return redirect("halls:ball_set_detail", pk=hall.pk, ball_set_pk=ball_set.pk)
 
 
 def _detail_page(request: HttpRequest, ball_set: BallSet, **forms: Any) -> HttpResponse:
@@ -155,6 +151,25 @@ def ball_set_detail(request: HttpRequest, pk: int, ball_set_pk: int) -> HttpResp
     return _detail_page(request, _ball_set_or_404(request, pk, ball_set_pk, managed=False))
 
 
+def _recorded(
+    request: HttpRequest,
+    ball_set: BallSet,
+    form: forms.Form,
+    form_key: str,
+    done: Callable[[Any], str],
+    /,
+    **save: Any,
+) -> HttpResponse:
+    """Post one of a ball set's forms, saved with the user and ``save``: back to the set's page
+    with ``done``'s message for what was recorded, or the page again with ``form``'s errors
+    (``form_key``, its name in the page's context)."""
+    recorded = form_saved(form, user=_user(request), **save)
+    if recorded is None:
+        return _detail_page(request, ball_set, **{form_key: form})
+    messages.success(request, done(recorded))
+    return redirect("halls:ball_set_detail", pk=ball_set.hall_id, ball_set_pk=ball_set.pk)
+
+
 @require_POST
 @role_required(*CHECKERS)
 def ball_set_check_record(request: HttpRequest, pk: int, ball_set_pk: int) -> HttpResponse:
@@ -162,22 +177,18 @@ def ball_set_check_record(request: HttpRequest, pk: int, ball_set_pk: int) -> Ht
     caller of the hall."""
     ball_set = _ball_set_or_404(request, pk, ball_set_pk, managed=False)
     form = BallSetCheckForm(request.POST, ball_set=ball_set, prefix="check")
-    if form.is_valid():
-        try:
-            check = form.save(user=_user(request))
-        except ValidationError:
-            pass
-        else:
-            if check.result == BallSetCheck.Result.OK:
-                messages.success(request, _("Check recorded: every ball OK."))
-            else:
-                messages.error(
-                    request,
-                    _("Check recorded with faulty balls: %(balls)s.")
-                    % {"balls": ", ".join(str(ball) for ball in check.faulty_balls)},
-                )
-            return redirect("halls:ball_set_detail", pk=pk, ball_set_pk=ball_set.pk)
-    return _detail_page(request, ball_set, check_form=form)
+    check = form_saved(form, user=_user(request))
+    if check is None:
+        return _detail_page(request, ball_set, check_form=form)
+    if check.result == BallSetCheck.Result.OK:
+        messages.success(request, _("Check recorded: every ball OK."))
+    else:
+        messages.error(
+            request,
+            _("Check recorded with faulty balls: %(balls)s.")
+            % {"balls": ", ".join(str(ball) for ball in check.faulty_balls)},
+        )
+    return redirect("halls:ball_set_detail", pk=pk, ball_set_pk=ball_set.pk)
 
 
 @require_POST
@@ -186,15 +197,13 @@ def ball_replace(request: HttpRequest, pk: int, ball_set_pk: int) -> HttpRespons
     """Record one damaged ball replaced (R26)."""
     ball_set = _ball_set_or_404(request, pk, ball_set_pk)
     form = BallReplaceForm(request.POST, ball_set=ball_set, prefix="ball")
-    if form.is_valid():
-        try:
-            replacement = form.save(user=_user(request))
-        except ValidationError:
-            pass
-        else:
-            messages.success(request, _("Ball %(ball)s replaced.") % {"ball": replacement.ball_number})
-            return redirect("halls:ball_set_detail", pk=pk, ball_set_pk=ball_set.pk)
-    return _detail_page(request, ball_set, ball_form=form)
+    return _recorded(
+        request,
+        ball_set,
+        form,
+        "ball_form",
+        lambda replacement: _("Ball %(ball)s replaced.") % {"ball": replacement.ball_number},
+    )
 
 
 @require_POST
@@ -203,19 +212,16 @@ def ball_set_replace(request: HttpRequest, pk: int, ball_set_pk: int) -> HttpRes
     """Record the whole set replaced by another (R25)."""
     ball_set = _ball_set_or_404(request, pk, ball_set_pk)
     form = BallSetReplaceForm(request.POST, ball_set=ball_set, prefix="set")
-    if form.is_valid():
-        try:
-            replacement = form.save(user=_user(request))
-        except ValidationError:
-            pass
-        else:
-            messages.success(
-                request,
-                _("Ball set %(old)s replaced by %(new)s.")
-                % {"old": ball_set.serial_number, "new": replacement.replacement_set},
-            )
-            return redirect("halls:ball_set_detail", pk=pk, ball_set_pk=ball_set.pk)
-    return _detail_page(request, ball_set, replace_form=form)
+    return _recorded(
+        request,
+        ball_set,
+        form,
+        "replace_form",
+        lambda replacement: (
+            _("Ball set %(old)s replaced by %(new)s.")
+            % {"old": ball_set.serial_number, "new": replacement.replacement_set}
+        ),
+    )
 
 
 @require_POST
@@ -224,12 +230,11 @@ def ball_set_retire(request: HttpRequest, pk: int, ball_set_pk: int) -> HttpResp
     """Take a set out of use for good (R25)."""
     ball_set = _ball_set_or_404(request, pk, ball_set_pk)
     form = BallSetRetireForm(request.POST, prefix="retire")
-    if form.is_valid():
-        try:
-            form.save(ball_set=ball_set, user=_user(request))
-        except ValidationError:
-            pass
-        else:
-            messages.success(request, _("Ball set %(serial)s retired.") % {"serial": ball_set.serial_number})
-            return redirect("halls:ball_set_detail", pk=pk, ball_set_pk=ball_set.pk)
-    return _detail_page(request, ball_set, retire_form=form)
+    return _recorded(
+        request,
+        ball_set,
+        form,
+        "retire_form",
+        lambda retired: _("Ball set %(serial)s retired.") % {"serial": retired.serial_number},
+        ball_set=ball_set,
+    )

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -313,6 +314,12 @@ class MadeByField(serializers.SlugRelatedField):  # type: ignore[type-arg]
         super().__init__(slug_field="username", read_only=True, **kwargs)
 
 
+def username_field() -> serializers.SlugRelatedField[Any]:
+    """Who did something, by username, read-only, where a person always did (a ``User`` foreign
+    key that is never null); ``MadeByField`` where the system may have done it."""
+    return serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+
 @extend_schema_field({"type": "string", "pattern": "^[0-9]+$"})
 class DigitsField(serializers.CharField):
     """A whole number too big for JSON numbers (a seed), in and out as a string of digits."""
@@ -410,6 +417,17 @@ BAD_REQUEST = OpenApiResponse(
 )
 
 
+def error_responses(refused: str = "", *, not_found: bool = True) -> dict[int, Any]:
+    """The errors an operation declares after its answer: 400, what its fields, parameters or
+    rules refuse (``refused``; the body, BAD_REQUEST's, is bingo/common/schema.py's), 403 for a
+    role that may not, and 404 (``not_found``) where it names an object the caller may not see.
+    ``responses={201: ThingSerializer, **error_responses("...")}``; a code after them comes after."""
+    errors: dict[int, Any] = {400: OpenApiResponse(description=refused), 403: ErrorSerializer}
+    if not_found:
+        errors[404] = ErrorSerializer
+    return errors
+
+
 def page_parameters(what: str = "Items") -> list[OpenApiParameter]:
     """``page`` and ``page_size`` for a view that pages with ``Pagination`` by hand."""
     return [
@@ -453,3 +471,17 @@ class Pagination(PageNumberPagination):
             elif parameter["name"] == self.page_query_param:
                 parameter["schema"].update(minimum=1)
         return parameters
+
+
+def page_by_hand(request: Request, view: APIView, rows: QuerySet[Any]) -> tuple[list[Any], dict[str, Any]]:
+    """One page of ``rows`` by ``Pagination`` (``page``, ``page_size``; ``page_parameters`` in the
+    schema), for a view whose body puts more around the page: the page's rows, and its ``count``,
+    ``next`` and ``previous`` for the body."""
+    paginator = Pagination()
+    page = paginator.paginate_queryset(rows, request, view=view)
+    links = {
+        "count": paginator.page.paginator.count,  # type: ignore[union-attr]
+        "next": paginator.get_next_link(),
+        "previous": paginator.get_previous_link(),
+    }
+    return list(page or []), links

@@ -1,13 +1,14 @@
 """Form helpers every app uses: the one reason form the games and the draw share, the fields
 that read a date and time on the hall's clock (sessions, online rooms' schedules, and the API's
 serializers), the card's series label the draw's and the desk's forms share, a service's
-refusals on a form."""
+refusals on a form and a screen's form saved or refused."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
 from datetime import datetime, tzinfo
+from types import TracebackType
 from typing import Any
 
 from django import forms
@@ -146,6 +147,54 @@ def add_service_errors(
             target = None
         for message in errors:
             form.add_error(target, message)
+
+
+def form_saved(form: forms.Form, **save_kwargs: Any) -> Any:
+    """What ``form.save(**save_kwargs)`` returns once the form is valid and the service behind its
+    ``save`` accepts it; None when either refuses, the form then carrying the errors to show again
+    (a form's ``save`` puts its service's refusals on it, ``add_service_errors``, and re-raises).
+
+    For the screens' forms whose ``save`` returns what it wrote: a view posts, gets the saved
+    object or None, and redirects or renders the form again. An unbound form (a GET) is not valid.
+    """
+    if not form.is_valid():
+        return None
+    try:
+        return form.save(**save_kwargs)  # type: ignore[attr-defined]
+    except ValidationError:
+        return None
+
+
+class _ServiceErrorsOn:
+    """``service_errors_on``'s context: see there."""
+
+    def __init__(self, form: forms.Form, aliases: dict[str, str | None] | None) -> None:
+        self.form = form
+        self.aliases = aliases
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if isinstance(exc, ValidationError):
+            add_service_errors(self.form, exc, self.aliases)
+        # None: the exception, if any, goes on (the view sees the refusal)
+
+
+def service_errors_on(form: forms.Form, aliases: dict[str, str | None] | None = None) -> _ServiceErrorsOn:
+    """A form's ``save`` calls its service inside this: a ValidationError the service raises is
+    put on the form's fields (``add_service_errors``) and raised on, so the view renders the form
+    again with them (``form_saved``)."""
+    return _ServiceErrorsOn(form, aliases)
+
+
+def refusal_flash(request: HttpRequest, exc: ValidationError) -> None:
+    """Show each message of a service's refusal as an error message: for an action posted from a
+    page that redirects back (or shows itself again) with no form to carry them."""
+    for message in exc.messages:
+        messages.error(request, message)
 
 
 def form_errors_flash(request: HttpRequest, form: forms.Form) -> None:

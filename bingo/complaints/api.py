@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo.common.api import Conflict, ErrorSerializer, IdField, IsManager
+from bingo.common.api import Conflict, ErrorSerializer, IdField, IsManager, error_responses
 from bingo.complaints import selectors, services
 from bingo.models import COMPLAINT_MAX_LENGTH, Game, PlayerComplaint
 from bingo.players.access import IsPlayer, player_from_request
@@ -65,9 +65,7 @@ class MyComplaintsView(APIView):
         request=ComplaintInputSerializer,
         responses={
             201: ComplaintSerializer,
-            400: OpenApiResponse(description="No text, too long, or a game you did not play online."),
-            403: ErrorSerializer,
-            404: ErrorSerializer,
+            **error_responses("No text, too long, or a game you did not play online."),
         },
         tags=["players"],
     )
@@ -151,9 +149,7 @@ class StaffComplaintDecisionView(APIView):
         request=DecisionInputSerializer,
         responses={
             201: StaffComplaintSerializer,
-            400: OpenApiResponse(description="No decision, or too long."),
-            403: ErrorSerializer,
-            404: ErrorSerializer,
+            **error_responses("No decision, or too long."),
             409: OpenApiResponse(ErrorSerializer, description="The complaint was decided already."),
         },
         tags=["complaints"],

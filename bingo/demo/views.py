@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from bingo.common.forms import form_errors_flash
+from bingo.common.forms import form_errors_flash, refusal_flash
 from bingo.demo import selectors, services
 from bingo.demo.forms import DemoStartForm
 from bingo.models import DemoGame, OnlineRoom
@@ -49,8 +49,7 @@ def grant(request: HttpRequest) -> HttpResponse:
     try:
         entry = services.demo_credit_grant(player=player)
     except ValidationError as exc:
-        for message in exc.messages:
-            messages.error(request, message)
+        refusal_flash(request, exc)
     else:
         messages.success(
             request, _("%(credits)s to play with.") % {"credits": selectors.credits_display(entry.credits)}
@@ -75,8 +74,7 @@ def start(request: HttpRequest, room_id: int) -> HttpResponse:
             player=player, online_room=room, cards=form.cleaned_data["cards"], key=form.cleaned_data["key"]
         )
     except ValidationError as exc:
-        for message in exc.messages:
-            messages.error(request, message)
+        refusal_flash(request, exc)
         return redirect("demo:home")
     return redirect("demo:game", game.pk)
 

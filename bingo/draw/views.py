@@ -15,8 +15,10 @@ selectors of ``bingo.draw.selectors`` read, and a refused action shows the servi
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.models import User
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
@@ -28,7 +30,7 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from bingo.common.forms import ReasonForm, form_errors_flash
+from bingo.common.forms import ReasonForm, form_errors_flash, refusal_flash
 from bingo.common.money import money_display
 from bingo.common.roles import Role, role_required
 from bingo.draw import selectors as draw_selectors
@@ -47,6 +49,8 @@ CLAIM_PARAM = "reclamacao"
 
 #: The games a caller's list shows: ready to draw, drawing (R42), or suspended.
 CONSOLE_STATES = (GameState.SALES_CLOSED.value, GameState.DRAWING.value, GameState.SUSPENDED.value)
+
+_T = TypeVar("_T")
 
 # --- helpers -----------------------------------------------------------------------------------
 
@@ -73,13 +77,22 @@ def _game_or_404(request: HttpRequest, pk: int) -> Game:
     return _get_or_404(_caller_games(request), pk)
 
 
-def _errors(request: HttpRequest, exc: ValidationError) -> None:
-    for message in exc.messages:
-        messages.error(request, message)
-
-
 def _to_console(game: Game) -> HttpResponse:
     return redirect("draw:console", pk=game.pk)
+
+
+def _console_act(request: HttpRequest, form: forms.Form, act: Callable[[dict[str, Any]], _T]) -> _T | None:
+    """A caller's action posted from the console: ``act`` on the form's data, and what it
+    returns; None when the form or the service refuses, the refusals then shown as messages (the
+    console is where the caller goes back to either way)."""
+    if not form.is_valid():
+        form_errors_flash(request, form)
+        return None
+    try:
+        return act(form.cleaned_data)
+    except ValidationError as exc:
+        refusal_flash(request, exc)
+        return None
 
 
 def _display_url(room: Room) -> str:
@@ -231,20 +244,14 @@ def console_live(request: HttpRequest, pk: int) -> HttpResponse:
 def draw_start(request: HttpRequest, pk: int) -> HttpResponse:
     """Start the draw, electronic or physical (R42; a physical one with the hall's ball set)."""
     game = _game_or_404(request, pk)
-    form = StartDrawForm(request.POST, ball_sets=_ball_sets(game))
-    if not form.is_valid():
-        form_errors_flash(request, form)
-        return _to_console(game)
-    try:
-        draw_services.game_start_draw(
-            game=game,
-            user=_user(request),
-            mode=form.cleaned_data["mode"],
-            ball_set=form.cleaned_data["ball_set"],
-        )
-    except ValidationError as exc:
-        _errors(request, exc)
-    else:
+    started = _console_act(
+        request,
+        StartDrawForm(request.POST, ball_sets=_ball_sets(game)),
+        lambda data: draw_services.game_start_draw(
+            game=game, user=_user(request), mode=data["mode"], ball_set=data["ball_set"]
+        ),
+    )
+    if started is not None:
         messages.success(request, gettext("The draw has started."))
     return _to_console(game)
 
@@ -254,19 +261,13 @@ def draw_start(request: HttpRequest, pk: int) -> HttpResponse:
 def draw_ball(request: HttpRequest, pk: int) -> HttpResponse:
     """Draw the next ball (electronic), or record the one keyed in from the blower."""
     game = _game_or_404(request, pk)
-    form = BallForm(request.POST)
-    if not form.is_valid():
-        form_errors_flash(request, form)
-        return _to_console(game)
-    try:
-        draw_services.game_draw_ball(
-            game=game,
-            user=_user(request),
-            position=form.cleaned_data["position"],
-            number=form.cleaned_data["number"],
-        )
-    except ValidationError as exc:
-        _errors(request, exc)
+    _console_act(
+        request,
+        BallForm(request.POST),
+        lambda data: draw_services.game_draw_ball(
+            game=game, user=_user(request), position=data["position"], number=data["number"]
+        ),
+    )
     return _to_console(game)
 
 
@@ -275,17 +276,14 @@ def draw_ball(request: HttpRequest, pk: int) -> HttpResponse:
 def draw_manual(request: HttpRequest, pk: int) -> HttpResponse:
     """R55: go on by manual extraction after the electronic mechanism failed."""
     game = _game_or_404(request, pk)
-    form = ManualForm(request.POST)
-    if not form.is_valid():
-        form_errors_flash(request, form)
-        return _to_console(game)
-    try:
-        draw_services.game_switch_to_manual(
-            game=game, user=_user(request), reason=form.cleaned_data["reason"]
-        )
-    except ValidationError as exc:
-        _errors(request, exc)
-    else:
+    switched = _console_act(
+        request,
+        ManualForm(request.POST),
+        lambda data: draw_services.game_switch_to_manual(
+            game=game, user=_user(request), reason=data["reason"]
+        ),
+    )
+    if switched is not None:
         messages.success(request, gettext("From the next ball on, key in the balls from the blower (R55)."))
     return _to_console(game)
 
@@ -312,7 +310,7 @@ def claim(request: HttpRequest, pk: int) -> HttpResponse:
             kind=data["kind"],
         )
     except ValidationError as exc:
-        _errors(request, exc)
+        refusal_flash(request, exc)
         return _console_page(request, game, claim_form=form, status=400)
     # Post/redirect/get: reloading the answer shows it again and records no second claim.
     return redirect(f"{reverse('draw:console', args=[game.pk])}?{CLAIM_PARAM}={result.claim.pk}#claim-result")
@@ -323,15 +321,12 @@ def claim(request: HttpRequest, pk: int) -> HttpResponse:
 def prize_award(request: HttpRequest, pk: int) -> HttpResponse:
     """Confirm a prize: every card holding it now shares it (R6, R46); a bingo ends the game (R44)."""
     game = _game_or_404(request, pk)
-    form = AwardForm(request.POST)
-    if not form.is_valid():
-        form_errors_flash(request, form)
-        return _to_console(game)
-    try:
-        prize = draw_services.prize_award(game=game, user=_user(request), kind=form.cleaned_data["kind"])
-    except ValidationError as exc:
-        _errors(request, exc)
-    else:
+    prize = _console_act(
+        request,
+        AwardForm(request.POST),
+        lambda data: draw_services.prize_award(game=game, user=_user(request), kind=data["kind"]),
+    )
+    if prize is not None:
         messages.success(
             request,
             ngettext(
@@ -438,7 +433,7 @@ def _state_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             draw_services.game_annul(game=game, user=user, reason=reason)
             messages.success(request, gettext("The game is annulled; every card sold is refunded in full."))
     except ValidationError as exc:
-        _errors(request, exc)
+        refusal_flash(request, exc)
     return back
 
 
@@ -481,7 +476,7 @@ def game_fault(request: HttpRequest, pk: int) -> HttpResponse:
             game=game, user=_user(request), reason=form.cleaned_data["reason"]
         )
     except ValidationError as exc:
-        _errors(request, exc)
+        refusal_flash(request, exc)
         return back
     if was == GameState.ANNULLED:
         messages.info(request, gettext("The game was already null: nothing more was refunded."))

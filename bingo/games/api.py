@@ -18,7 +18,6 @@ from django.db.models import Max, Min, QuerySet, Sum
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import (
-    OpenApiResponse,
     extend_schema,
     extend_schema_field,
     extend_schema_view,
@@ -40,6 +39,8 @@ from bingo.common.api import (
     MoneyField,
     Pagination,
     VariantField,
+    error_responses,
+    username_field,
 )
 from bingo.common.clock import hall_zone
 from bingo.common.forms import in_hall_times
@@ -71,9 +72,7 @@ class SessionSerializer(serializers.ModelSerializer[Session]):
 
     hall = serializers.IntegerField(source="room.hall_id", read_only=True)
     room_name = serializers.CharField(source="room.name", read_only=True)
-    opened_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
-    )
+    opened_by = username_field()
 
     class Meta:
         model = Session
@@ -394,8 +393,7 @@ class SessionListView(GenericAPIView[Session]):
         request=SessionCreateSerializer,
         responses={
             201: SessionSerializer,
-            400: OpenApiResponse(description="Field errors (an unknown room, an end before the start)."),
-            403: ErrorSerializer,
+            **error_responses("Field errors (an unknown room, an end before the start).", not_found=False),
         },
         tags=["sessions"],
     )
@@ -443,12 +441,10 @@ class SessionCloseView(APIView):
         request=SessionCloseSerializer,
         responses={
             200: SessionDetailSerializer,
-            400: OpenApiResponse(
-                description="Games not ended, or an end-of-session ball-set check neither given nor "
+            **error_responses(
+                "Games not ended, or an end-of-session ball-set check neither given nor "
                 "excused (``missing_check_reason``, R23); nothing changed."
             ),
-            403: ErrorSerializer,
-            404: ErrorSerializer,
         },
         tags=["sessions"],
     )
@@ -482,9 +478,7 @@ class SessionGamesView(APIView):
         request=GameCreateSerializer,
         responses={
             201: GameSerializer,
-            400: OpenApiResponse(description="Field errors, or a prize plan refused by R7; nothing created."),
-            403: ErrorSerializer,
-            404: ErrorSerializer,
+            **error_responses("Field errors, or a prize plan refused by R7; nothing created."),
         },
         tags=["games"],
     )
@@ -525,9 +519,7 @@ class GameOpenSalesView(APIView):
         request=OpenSalesSerializer,
         responses={
             200: GameSerializer,
-            400: OpenApiResponse(description="Refused (R37, R38, the game's state...); nothing changed."),
-            403: ErrorSerializer,
-            404: ErrorSerializer,
+            **error_responses("Refused (R37, R38, the game's state...); nothing changed."),
         },
         tags=["games"],
     )
@@ -562,12 +554,7 @@ def _manager_change_schema(operation_id: str, refused: str) -> Any:
         post=extend_schema(
             operation_id=operation_id,
             request=None,
-            responses={
-                200: GameSerializer,
-                400: OpenApiResponse(description=refused),
-                403: ErrorSerializer,
-                404: ErrorSerializer,
-            },
+            responses={200: GameSerializer, **error_responses(refused)},
             tags=["games"],
         )
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import timedelta
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib.auth.models import User
@@ -21,8 +21,8 @@ from bingo.common.forms import (
     BallListField,
     DateTimeLocalInput,
     WallClockField,
-    add_service_errors,
     in_hall_time,
+    service_errors_on,
 )
 from bingo.engine import Variant
 from bingo.engine.prizes import PrizeKind
@@ -30,6 +30,9 @@ from bingo.games import services
 from bingo.models import Game, Session
 from cards.models import VARIANT_CHOICES, Series
 from halls.models import BallSet, Room
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class RoomChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
@@ -90,7 +93,7 @@ class SessionForm(forms.Form):
     def save(self, *, user: User) -> Session:
         """Open the session; service errors become form errors (then re-raised)."""
         data = self.cleaned_data
-        try:
+        with service_errors_on(self):
             return services.session_open(
                 room=data["room"],
                 starts_at=data["starts_at"],
@@ -98,9 +101,19 @@ class SessionForm(forms.Form):
                 user=user,
                 jackpot_balls=data.get("jackpot_balls"),
             )
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise
+
+
+def _share_field(label: StrOrPromise, help_text: StrOrPromise) -> forms.DecimalField:
+    """A prize's share of sales in percent, 0 to 100 with two decimals; blank: the plan's own."""
+    return forms.DecimalField(
+        label=label,
+        required=False,
+        min_value=0,
+        max_value=100,
+        max_digits=5,
+        decimal_places=2,
+        help_text=help_text,
+    )
 
 
 class GameForm(forms.Form):
@@ -119,23 +132,10 @@ class GameForm(forms.Form):
         initial=PLAN_DEFAULT,
         widget=forms.RadioSelect,
     )
-    line_share = forms.DecimalField(
-        label=_("Line prize (% of sales)"),
-        required=False,
-        min_value=0,
-        max_value=100,
-        max_digits=5,
-        decimal_places=2,
-        help_text=_("Blank or 0: no line prize."),
-    )
-    bingo_share = forms.DecimalField(
-        label=_("Bingo prize (% of sales)"),
-        required=False,
-        min_value=0,
-        max_value=100,
-        max_digits=5,
-        decimal_places=2,
-        help_text=_("The prizes total 80% of sales, and the bingo never gets below 55% (R7)."),
+    line_share = _share_field(_("Line prize (% of sales)"), _("Blank or 0: no line prize."))
+    bingo_share = _share_field(
+        _("Bingo prize (% of sales)"),
+        _("The prizes total 80% of sales, and the bingo never gets below 55% (R7)."),
     )
     line_kinds = forms.MultipleChoiceField(
         label=_("Lines that win the line prize (R67, R75)"),
@@ -174,7 +174,7 @@ class GameForm(forms.Form):
 
     def save(self, *, session: Session) -> Game:
         """Add the game; the service refuses a plan breaking R7, and its message goes on the form."""
-        try:
+        with service_errors_on(self):
             data = self.cleaned_data
             return services.game_create(
                 session=session,
@@ -183,9 +183,6 @@ class GameForm(forms.Form):
                 line_kinds=data.get("line_kinds") or None,
                 pattern=data.get("pattern") or None,
             )
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise
 
 
 class SeriesChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
@@ -230,11 +227,8 @@ class OpenSalesForm(forms.Form):
         chosen = [self.cleaned_data["first"]]
         if self.cleaned_data.get("second"):
             chosen.append(self.cleaned_data["second"])
-        try:
+        with service_errors_on(self):
             return services.game_open_sales(game=self.game, series=chosen, user=user)
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise
 
 
 class SessionCloseForm(forms.Form):
@@ -299,13 +293,10 @@ class SessionCloseForm(forms.Form):
 
     def save(self, *, session: Session, user: User) -> Session:
         """Close the session; service errors become form errors."""
-        try:
+        with service_errors_on(self):
             return services.session_close(
                 session=session,
                 user=user,
                 end_checks=self.cleaned_data["end_checks"],
                 missing_check_reason=self.cleaned_data["missing_check_reason"],
             )
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bingo.ballsets import selectors as ballset_selectors
-from bingo.common.forms import ReasonForm
+from bingo.common.forms import ReasonForm, form_saved, refusal_flash
 from bingo.common.roles import Role, role_required, user_roles
 from bingo.draw import selectors as draw_selectors
 from bingo.engine.prizes import PrizeKind
@@ -89,15 +89,11 @@ def session_create(request: HttpRequest) -> HttpResponse:
     """Open a session in a room of a hall the user manages, from its start to its scheduled end,
     both on the hall's clock."""
     form = SessionForm(request.POST or None, rooms=room_list_for(request.user, Role.MANAGER))
-    if request.method == "POST" and form.is_valid():
-        try:
-            session = form.save(user=request.user)  # type: ignore[arg-type]
-        except ValidationError:
-            pass  # the form now carries the service's errors
-        else:
-            messages.success(request, _("Session opened."))
-            return redirect("games:session_detail", pk=session.pk)
-    return render(request, "bingo/session_form.html", {"nav": "sessions", "form": form})
+    session = form_saved(form, user=request.user)
+    if session is None:
+        return render(request, "bingo/session_form.html", {"nav": "sessions", "form": form})
+    messages.success(request, _("Session opened."))
+    return redirect("games:session_detail", pk=session.pk)
 
 
 def _session_page(
@@ -136,15 +132,10 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
     form = SessionCloseForm(
         request.POST, ball_sets=ballset_selectors.session_end_checks_awaited(session=session)
     )
-    if form.is_valid():
-        try:
-            form.save(session=session, user=request.user)  # type: ignore[arg-type]
-        except ValidationError:
-            pass  # the form now carries the service's errors
-        else:
-            messages.success(request, _("Session closed."))
-            return redirect("games:session_detail", pk=session.pk)
-    return _session_page(request, session, close_form=form)
+    if form_saved(form, session=session, user=request.user) is None:
+        return _session_page(request, session, close_form=form)
+    messages.success(request, _("Session closed."))
+    return redirect("games:session_detail", pk=session.pk)
 
 
 @require_http_methods(["GET", "POST"])
@@ -153,15 +144,11 @@ def game_create(request: HttpRequest, pk: int) -> HttpResponse:
     """Add a game to a session, with the default prize plan or shares meeting R7."""
     session = _session_or_404(request, pk, Role.MANAGER)
     form = GameForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            game = form.save(session=session)
-        except ValidationError:
-            pass
-        else:
-            messages.success(request, _("Game %(number)s added.") % {"number": game.number})
-            return redirect("games:game_detail", pk=game.pk)
-    return render(request, "bingo/game_form.html", {"nav": "sessions", "session": session, "form": form})
+    game = form_saved(form, session=session)
+    if game is None:
+        return render(request, "bingo/game_form.html", {"nav": "sessions", "session": session, "form": form})
+    messages.success(request, _("Game %(number)s added.") % {"number": game.number})
+    return redirect("games:game_detail", pk=game.pk)
 
 
 def _game_page(request: HttpRequest, game: Game, open_form: OpenSalesForm | None = None) -> HttpResponse:
@@ -210,15 +197,10 @@ def game_open_sales(request: HttpRequest, pk: int) -> HttpResponse:
     """Put the chosen series on sale; the page then shows the announcement of R33."""
     game = _game_or_404(request, pk, Role.MANAGER)
     form = OpenSalesForm(request.POST, game=game)
-    if form.is_valid():
-        try:
-            form.save(user=request.user)  # type: ignore[arg-type]
-        except ValidationError:
-            pass
-        else:
-            messages.success(request, _("Sales are open."))
-            return redirect("games:game_detail", pk=game.pk)
-    return _game_page(request, game, open_form=form)
+    if form_saved(form, user=request.user) is None:
+        return _game_page(request, game, open_form=form)
+    messages.success(request, _("Sales are open."))
+    return redirect("games:game_detail", pk=game.pk)
 
 
 def _game_change(
@@ -230,8 +212,7 @@ def _game_change(
     try:
         change(game, user)
     except ValidationError as exc:
-        for message in exc.messages:
-            messages.error(request, message)
+        refusal_flash(request, exc)
     else:
         messages.success(request, done)
     return redirect("games:game_detail", pk=game.pk)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bingo.common import bounds
-from bingo.common.api import ErrorSerializer, MadeByField, MoneyField, Pagination
+from bingo.common.api import ErrorSerializer, MadeByField, MoneyField, Pagination, error_responses
 from bingo.common.roles import Role
 from bingo.jackpot import selectors, services
 from halls.access import HALL_WRITES, request_user, require_hall_role, visible_hall
@@ -110,11 +110,7 @@ def _jackpot_data(hall: Hall) -> dict[str, Any]:
     }
 
 
-_WRITE_ERRORS = {
-    400: OpenApiResponse(description="Field errors, or the rule refusing it; nothing changed."),
-    403: ErrorSerializer,
-    404: ErrorSerializer,
-}
+_WRITE_ERRORS = error_responses("Field errors, or the rule refusing it; nothing changed.")
 
 
 class JackpotView(APIView):

@@ -7,12 +7,11 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
 from bingo.common import bounds
-from bingo.common.forms import add_service_errors
+from bingo.common.forms import service_errors_on
 from bingo.engine import Variant, geometry
 from bingo.jackpot import services
 from cards.models import VARIANT_CHOICES
@@ -50,11 +49,8 @@ class JackpotConfigForm(forms.Form):
 
     def save(self, *, hall: Hall) -> Jackpot:
         """Configure the jackpot; service errors become form errors."""
-        try:
+        with service_errors_on(self):
             return services.jackpot_configure(hall=hall, **self.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise
 
 
 class JackpotMovementForm(forms.Form):
@@ -87,13 +83,10 @@ class JackpotMovementForm(forms.Form):
     def save(self, *, hall: Hall, user: User) -> JackpotMovement:
         """Record the seed or the adjustment; service errors become form errors."""
         data = self.cleaned_data
-        try:
+        with service_errors_on(self):
             if data["kind"] == JackpotMovement.Kind.SEED:
                 return services.jackpot_seed(hall=hall, amount=data["amount"], note=data["note"], user=user)
             return services.jackpot_adjust(hall=hall, amount=data["amount"], note=data["note"], user=user)
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise
 
 
 #: Most cards the page simulates. Generating 80- and 75-ball sets, whose lines are made unique

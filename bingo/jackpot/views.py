@@ -22,8 +22,6 @@ from typing import Any
 
 import numpy as np
 from django.contrib import messages
-from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -31,6 +29,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from bingo.common.forms import form_saved
 from bingo.common.roles import Role, role_required
 from bingo.engine import GenerationError, Variant, exact_odds, geometry, simulate_first_bingo
 from bingo.engine.jackpot_odds import FirstBingoSimulation
@@ -76,15 +75,10 @@ def jackpot_configure(request: HttpRequest, pk: int) -> HttpResponse:
     """Set the base value (R11) and the authorization's terms (R12)."""
     hall = hall_managed_or_404(request, pk)
     form = JackpotConfigForm(request.POST, prefix="config")
-    if form.is_valid():
-        try:
-            form.save(hall=hall)
-        except ValidationError:
-            pass
-        else:
-            messages.success(request, _("Jackpot settings saved."))
-            return redirect("halls:jackpot_detail", pk=hall.pk)
-    return _page(request, hall, config_form=form)
+    if form_saved(form, hall=hall) is None:
+        return _page(request, hall, config_form=form)
+    messages.success(request, _("Jackpot settings saved."))
+    return redirect("halls:jackpot_detail", pk=hall.pk)
 
 
 @require_POST
@@ -93,28 +87,21 @@ def jackpot_movement_create(request: HttpRequest, pk: int) -> HttpResponse:
     """Add a seed (R11) or an adjustment to the jackpot's ledger."""
     hall = hall_managed_or_404(request, pk)
     form = JackpotMovementForm(request.POST, prefix="movement")
-    if form.is_valid():
-        user: User = request.user  # type: ignore[assignment]
-        try:
-            movement = form.save(hall=hall, user=user)
-        except ValidationError:
-            pass
-        else:
-            done = _(
-                "%(kind)s of %(amount)s %(currency)s recorded; the jackpot is now %(balance)s %(currency)s."
-            )
-            messages.success(
-                request,
-                done
-                % {
-                    "kind": movement.get_kind_display(),
-                    "amount": movement.amount,
-                    "balance": movement.balance_after,
-                    "currency": hall.currency,
-                },
-            )
-            return redirect("halls:jackpot_detail", pk=hall.pk)
-    return _page(request, hall, movement_form=form)
+    movement = form_saved(form, hall=hall, user=request.user)
+    if movement is None:
+        return _page(request, hall, movement_form=form)
+    done = _("%(kind)s of %(amount)s %(currency)s recorded; the jackpot is now %(balance)s %(currency)s.")
+    messages.success(
+        request,
+        done
+        % {
+            "kind": movement.get_kind_display(),
+            "amount": movement.amount,
+            "balance": movement.balance_after,
+            "currency": hall.currency,
+        },
+    )
+    return redirect("halls:jackpot_detail", pk=hall.pk)
 
 
 # --- the calculator (R9) ------------------------------------------------------------------------

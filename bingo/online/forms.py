@@ -22,8 +22,8 @@ from bingo.common.forms import (
     KEY_ERRORS,
     DateTimeLocalInput,
     WallClockField,
-    add_service_errors,
     in_hall_time,
+    service_errors_on,
 )
 from bingo.engine.prizes import PrizeKind
 from bingo.models import Marking, OnlineRoom, RoomMode, Session
@@ -138,13 +138,10 @@ class OnlineRoomForm(forms.Form):
 
     def save(self) -> OnlineRoom:
         data = dict(self.cleaned_data)
-        try:
+        with service_errors_on(self):
             if self.room is None:
                 return services.online_room_create(**data)
             return services.online_room_update(online_room=self.room, **data)
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise
 
 
 class SessionScheduleForm(forms.Form):
@@ -229,7 +226,7 @@ class SessionScheduleForm(forms.Form):
 
     def save(self, *, user: User) -> Session:
         data = self.cleaned_data
-        try:
+        with service_errors_on(self):
             return services.online_session_schedule(
                 online_room=self.room,
                 starts_at=data["starts_at"],
@@ -239,9 +236,6 @@ class SessionScheduleForm(forms.Form):
                 ball_interval=data["ball_interval"],
                 user=user,
             )
-        except ValidationError as exc:
-            add_service_errors(self, exc)
-            raise
 
 
 class BuyForm(forms.Form):

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bingo.common.forms import form_errors_flash
+from bingo.common.forms import form_errors_flash, form_saved, refusal_flash
 from bingo.common.money import money_display, places_for
 from bingo.common.roles import Role, role_required
 from bingo.models import COMPLAINT_MAX_LENGTH, Game, OnlineRoom, Player
@@ -55,15 +55,31 @@ def room_list(request: HttpRequest) -> HttpResponse:
 def room_create(request: HttpRequest) -> HttpResponse:
     halls = hall_list_for(request.user, Role.MANAGER)
     form = OnlineRoomForm(request.POST or None, halls=halls)
-    if request.method == "POST" and form.is_valid():
-        try:
-            room = form.save()
-        except ValidationError:
-            pass
-        else:
-            messages.success(request, _("Online room %(name)s created.") % {"name": room.room.name})
-            return redirect("online:room_detail", room.pk)
-    return render(request, "online/room_form.html", {"nav": "online", "form": form, "room": None})
+    room = form_saved(form)
+    if room is None:
+        return render(request, "online/room_form.html", {"nav": "online", "form": form, "room": None})
+    messages.success(request, _("Online room %(name)s created.") % {"name": room.room.name})
+    return redirect("online:room_detail", room.pk)
+
+
+def _room_page(
+    request: HttpRequest,
+    room: OnlineRoom,
+    form: OnlineRoomForm,
+    schedule_form: SessionScheduleForm | None,
+    status: int = 200,
+) -> HttpResponse:
+    """An online room's page: its settings' form, its latest games, whether it is idle, and in
+    session mode the form to schedule a session."""
+    context = {
+        "nav": "online",
+        "room": room,
+        "form": form,
+        "games": selectors.room_game_list(online_room=room, limit=50),
+        "idle": selectors.online_room_idle(online_room=room),
+        "schedule_form": schedule_form,
+    }
+    return render(request, "online/room_detail.html", context, status=status)
 
 
 @require_http_methods(["GET", "POST"])
@@ -71,23 +87,12 @@ def room_create(request: HttpRequest) -> HttpResponse:
 def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
     room = _room_or_404(request, room_id)
     form = OnlineRoomForm(request.POST or None, room=room)
-    if request.method == "POST" and form.is_valid():
-        try:
-            form.save()
-        except ValidationError:
-            pass
-        else:
-            messages.success(request, _("Online room saved."))
-            return redirect("online:room_detail", room.pk)
-    context = {
-        "nav": "online",
-        "room": room,
-        "form": form,
-        "games": selectors.room_game_list(online_room=room, limit=50),
-        "idle": selectors.online_room_idle(online_room=room),
-        "schedule_form": SessionScheduleForm(room=room) if room.mode == "session" else None,
-    }
-    return render(request, "online/room_detail.html", context)
+    if form_saved(form) is None:
+        return _room_page(
+            request, room, form, SessionScheduleForm(room=room) if room.mode == "session" else None
+        )
+    messages.success(request, _("Online room saved."))
+    return redirect("online:room_detail", room.pk)
 
 
 @require_POST
@@ -95,29 +100,17 @@ def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
 def session_schedule(request: HttpRequest, room_id: int) -> HttpResponse:
     room = _room_or_404(request, room_id)
     form = SessionScheduleForm(request.POST, room=room)
-    if form.is_valid():
-        user = request.user
-        assert isinstance(user, User)
-        try:
-            session = form.save(user=user)
-        except ValidationError:
-            pass
-        else:
-            messages.success(
-                request,
-                _("Session scheduled with %(n)d games: sales open at its start and close together (R93).")
-                % {"n": session.games.count()},
-            )
-            return redirect("online:room_detail", room.pk)
-    context = {
-        "nav": "online",
-        "room": room,
-        "form": OnlineRoomForm(room=room),
-        "games": selectors.room_game_list(online_room=room, limit=50),
-        "idle": selectors.online_room_idle(online_room=room),
-        "schedule_form": form,
-    }
-    return render(request, "online/room_detail.html", context, status=400)
+    user = request.user
+    assert isinstance(user, User)
+    session = form_saved(form, user=user)
+    if session is None:
+        return _room_page(request, room, OnlineRoomForm(room=room), form, status=400)
+    messages.success(
+        request,
+        _("Session scheduled with %(n)d games: sales open at its start and close together (R93).")
+        % {"n": session.games.count()},
+    )
+    return redirect("online:room_detail", room.pk)
 
 
 # --- players -----------------------------------------------------------------------------------
@@ -197,8 +190,7 @@ def buy(request: HttpRequest, game_id: int) -> HttpResponse:
                 player=player, game=game, quantity=form.cleaned_data["quantity"], key=form.cleaned_data["key"]
             )
         except ValidationError as exc:
-            for message in exc.messages:
-                messages.error(request, message)
+            refusal_flash(request, exc)
         else:
             messages.success(
                 request,

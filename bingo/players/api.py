@@ -4,6 +4,7 @@ player's hall). Money is a decimal string, in and out."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -12,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import NotFound
@@ -30,9 +31,10 @@ from bingo.common.api import (
     ErrorSerializer,
     IdField,
     MoneyField,
-    Pagination,
     PDFRenderer,
+    error_responses,
     has_role,
+    page_by_hand,
     page_parameters,
 )
 from bingo.common.roles import Role
@@ -259,15 +261,12 @@ class MyWalletView(APIView):
     )
     def get(self, request: Request) -> Response:
         player = player_from_request(request)
-        paginator = Pagination()
-        page = paginator.paginate_queryset(selectors.wallet_entry_list(player=player), request, view=self)
-        lines = selectors.wallet_statement(entries=list(page or []))
+        page, links = page_by_hand(request, self, selectors.wallet_entry_list(player=player))
+        lines = selectors.wallet_statement(entries=page)
         body = {
             "balance": selectors.wallet_balance(player=player),
             "currency": player.hall.currency,
-            "count": paginator.page.paginator.count,  # type: ignore[union-attr]
-            "next": paginator.get_next_link(),
-            "previous": paginator.get_previous_link(),
+            **links,
             "results": [{"entry": line.entry, "what": line.what} for line in lines],
         }
         return Response(WalletSerializer(body).data)
@@ -345,12 +344,7 @@ class MyHistoryView(APIView):
             OpenApiParameter("from", OpenApiTypes.DATE, description="First day (the hall's date), included"),
             OpenApiParameter("to", OpenApiTypes.DATE, description="Last day (the hall's date), included"),
         ],
-        responses={
-            200: HistorySerializer,
-            400: OpenApiResponse(),
-            403: ErrorSerializer,
-            404: ErrorSerializer,
-        },
+        responses={200: HistorySerializer, **error_responses()},
         tags=["players"],
     )
     def get(self, request: Request) -> Response:
@@ -471,40 +465,34 @@ class _MovementView(APIView):
 
 _MOVEMENT_RESPONSES = {
     201: MovementResultSerializer,
-    400: OpenApiResponse(description="A field is refused, e.g. more than the balance (nothing changed)."),
-    403: ErrorSerializer,
-    404: ErrorSerializer,
+    **error_responses("A field is refused, e.g. more than the balance (nothing changed)."),
     409: OpenApiResponse(
         ErrorSerializer, description="The key was used for another movement (nothing changed)."
     ),
 }
 
 
+def _movement_schema(operation_id: str) -> Callable[[type[_MovementView]], type[_MovementView]]:
+    """The schema of a ``_MovementView``: the movement in, the wallet's entry out (201)."""
+    return extend_schema_view(
+        post=extend_schema(
+            operation_id=operation_id,
+            request=MovementSerializer,
+            responses=_MOVEMENT_RESPONSES,
+            tags=["players"],
+        )
+    )
+
+
+@_movement_schema("players_deposits_create")
 class DepositView(_MovementView):
     """The desk: money handed in put into the player's wallet, against the identity checked."""
 
     kind = WalletEntry.Kind.DEPOSIT
 
-    @extend_schema(
-        operation_id="players_deposits_create",
-        request=MovementSerializer,
-        responses=_MOVEMENT_RESPONSES,
-        tags=["players"],
-    )
-    def post(self, request: Request, player_id: int) -> Response:
-        return super().post(request, player_id)
 
-
+@_movement_schema("players_withdrawals_create")
 class WithdrawalView(_MovementView):
     """The desk: money taken from the player's wallet and paid out; never more than the balance."""
 
     kind = WalletEntry.Kind.WITHDRAWAL
-
-    @extend_schema(
-        operation_id="players_withdrawals_create",
-        request=MovementSerializer,
-        responses=_MOVEMENT_RESPONSES,
-        tags=["players"],
-    )
-    def post(self, request: Request, player_id: int) -> Response:
-        return super().post(request, player_id)

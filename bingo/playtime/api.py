@@ -13,7 +13,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo.common.api import BAD_REQUEST, ErrorSerializer, MoneyField, Pagination, page_parameters
+from bingo.common.api import (
+    BAD_REQUEST,
+    ErrorSerializer,
+    MoneyField,
+    page_by_hand,
+    page_parameters,
+)
 from bingo.players.access import IsPlayer, player_from_request
 from bingo.playtime import selectors, services
 from bingo.playtime.serializers import PlaytimeStateSerializer
@@ -56,17 +62,12 @@ class MySessionsView(APIView):
     )
     def get(self, request: Request) -> Response:
         player = player_from_request(request)
-        paginator = Pagination()
-        page = paginator.paginate_queryset(selectors.play_session_list(player=player), request, view=self)
+        page, links = page_by_hand(request, self, selectors.play_session_list(player=player))
         body = {
             "currency": player.hall.currency,
             "current": selectors.playtime_state(player=player),
-            "count": paginator.page.paginator.count,  # type: ignore[union-attr]
-            "next": paginator.get_next_link(),
-            "previous": paginator.get_previous_link(),
-            "results": [
-                {"session": s, "minutes": selectors.played_seconds(session=s) // 60} for s in page or []
-            ],
+            **links,
+            "results": [{"session": s, "minutes": selectors.played_seconds(session=s) // 60} for s in page],
         }
         return Response(PlaySessionListSerializer(body).data)
 

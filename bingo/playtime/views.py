@@ -18,7 +18,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bingo.common.forms import add_service_errors
+from bingo.common.forms import add_service_errors, refusal_flash
 from bingo.common.roles import Role, role_required
 from bingo.models import PlaySession
 from bingo.players.access import player_from_request, player_required
@@ -143,8 +143,7 @@ def go_on(request: HttpRequest) -> HttpResponse:
         try:
             services.play_session_continue(session=session)
         except ValidationError as exc:
-            for message in exc.messages:
-                messages.error(request, message)
+            refusal_flash(request, exc)
         else:
             messages.info(request, _("The session ends if you buy no cards in the next game."))
     back = request.POST.get("next", "")

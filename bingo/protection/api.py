@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
@@ -13,7 +13,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bingo.common import bounds
-from bingo.common.api import ConfirmationField, ErrorSerializer, IdField, IsManager, MoneyField
+from bingo.common.api import (
+    ConfirmationField,
+    ErrorSerializer,
+    IdField,
+    IsManager,
+    MoneyField,
+    error_responses,
+)
 from bingo.models import LimitKind, LimitPeriod, Player, PlayerExclusion
 from bingo.players.access import IsPlayer, player_from_request
 from bingo.protection import selectors, services
@@ -94,12 +101,7 @@ class MyLimitsView(APIView):
     @extend_schema(
         operation_id="players_me_limits_set",
         request=LimitRequestSerializer,
-        responses={
-            201: LimitRecordedSerializer,
-            400: OpenApiResponse(description="A field is refused; nothing changed."),
-            403: ErrorSerializer,
-            404: ErrorSerializer,
-        },
+        responses={201: LimitRecordedSerializer, **error_responses("A field is refused; nothing changed.")},
         tags=["players"],
     )
     def post(self, request: Request) -> Response:
@@ -173,12 +175,7 @@ class MyExclusionView(APIView):
     @extend_schema(
         operation_id="players_me_exclusion_create",
         request=SelfExclusionSerializer,
-        responses={
-            201: ExclusionSerializer,
-            400: OpenApiResponse(),
-            403: ErrorSerializer,
-            404: ErrorSerializer,
-        },
+        responses={201: ExclusionSerializer, **error_responses()},
         tags=["players"],
     )
     def post(self, request: Request) -> Response:
@@ -213,12 +210,7 @@ class ExclusionListView(APIView):
     @extend_schema(
         operation_id="players_exclusions_create",
         request=OperatorExclusionSerializer,
-        responses={
-            201: ExclusionSerializer,
-            400: OpenApiResponse(),
-            403: ErrorSerializer,
-            404: ErrorSerializer,
-        },
+        responses={201: ExclusionSerializer, **error_responses()},
         tags=["players"],
     )
     def post(self, request: Request) -> Response:
@@ -252,12 +244,7 @@ class ExclusionLiftView(APIView):
     @extend_schema(
         operation_id="players_exclusions_lift",
         request=LiftRequestSerializer,
-        responses={
-            201: ExclusionSerializer,
-            400: OpenApiResponse(),
-            403: ErrorSerializer,
-            404: ErrorSerializer,
-        },
+        responses={201: ExclusionSerializer, **error_responses()},
         tags=["players"],
     )
     def post(self, request: Request, exclusion_id: int) -> Response:

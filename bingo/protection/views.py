@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from bingo.common.clock import hall_clock_text
-from bingo.common.forms import add_service_errors, form_errors_flash
+from bingo.common.forms import add_service_errors, form_errors_flash, refusal_flash
 from bingo.common.roles import Role, role_required
 from bingo.models import Player, PlayerExclusion
 from bingo.players.access import player_from_request, player_required
@@ -142,8 +142,7 @@ def exclusion_lift(request: HttpRequest, exclusion_id: int) -> HttpResponse:
             reason=form.cleaned_data["reason"],
         )
     except ValidationError as exc:
-        for message in exc.messages:
-            messages.error(request, message)
+        refusal_flash(request, exc)
     else:
         messages.success(request, _("Exclusion lifted."))
     return redirect("protection:exclusions")

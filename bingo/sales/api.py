@@ -19,7 +19,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from bingo.common import bounds
-from bingo.common.api import Conflict, ErrorSerializer, MoneyField, Pagination
+from bingo.common.api import (
+    Conflict,
+    ErrorSerializer,
+    MoneyField,
+    Pagination,
+    error_responses,
+    username_field,
+)
 from bingo.common.roles import Role
 from bingo.games.access import game_for, hall_id_of
 from bingo.models import Sale
@@ -78,9 +85,7 @@ class SaleSerializer(serializers.ModelSerializer[Sale]):
     unit_price = MoneyField(read_only=True)
     amount = MoneyField(read_only=True)
     cash_received = MoneyField(read_only=True, help_text="Cash handed over for the whole request (R39).")
-    cashier: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
-    )
+    cashier = username_field()
 
     class Meta:
         model = Sale
@@ -156,9 +161,7 @@ class GameSalesView(GenericAPIView[Sale]):
         ],
         responses={
             201: SaleResultSerializer,
-            400: OpenApiResponse(description="Refused (R35-R39, a missing key...); nothing was sold."),
-            403: ErrorSerializer,
-            404: ErrorSerializer,
+            **error_responses("Refused (R35-R39, a missing key...); nothing was sold."),
             409: OpenApiResponse(ErrorSerializer, description="The key was used for a different sale."),
         },
         tags=["sales"],

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bingo.common import bounds
-from bingo.common.api import ErrorSerializer
+from bingo.common.api import error_responses
 from bingo.common.roles import Role
 from bingo.draw import services as draw_services
 from bingo.draw.api.console import BallSerializer, DrawStateSerializer, ball_data, state_response
@@ -106,9 +106,7 @@ class BallCreateView(APIView):
         responses={
             201: BallSerializer,
             200: OpenApiResponse(BallSerializer, description="That position was already drawn: its ball."),
-            400: OpenApiResponse(description=REFUSED),
-            403: ErrorSerializer,
-            404: ErrorSerializer,
+            **error_responses(REFUSED),
         },
         tags=["draw"],
     )

@@ -18,7 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bingo.common.api import ErrorSerializer, MoneyField, VariantField
+from bingo.common.api import ErrorSerializer, MoneyField, VariantField, username_field
 from bingo.common.roles import Role
 from bingo.draw import selectors as draw_selectors
 from bingo.draw.api.fields import (
@@ -77,9 +77,7 @@ class PrizeSerializer(serializers.ModelSerializer[Prize]):
     amount_each = MoneyField(read_only=True)
     remainder = MoneyField(read_only=True, help_text="What the rounding to the currency's unit left.")
     cards = WinningCardSerializer(many=True, read_only=True)
-    awarded_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
-    )
+    awarded_by = username_field()
 
     class Meta:
         model = Prize
@@ -119,9 +117,7 @@ class ClaimSerializer(serializers.ModelSerializer[Claim]):
     series_label = serializers.CharField(source="series.label", read_only=True)
     outcome = OutcomeField(read_only=True, help_text="valid, false, late (R47) or not_sold.")
     balls_drawn = serializers.IntegerField(read_only=True, help_text="The balls drawn when it was checked.")
-    claimed_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
-    )
+    claimed_by = username_field()
 
     class Meta:
         model = Claim

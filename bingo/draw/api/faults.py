@@ -12,6 +12,7 @@ and refunds every card to the wallets, once (``FaultView``, R98).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from django.contrib.auth.models import User
@@ -56,14 +57,22 @@ class _ReasonedChangeView(APIView):
         return state_response(game)
 
 
-@extend_schema_view(
-    post=extend_schema(
-        operation_id="games_manual",
-        request=DrawReasonSerializer,
-        responses=responses(DrawStateSerializer),
-        tags=["draw"],
+def _reasoned_schema(
+    operation_id: str, **more: Any
+) -> Callable[[type[_ReasonedChangeView]], type[_ReasonedChangeView]]:
+    """The schema of a ``_ReasonedChangeView``: the reason in, the console's state out."""
+    return extend_schema_view(
+        post=extend_schema(
+            operation_id=operation_id,
+            request=DrawReasonSerializer,
+            responses=responses(DrawStateSerializer),
+            tags=["draw"],
+            **more,
+        )
     )
-)
+
+
+@_reasoned_schema("games_manual")
 class ManualView(_ReasonedChangeView):
     """R55: the electronic mechanism failed after the first ball; from the next ball on the
     caller keys in the blower's balls (a caller of the game's hall)."""
@@ -74,14 +83,7 @@ class ManualView(_ReasonedChangeView):
         draw_services.game_switch_to_manual(game=game, user=user, reason=reason)
 
 
-@extend_schema_view(
-    post=extend_schema(
-        operation_id="games_suspend",
-        request=DrawReasonSerializer,
-        responses=responses(DrawStateSerializer),
-        tags=["draw"],
-    )
-)
+@_reasoned_schema("games_suspend")
 class SuspendView(_ReasonedChangeView):
     """R55: a failure before the first ball suspends the game (a caller or a manager of its hall)."""
 
@@ -112,14 +114,7 @@ class ResumeView(APIView):
         return state_response(game)
 
 
-@extend_schema_view(
-    post=extend_schema(
-        operation_id="games_annul",
-        request=DrawReasonSerializer,
-        responses=responses(DrawStateSerializer),
-        tags=["draw"],
-    )
-)
+@_reasoned_schema("games_annul")
 class AnnulView(_ReasonedChangeView):
     """Annul the game and refund every card sold in full: a suspension unsolved after 15 minutes
     (R55), or an announcement error that affects the result (R57) (a caller or a manager of its
@@ -129,19 +124,14 @@ class AnnulView(_ReasonedChangeView):
         draw_services.game_annul(game=game, user=user, reason=reason)
 
 
-@extend_schema_view(
-    post=extend_schema(
-        operation_id="games_fault",
-        request=DrawReasonSerializer,
-        responses=responses(DrawStateSerializer),
-        tags=["draw"],
-        description=(
-            "R98 (PT-803/33, PT-806/72): declare a system fault on an online game not yet decided "
-            "(selling, sales closed, drawing or suspended): the game is null and every card sold is "
-            "refunded to its buyer's wallet, with the reason in the acta. Idempotent: a game already "
-            "null refunds nothing more and answers its state. A manager or caller of the game's hall."
-        ),
-    )
+@_reasoned_schema(
+    "games_fault",
+    description=(
+        "R98 (PT-803/33, PT-806/72): declare a system fault on an online game not yet decided "
+        "(selling, sales closed, drawing or suspended): the game is null and every card sold is "
+        "refunded to its buyer's wallet, with the reason in the acta. Idempotent: a game already "
+        "null refunds nothing more and answers its state. A manager or caller of the game's hall."
+    ),
 )
 class FaultView(_ReasonedChangeView):
     """R98: a fault of the system keeps an online game from being decided: null, every card

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema_field
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from bingo.common.api import ErrorSerializer
+from bingo.common.api import error_responses
 from bingo.engine.prizes import PrizeKind as EnginePrize
 from bingo.models import Ball, Claim, DrawMode, GameState, PrizeKind
 
@@ -77,9 +77,4 @@ REFUSED = "Refused by the draw's rules (the message says which); nothing changed
 
 def responses(ok: Any, code: int = 200, refused: str = REFUSED) -> dict[int, Any]:
     """The answers a write of the draw documents: ``ok`` under ``code``, a refusal, 403 and 404."""
-    return {
-        code: ok,
-        400: OpenApiResponse(description=refused),
-        403: ErrorSerializer,
-        404: ErrorSerializer,
-    }
+    return {code: ok, **error_responses(refused)}

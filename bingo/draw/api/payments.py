@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bingo.common import bounds
-from bingo.common.api import ErrorSerializer, MoneyField
+from bingo.common.api import MoneyField, error_responses, username_field
 from bingo.common.roles import Role
 from bingo.draw import services as draw_services
 from bingo.draw.api.fields import PrizeKindField
@@ -67,9 +67,7 @@ class PrizePaymentSerializer(serializers.ModelSerializer[PrizePayment]):
     gross = MoneyField(read_only=True)
     tax_withheld = MoneyField(read_only=True)
     net = MoneyField(read_only=True)
-    cashier: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
-    )
+    cashier = username_field()
 
     class Meta:
         model = PrizePayment
@@ -113,11 +111,11 @@ class PrizePaymentCreateView(APIView):
         request=PrizePaymentCreateSerializer,
         responses={
             201: PayoutSerializer,
-            400: OpenApiResponse(
-                description="Refused (a wrong code, nothing to pay, a game not ended, R45, a desk "
-                "or series of a hall the caller does not work in); nothing paid."
+            **error_responses(
+                "Refused (a wrong code, nothing to pay, a game not ended, R45, a desk "
+                "or series of a hall the caller does not work in); nothing paid.",
+                not_found=False,
             ),
-            403: ErrorSerializer,
         },
         tags=["prize payments"],
     )
