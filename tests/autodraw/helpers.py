@@ -149,3 +149,32 @@ def play_to_the_end(tasks: Tasks, game: Game, limit: int = 200) -> Iterator[int 
 
 def reconcile() -> None:
     committed(services.online_reconcile)
+
+
+def next_game(lobby: OnlineHall, clock: Clock) -> Game:
+    """Let the room's pause pass and the reconciler open its next game (R90): that game, selling."""
+    for _ in range(30):
+        reconcile()
+        selling = Game.objects.filter(session__room=lobby.room, state=Game.State.SELLING).first()
+        if selling is not None:
+            return selling
+        clock.advance(5)
+    raise AssertionError("no game opened")
+
+
+def close_sales(clock: Clock, game: Game) -> Game:
+    """Move the clock to ``game``'s announced close of sales and run the reconciler, which closes
+    them and starts the draw (R93): the game, refreshed."""
+    game.refresh_from_db()
+    assert game.sales_close_at is not None
+    clock.to(game.sales_close_at)
+    reconcile()
+    game.refresh_from_db()
+    return game
+
+
+def play_out(clock: Clock, tasks: Tasks, game: Game) -> Game:
+    """``close_sales``, then the ball tasks run until ``game`` is over: the game, refreshed."""
+    list(play_to_the_end(tasks, close_sales(clock, game)))
+    game.refresh_from_db()
+    return game

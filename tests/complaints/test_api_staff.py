@@ -11,8 +11,8 @@ from actas.models import ActaNote
 from bingo.common.roles import Role, user_roles_set
 from bingo.complaints import services
 from bingo.models import Game, Player, PlayerComplaint
-from tests.autodraw.helpers import Clock, OnlineHall, Tasks, online_buy
-from tests.complaints.conftest import Played, login, next_game, play
+from tests.autodraw.helpers import Clock, OnlineHall, Tasks, next_game, online_buy, play_out
+from tests.complaints.conftest import Played, login
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -112,7 +112,7 @@ def test_r61j_a_manager_of_another_hall_neither_sees_nor_decides(
     user_roles_set(user=other.manager, roles=[Role.MANAGER])
     ze = other.player("ze")
     user_roles_set(user=ze.user, roles=[Role.PLAYER])
-    their_game = play(other, clock, tasks, _bought(other, clock, ze))
+    their_game = play_out(clock, tasks, _bought(other, clock, ze))
     theirs = services.complaint_file(player=ze, game=their_game, text="Da outra sala")
 
     stranger = login(other.manager)

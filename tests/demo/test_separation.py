@@ -42,7 +42,7 @@ from bingo.players import services as player_services
 from bingo.players.selectors import wallet_balance
 from cards.models import Series
 from halls.models import Jackpot, JackpotMovement
-from tests.autodraw.helpers import Clock, OnlineHall, Tasks, committed, online_buy, play_to_the_end, reconcile
+from tests.autodraw.helpers import Clock, OnlineHall, Tasks, committed, next_game, online_buy, play_out
 from tests.db_roles import as_table_owner
 from tests.factories import UserFactory
 
@@ -52,16 +52,6 @@ def login(user):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     client.force_login(user)
     return client
-
-
-def _selling(lobby: OnlineHall, clock: Clock) -> Game:
-    for _ in range(30):
-        reconcile()
-        game = Game.objects.filter(session__room=lobby.room, state=Game.State.SELLING).first()
-        if game is not None:
-            return game
-        clock.advance(5)
-    raise AssertionError("no game opened")
 
 
 @pytest.fixture
@@ -89,7 +79,7 @@ def _demo_player(lobby: OnlineHall, name: str, wallet: str) -> Player:
 def test_r102_demo_credits_cannot_buy_a_real_games_cards(lobby: OnlineHall, clock: Clock) -> None:
     """A player with 0 in the wallet and 1,000 demo credits is refused by the real purchase,
     through the service and through the API with forged parameters; nothing is sold."""
-    game = _selling(lobby, clock)
+    game = next_game(lobby, clock)
     player = _demo_player(lobby, "demo-only", "0")
     assert selectors.demo_balance(player=player) == 1000
     assert wallet_balance(player=player) == 0
@@ -261,18 +251,14 @@ def test_r102_demo_games_leave_the_real_books_unchanged(
     """A real game is played to the end (sales, balls, prize paid to a wallet, acta); then demo
     games are played through the services and the API, won and credited: the hall's books are
     exactly as they were."""
-    real = _selling(lobby, clock)
+    real = next_game(lobby, clock)
     buyer = lobby.player("real-buyer")
     online_buy(real, buyer, 2)
-    real.refresh_from_db()
-    clock.to(real.sales_close_at)
-    reconcile()
-    list(play_to_the_end(tasks, real))
-    real.refresh_from_db()
+    real = play_out(clock, tasks, real)
     assert real.state == "finished"
     assert ActaEntry.objects.exists()
     assert PrizePayment.objects.exists()
-    next_game = _selling(lobby, clock)
+    following = next_game(lobby, clock)
     player = _demo_player(lobby, "practice", "100.00")  # a wallet of 100 and 1,000 demo credits
     before = _books(lobby)
 
@@ -307,4 +293,4 @@ def test_r102_demo_games_leave_the_real_books_unchanged(
 
     after = _books(lobby)
     assert after == before
-    assert next_game.sales.count() == 0
+    assert following.sales.count() == 0

@@ -43,6 +43,7 @@ from tests.autodraw.helpers import (
     Clock,
     OnlineHall,
     Tasks,
+    close_sales,
     committed,
     online_buy,
     play_to_the_end,
@@ -86,11 +87,7 @@ class Played:
         online_buy(self.game, self.rui, 2)
 
     def start(self) -> Game:
-        self.game.refresh_from_db()
-        assert self.game.sales_close_at is not None
-        self.clock.to(self.game.sales_close_at)
-        reconcile()
-        self.game.refresh_from_db()
+        close_sales(self.clock, self.game)
         assert self.game.state == Game.State.DRAWING
         return self.game
 

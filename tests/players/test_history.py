@@ -29,10 +29,11 @@ from tests.autodraw.helpers import (
     Clock,
     OnlineHall,
     Tasks,
+    close_sales,
     committed,
+    next_game,
     online_buy,
     play_to_the_end,
-    reconcile,
 )
 
 pytestmark = pytest.mark.django_db
@@ -48,23 +49,8 @@ class Played:
     annulled: Game
 
 
-def _next_game(lobby: OnlineHall, clock: Clock) -> Game:
-    """Let the room's pause pass and the reconciler open the next game (R90)."""
-    for _ in range(30):
-        reconcile()
-        selling = Game.objects.filter(session__room=lobby.room, state=Game.State.SELLING).first()
-        if selling is not None:
-            return selling
-        clock.advance(5)
-    raise AssertionError("no game opened")
-
-
 def _start(clock: Clock, game: Game) -> Game:
-    game.refresh_from_db()
-    assert game.sales_close_at is not None
-    clock.to(game.sales_close_at)
-    reconcile()
-    game.refresh_from_db()
+    game = close_sales(clock, game)
     assert game.state == Game.State.DRAWING
     return game
 
@@ -79,12 +65,12 @@ def played(db: None, clock: Clock, tasks: Tasks, monkeypatch: pytest.MonkeyPatch
     for player in (ana, rui):
         user_roles_set(user=player.user, roles=[Role.PLAYER])
 
-    won = _next_game(lobby, clock)
+    won = next_game(lobby, clock)
     online_buy(won, ana, 2)
     list(play_to_the_end(tasks, _start(clock, won)))
 
     clock.advance(2 * 86400)
-    lost = _next_game(lobby, clock)
+    lost = next_game(lobby, clock)
     online_buy(lost, ana, 1)
     rui_sale = online_buy(lost, rui, 1)
     cells = card_set_cells(lobby.card_set)[rui_sale.first_number - 1]
@@ -97,7 +83,7 @@ def played(db: None, clock: Clock, tasks: Tasks, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(draw_services, "next_ball", random_ball)
 
     clock.advance(2 * 86400)
-    annulled = _next_game(lobby, clock)
+    annulled = next_game(lobby, clock)
     online_buy(annulled, ana, 3)
     annulled = _start(clock, annulled)
     tasks.run_next()
