@@ -9,12 +9,12 @@ from decimal import Decimal
 import pytest
 import yaml
 from django.core.management import call_command
-from django.test import Client
 from django.urls import reverse
 
 from bingo.common.roles import Role
 from bingo.jackpot import services as jackpot_services
 from halls.models import BallReplacement, BallSet, BallSetCheck, Jackpot, JackpotMovement, StaffMembership
+from tests.clients import api
 from tests.common.access import refused_status
 from tests.factories import HallWithSessions, UserFactory
 
@@ -48,14 +48,6 @@ def praia(db):
 @pytest.fixture
 def mindelo(db):
     return Staffed("Sala Mindelo")
-
-
-def api(user=None) -> Client:
-    client = Client()
-    client.cookies["django_language"] = "en"
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def _url(name: str, about: str, hall: Staffed) -> str:

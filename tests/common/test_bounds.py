@@ -33,6 +33,7 @@ from cards.models import CardSet, Series
 from halls import services as hall_services
 from halls.models import Hall, Jackpot
 from tests.cards.factories import series_make
+from tests.clients import api
 from tests.factories import UserFactory
 from tests.test_api_write_permissions import World
 
@@ -51,10 +52,7 @@ def english():
 
 
 def _manager(world: World) -> Client:
-    client = Client()
-    client.cookies["django_language"] = "en"
-    client.force_login(world.people[Role.MANAGER])
-    return client
+    return api(world.people[Role.MANAGER])
 
 
 def _online_room(world: World) -> OnlineRoom:

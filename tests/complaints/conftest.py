@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
 
 from bingo.common.roles import Role, user_roles_set
 from bingo.models import Game, Player
@@ -23,12 +22,6 @@ class Played:
     rui: Player
     game: Game
     caller: User
-
-
-def login(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture

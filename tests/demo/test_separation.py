@@ -12,11 +12,9 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Sum
-from django.test import Client
 from django.utils import timezone
 
 from actas.models import ActaEntry
@@ -43,15 +41,9 @@ from bingo.players.selectors import wallet_balance
 from cards.models import Series
 from halls.models import Jackpot, JackpotMovement
 from tests.autodraw.helpers import Clock, OnlineHall, Tasks, committed, next_game, online_buy, play_out
+from tests.clients import logged_in
 from tests.db_roles import as_table_owner
 from tests.factories import UserFactory
-
-
-def login(user):
-    client = Client()
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture
@@ -87,7 +79,7 @@ def test_r102_demo_credits_cannot_buy_a_real_games_cards(lobby: OnlineHall, cloc
     with pytest.raises(ValidationError):
         online_services.online_buy(player=player, game=game, quantity=1, key="real-1")
     forged = {"quantity": 1, "key": "real-2", "pay_with": "demo", "demo_credits": 1000, "credits": 1000}
-    answer = login(player.user).post(
+    answer = logged_in(player.user, "en").post(
         f"/api/online/games/{game.pk}/purchases/", forged, content_type="application/json"
     )
     assert answer.status_code == 400
@@ -124,7 +116,7 @@ def test_r102_a_demo_credit_cannot_be_posted_into_the_wallet_nor_money_into_demo
 
 def test_r102_the_api_moves_nothing_across_whatever_the_parameters(lobby: OnlineHall) -> None:
     player = _demo_player(lobby, "rui", "100.00")
-    client = login(player.user)
+    client = logged_in(player.user, "en")
     wallet_before = wallet_balance(player=player)
     # A grant with forged money parameters gives nothing (the balance can still pay a card).
     assert (
@@ -262,7 +254,7 @@ def test_r102_demo_games_leave_the_real_books_unchanged(
     player = _demo_player(lobby, "practice", "100.00")  # a wallet of 100 and 1,000 demo credits
     before = _books(lobby)
 
-    client = login(player.user)
+    client = logged_in(player.user, "en")
     seed = _winning_seed(lobby)
     games = [
         committed(

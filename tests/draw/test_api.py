@@ -23,6 +23,7 @@ from bingo.models import Ball, Claim, DrawMode, Game, Prize, PrizePayment, Prize
 from cards import selectors as card_selectors
 from halls.models import StaffMembership
 from tests.cards.factories import HallFactory
+from tests.clients import api
 from tests.common.access import refused_status
 from tests.draw.test_services import Draw, all_numbers, row
 from tests.factories import DEFAULT_PASSWORD, UserFactory
@@ -69,17 +70,6 @@ class Hall(Draw):
 @pytest.fixture
 def hall(db: None) -> Hall:
     return Hall()
-
-
-def api(user: Any = None, language: str | None = "en") -> Client:
-    """A client logged in as ``user`` (anonymous when None), reading messages in ``language``
-    (None: the site's, Portuguese)."""
-    client = Client()
-    if language:
-        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def url(name: str, game: Game) -> str:

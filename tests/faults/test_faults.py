@@ -49,6 +49,7 @@ from tests.autodraw.helpers import (
     play_to_the_end,
     reconcile,
 )
+from tests.clients import logged_in
 from tests.factories import UserFactory
 from tests.online.helpers import OnlineSetup
 
@@ -362,9 +363,7 @@ def test_r98_a_busy_database_is_not_a_failing_ball(
 
 def _staff_client(user: User, role: Role) -> Client:
     user_roles_set(user=user, roles=[role])
-    client = Client()
-    client.force_login(user)
-    return client
+    return logged_in(user)
 
 
 def test_r98_the_manager_declares_the_fault_from_the_game_s_page(played: Played) -> None:
@@ -441,9 +440,7 @@ def test_r98_the_history_and_the_wallet_statement_show_the_refund_and_its_reason
 
 def _player_client(player: Player) -> Client:
     user_roles_set(user=player.user, roles=[Role.PLAYER])
-    client = Client()
-    client.force_login(player.user)
-    return client
+    return logged_in(player.user)
 
 
 def test_r99_a_player_away_sees_on_return_what_happened(played: Played, tasks: Tasks, clock: Clock) -> None:

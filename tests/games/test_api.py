@@ -17,9 +17,10 @@ from bingo.models import Game, Sale, Session
 from bingo.sales import services as sales_services
 from halls.models import StaffMembership
 from tests.cards.factories import series_make
+from tests.clients import api
 from tests.common.access import refused_status
 from tests.factories import UserFactory
-from tests.games.world import CALLERS, STAFF, UNUSABLE, World, api, sell, state
+from tests.games.world import CALLERS, STAFF, UNUSABLE, World, sell, state
 
 
 @pytest.fixture

@@ -49,15 +49,6 @@ class World:
         return services.game_open_sales(game=self.game(), series=list(series) or [self.series(1)])
 
 
-def api(user=None) -> Client:
-    """A client logged in as ``user`` (anonymous when None), reading messages in English."""
-    client = Client()
-    client.cookies["django_language"] = "en"
-    if user is not None:
-        client.force_login(user)
-    return client
-
-
 def sell(client: Client, game: Game, desk: CashDesk, key: str | None = None, **body: object):
     data = {"quantity": 3, "cash_desk": desk.pk, "cash_received": "500.00", **body}
     headers = {} if key == "" else {"Idempotency-Key": key or uuid.uuid4().hex}

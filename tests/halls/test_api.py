@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from bingo.common.roles import Role
 from halls.models import CashDesk, Hall, Room, StaffMembership
+from tests.clients import api
 from tests.common.access import refused_status
 from tests.factories import UserFactory
 
@@ -36,14 +36,6 @@ def praia(db):
 @pytest.fixture
 def mindelo(db):
     return Staffed("Sala Mindelo")
-
-
-def api(user=None) -> Client:
-    client = Client()
-    client.cookies["django_language"] = "en"
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 READ = set(STAFF)

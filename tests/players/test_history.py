@@ -35,6 +35,7 @@ from tests.autodraw.helpers import (
     online_buy,
     play_to_the_end,
 )
+from tests.clients import logged_in
 
 pytestmark = pytest.mark.django_db
 
@@ -190,15 +191,9 @@ def test_history_takes_a_fixed_number_of_queries(played: Played, django_assert_m
     assert len(one.captured_queries) == len(three.captured_queries)
 
 
-def _login(player: Player) -> Client:
-    client = Client()
-    client.force_login(player.user)
-    return client
-
-
 def test_history_page_in_portuguese_with_totals_and_the_last_game(played: Played) -> None:
     """PT-806/65: the last game's balls in order, the player's cards, the prizes and winners."""
-    client = _login(played.ana)
+    client = logged_in(played.ana.user)
     page = client.get(reverse("players:history"))
     assert page.status_code == 200
     html = page.content.decode()
@@ -226,7 +221,7 @@ def test_history_page_in_portuguese_with_totals_and_the_last_game(played: Played
 
 
 def test_history_page_filter_refuses_bad_dates_and_changes_nothing(played: Played) -> None:
-    client = _login(played.ana)
+    client = logged_in(played.ana.user)
     bad = client.get(reverse("players:history"), {"date_from": "2026-13-40"})
     assert bad.status_code == 400
     assert "Introduza uma data válida" in bad.content.decode() or "data válida" in bad.content.decode()
@@ -238,7 +233,7 @@ def test_history_page_filter_refuses_bad_dates_and_changes_nothing(played: Playe
 
 
 def test_history_csv_has_the_filtered_list(played: Played) -> None:
-    client = _login(played.ana)
+    client = logged_in(played.ana.user)
     response = client.get(reverse("players:history_csv"))
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
@@ -262,7 +257,7 @@ def test_history_csv_keeps_staff_text_from_running_as_a_formula(played: Played) 
     Room.objects.filter(pk=played.won.session.room_id).update(name='=HYPERLINK("http://x","y")')
     rows = list(
         csv.reader(
-            io.StringIO(_login(played.ana).get(reverse("players:history_csv")).content.decode()),
+            io.StringIO(logged_in(played.ana.user).get(reverse("players:history_csv")).content.decode()),
             delimiter=";",
         )
     )
@@ -271,7 +266,7 @@ def test_history_csv_keeps_staff_text_from_running_as_a_formula(played: Played) 
 
 
 def test_history_api(played: Played) -> None:
-    client = _login(played.ana)
+    client = logged_in(played.ana.user)
     body = client.get("/api/players/me/history/").json()
     assert [g["game"] for g in body["games"]] == [played.annulled.pk, played.lost.pk, played.won.pk]
     assert body["staked"] == "600.00"

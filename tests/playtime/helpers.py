@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
 from django.test import Client
 
 from bingo.common.roles import Role, user_roles_set
@@ -12,6 +11,7 @@ from bingo.draw import services as draw_services
 from bingo.models import Game, Player
 from cards.selectors import card_set_cells
 from tests.autodraw.helpers import Clock, OnlineHall, Tasks, next_game, online_buy, play_out
+from tests.clients import logged_in
 
 
 def play_game(
@@ -42,7 +42,4 @@ def player(lobby: OnlineHall, name: str) -> Player:
 
 def client_for(made: Player) -> Client:
     """The test client logged in as ``made`` (the login signal starts the play session)."""
-    client = Client()
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "pt"
-    client.force_login(made.user)
-    return client
+    return logged_in(made.user, "pt")

@@ -12,9 +12,10 @@ from bingo.games import services
 from bingo.models import Game, Sale
 from cards.models import Series
 from halls.models import StaffMembership
+from tests.clients import api
 from tests.common.access import refused_status
 from tests.factories import UserFactory
-from tests.games.world import CALLERS, STAFF, UNUSABLE, World, api, sell
+from tests.games.world import CALLERS, STAFF, UNUSABLE, World, sell
 
 
 @pytest.fixture
