@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 from typing import Any
 
 import factory
+import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
@@ -62,3 +63,19 @@ class HallWithSessions:
         ball_set = self.ball_set(**kwargs)  # type: ignore[arg-type]
         ball_set_check_record(ball_set=ball_set, session=session, phase="start")
         return ball_set
+
+
+def two_halls(make: Callable[[str], Any]) -> tuple[Any, Any]:
+    """The fixtures ``praia`` and ``mindelo``: ``make("Sala Praia")`` and ``make("Sala Mindelo")``,
+    two halls for the tests of what one hall's people may see and do of the other's. A module
+    takes them with ``praia, mindelo = two_halls(AHallClass)``."""
+
+    @pytest.fixture
+    def praia(db: None) -> Any:
+        return make("Sala Praia")
+
+    @pytest.fixture
+    def mindelo(db: None) -> Any:
+        return make("Sala Mindelo")
+
+    return praia, mindelo
