@@ -24,7 +24,8 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import RunInBrowser
-from tests.test_runlocal import RunLocal, children_of, command_line, free_port
+from tests.processes import free_port
+from tests.test_runlocal import RunLocal, children_of, command_line
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
