@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 
 from bingo.models import Sale
-from tests.e2e.conftest import RunInBrowser
-from tests.factories import DEFAULT_PASSWORD
+from tests.e2e.conftest import RunInBrowser, log_in
 from tests.sales.test_views import Desk
 
 pytestmark = pytest.mark.browser
@@ -33,11 +32,7 @@ def test_a_cashier_sells_and_the_price_board_updates_without_reloading(
         seen["board_before"] = board.locator("[data-cards-sold]").inner_text()
 
         page = context.new_page()
-        page.goto(f"{base}/entrar/")
-        page.get_by_label("Nome de utilizador").fill(desk.cashier.username)
-        page.get_by_label("Palavra-passe").fill(DEFAULT_PASSWORD)
-        page.get_by_role("button", name="Entrar").click()
-        page.wait_for_url(f"{base}/caixa/")
+        log_in(page, base, desk.cashier.username, "/caixa/")
         page.locator('a[href="/caixa/venda/"]').first.click()
         page.wait_for_url(re.compile(r".*/caixa/venda/"))
 
