@@ -27,7 +27,8 @@ from tests.autodraw.helpers import (
     online_buy,
     play_to_the_end,
 )
-from tests.live.test_consumers import Socket, _session_cookie, run
+from tests.live.sockets import Socket, run
+from tests.live.test_consumers import _session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
