@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from datetime import timedelta
+from datetime import date, timedelta
+from decimal import Decimal
 from typing import Any
 
 import factory
@@ -14,7 +15,8 @@ from django.utils import timezone
 from bingo.ballsets.services import ball_set_check_record, ball_set_create
 from bingo.common.roles import Role, user_roles_set
 from bingo.games import services as game_services
-from bingo.models import Game, Session
+from bingo.models import Game, Player, Session
+from bingo.players.services import wallet_post
 from halls.models import BallSet, Hall, Room
 
 DEFAULT_PASSWORD = "correct-horse-battery-staple"
@@ -63,6 +65,21 @@ class HallWithSessions:
         ball_set = self.ball_set(**kwargs)  # type: ignore[arg-type]
         ball_set_check_record(ball_set=ball_set, session=session, phase="start")
         return ball_set
+
+
+def adult_player(
+    user: Any, hall: Hall, *, deposit: str | None = None, cashier: Any = None, reference: str = "CC 1"
+) -> Player:
+    """``user`` as a player of ``hall``, born in 1990, their age confirmed now; with ``deposit``,
+    that much paid into their wallet by ``cashier`` against the document ``reference``."""
+    player = Player.objects.create(
+        user=user, hall=hall, birth_date=date(1990, 1, 1), adult_confirmed_at=timezone.now()
+    )
+    if deposit is not None:
+        wallet_post(
+            player=player, kind="deposit", amount=Decimal(deposit), recorded_by=cashier, reference=reference
+        )
+    return player
 
 
 def two_halls(make: Callable[[str], Any]) -> tuple[Any, Any]:

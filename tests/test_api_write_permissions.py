@@ -8,19 +8,16 @@ what"); the test fails when the schema gains a write endpoint the table does not
 from __future__ import annotations
 
 import re
-from datetime import date
 from typing import Any
 
 import pytest
 from django.test import Client
-from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 
 from bingo.ballsets import services as ballset_services
 from bingo.common.roles import Role, user_roles_set
 from bingo.models import (
     Game,
-    Player,
     PlayerComplaint,
     PlayerExclusion,
     PlayerExclusionLift,
@@ -31,7 +28,7 @@ from bingo.models import (
 )
 from bingo.protection import services as protection_services
 from halls.models import StaffMembership
-from tests.factories import UserFactory
+from tests.factories import UserFactory, adult_player
 from tests.sales.test_services import HallSetup
 
 M, CASH, CALL, INSP, PLAYER = Role.MANAGER, Role.CASHIER, Role.CALLER, Role.INSPECTOR, Role.PLAYER
@@ -137,12 +134,7 @@ class World(HallSetup):
             if role != PLAYER:
                 StaffMembership.objects.create(hall=self.hall, user=user, role=role.value)
             self.people[role] = user
-        self.player = Player.objects.create(
-            user=self.people[PLAYER],
-            hall=self.hall,
-            birth_date=date(1990, 1, 1),
-            adult_confirmed_at=timezone.now(),
-        )
+        self.player = adult_player(self.people[PLAYER], self.hall)
         self.exclusion = protection_services.player_exclude(
             player=self.player, staff=self.people[M], length="1m", reason="walk"
         )

@@ -6,23 +6,21 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
 from bingo.autodraw import services
 from bingo.autodraw.tasks import draw_ball_task
 from bingo.common.roles import Role
 from bingo.models import Game, OnlineRoom, Player, RoomMode, Sale
 from bingo.online import services as online_services
-from bingo.players import services as player_services
 from cards.models import CardSet, Series
 from halls.models import Room, StaffMembership
 from tests.cards.factories import HallFactory, card_set_make, series_make
-from tests.factories import UserFactory
+from tests.factories import UserFactory, adult_player
 
 
 class Clock:
@@ -113,18 +111,9 @@ class OnlineHall:
         return made
 
     def player(self, name: str, deposit: str = "1000.00") -> Player:
-        user = UserFactory(username=name)
-        player = Player.objects.create(
-            user=user, hall=self.hall, birth_date=date(1990, 1, 1), adult_confirmed_at=timezone.now()
+        return adult_player(
+            UserFactory(username=name), self.hall, deposit=deposit, cashier=self.cashier, reference="CNI 123"
         )
-        player_services.wallet_post(
-            player=player,
-            kind="deposit",
-            amount=Decimal(deposit),
-            recorded_by=self.cashier,
-            reference="CNI 123",
-        )
-        return player
 
 
 def online_buy(game: Game, player: Player, quantity: int) -> Sale:

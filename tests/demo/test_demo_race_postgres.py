@@ -4,17 +4,15 @@ that do not fit are refused whole (R102: the demo ledger holds as the wallet's d
 
 from __future__ import annotations
 
-from datetime import date
 from functools import partial
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.utils import timezone
 
 from bingo.demo import selectors, services
-from bingo.models import DemoCreditEntry, DemoGame, Player
+from bingo.models import DemoCreditEntry, DemoGame
 from tests.concurrency import postgresql_only, run_threads
-from tests.factories import UserFactory
+from tests.factories import UserFactory, adult_player
 from tests.online.helpers import OnlineSetup
 
 pytestmark = pytest.mark.postgres
@@ -24,12 +22,7 @@ pytestmark = pytest.mark.postgres
 def test_concurrent_demo_games_never_overdraw_or_double_stake() -> None:
     postgresql_only("row locks and the demo ledger's triggers are PostgreSQL's")
     site = OnlineSetup(name="Sala Corrida Demo")
-    player = Player.objects.create(
-        user=UserFactory(username="corrida-demo"),
-        hall=site.hall,
-        birth_date=date(1990, 1, 1),
-        adult_confirmed_at=timezone.now(),
-    )
+    player = adult_player(UserFactory(username="corrida-demo"), site.hall)
     services.demo_credit_grant(player=player)
     cost = 6 * selectors.DEMO_CARD_PRICE  # 60: 16 games fit in 1,000 credits, 20 are tried
     refused: list[str] = []

@@ -8,14 +8,12 @@ draw records, actas, jackpot and wallets exactly as they were."""
 from __future__ import annotations
 
 import random
-from datetime import date
 from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Sum
-from django.utils import timezone
 
 from actas.models import ActaEntry
 from bingo.common.roles import Role, user_roles_set
@@ -43,7 +41,7 @@ from halls.models import Jackpot, JackpotMovement
 from tests.autodraw.helpers import Clock, OnlineHall, Tasks, committed, next_game, online_buy, play_out
 from tests.clients import logged_in
 from tests.db_roles import as_table_owner
-from tests.factories import UserFactory
+from tests.factories import UserFactory, adult_player
 
 
 @pytest.fixture
@@ -57,12 +55,7 @@ def _demo_player(lobby: OnlineHall, name: str, wallet: str) -> Player:
     if Decimal(wallet) > 0:
         player = lobby.player(name, deposit=wallet)
     else:
-        player = Player.objects.create(
-            user=UserFactory(username=name),
-            hall=lobby.hall,
-            birth_date=date(1990, 1, 1),
-            adult_confirmed_at=timezone.now(),
-        )
+        player = adult_player(UserFactory(username=name), lobby.hall)
     user_roles_set(user=player.user, roles=[Role.PLAYER])
     services.demo_credit_grant(player=player)
     return player
