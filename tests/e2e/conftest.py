@@ -50,6 +50,18 @@ def log_in(
         page.wait_for_url(f"{base}{landing}")
 
 
+def live_page(context: Any, url: str, width: int = 1280, height: int = 720) -> Any:
+    """``url`` (a display, a price board) in a new page of ``context`` of ``width`` x ``height``,
+    once its websocket is open; ``window.__sameDocument`` is set, to check later that the page
+    was never reloaded."""
+    page = context.new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(url)
+    page.wait_for_selector("[data-live].is-live")  # the websocket is open
+    page.evaluate("window.__sameDocument = true")
+    return page
+
+
 @pytest.fixture
 def asgi_served(transactional_db: None) -> Iterator[tuple[str, asyncio.AbstractEventLoop]]:
     """``bingo.asgi.application`` served by uvicorn on a free port; yields its base URL and the
