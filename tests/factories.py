@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from datetime import timedelta
+from collections.abc import Callable, Iterable
+from datetime import date, timedelta
+from decimal import Decimal
 from typing import Any
 
 import factory
+import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from bingo.ballsets.services import ball_set_check_record, ball_set_create
 from bingo.common.roles import Role, user_roles_set
 from bingo.games import services as game_services
-from bingo.models import Game, Session
+from bingo.models import Game, Player, Session
+from bingo.players.services import wallet_post
 from halls.models import BallSet, Hall, Room
 
 DEFAULT_PASSWORD = "correct-horse-battery-staple"
@@ -62,3 +65,34 @@ class HallWithSessions:
         ball_set = self.ball_set(**kwargs)  # type: ignore[arg-type]
         ball_set_check_record(ball_set=ball_set, session=session, phase="start")
         return ball_set
+
+
+def adult_player(
+    user: Any, hall: Hall, *, deposit: str | None = None, cashier: Any = None, reference: str = "CC 1"
+) -> Player:
+    """``user`` as a player of ``hall``, born in 1990, their age confirmed now; with ``deposit``,
+    that much paid into their wallet by ``cashier`` against the document ``reference``."""
+    player = Player.objects.create(
+        user=user, hall=hall, birth_date=date(1990, 1, 1), adult_confirmed_at=timezone.now()
+    )
+    if deposit is not None:
+        wallet_post(
+            player=player, kind="deposit", amount=Decimal(deposit), recorded_by=cashier, reference=reference
+        )
+    return player
+
+
+def two_halls(make: Callable[[str], Any]) -> tuple[Any, Any]:
+    """The fixtures ``praia`` and ``mindelo``: ``make("Sala Praia")`` and ``make("Sala Mindelo")``,
+    two halls for the tests of what one hall's people may see and do of the other's. A module
+    takes them with ``praia, mindelo = two_halls(AHallClass)``."""
+
+    @pytest.fixture
+    def praia(db: None) -> Any:
+        return make("Sala Praia")
+
+    @pytest.fixture
+    def mindelo(db: None) -> Any:
+        return make("Sala Mindelo")
+
+    return praia, mindelo

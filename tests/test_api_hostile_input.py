@@ -9,8 +9,7 @@ recursion error's 500.
 from __future__ import annotations
 
 import json
-from datetime import date, timedelta
-from decimal import Decimal
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -21,11 +20,9 @@ from drf_spectacular.generators import SchemaGenerator
 from bingo.common.roles import Role
 from bingo.complaints import services as complaint_services
 from bingo.games import services as game_services
-from bingo.models import Player
 from bingo.online import services as online_services
-from bingo.players.services import wallet_post
 from tests.cards.factories import series_make
-from tests.factories import UserFactory
+from tests.factories import UserFactory, adult_player
 from tests.test_api_write_permissions import ALLOWED, World, _url
 
 DEEP = 5_000
@@ -69,18 +66,11 @@ class HostileWorld(World):
         game = game_services.game_create(session=self.online_session, variant="90", online=True)
         self.online_game = game_services.game_open_sales(game=game, series=[online_series])
         # The player of ``World`` is excluded (R101): another one buys and complains.
-        buyer = Player.objects.create(
-            user=UserFactory(username="buyer-walk", roles=[Role.PLAYER]),
-            hall=self.hall,
-            birth_date=date(1990, 1, 1),
-            adult_confirmed_at=timezone.now(),
-        )
-        wallet_post(
-            player=buyer,
-            kind="deposit",
-            amount=Decimal("100.00"),
-            recorded_by=self.people[Role.CASHIER],
-            reference="CC 1",
+        buyer = adult_player(
+            UserFactory(username="buyer-walk", roles=[Role.PLAYER]),
+            self.hall,
+            deposit="100.00",
+            cashier=self.people[Role.CASHIER],
         )
         online_services.online_buy(player=buyer, game=self.online_game, quantity=1, key="hostile-1")
         self.complaint = complaint_services.complaint_file(

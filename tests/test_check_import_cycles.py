@@ -2,19 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
-import sys
+from tests.scripts import load_script, run_script
 
-from tests.test_i18n import ROOT
-
-_spec = importlib.util.spec_from_file_location(
-    "check_import_cycles", ROOT / "scripts" / "check_import_cycles.py"
-)
-assert _spec is not None
-assert _spec.loader is not None
-check_import_cycles = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(check_import_cycles)
+check_import_cycles = load_script("check_import_cycles")
 
 
 def test_a_chain_without_loops_has_no_cycle() -> None:
@@ -37,12 +27,6 @@ def test_loops_are_found_with_every_module_in_them() -> None:
 
 
 def test_the_project_has_no_import_cycle() -> None:
-    done = subprocess.run(
-        [sys.executable, "scripts/check_import_cycles.py"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = run_script("check_import_cycles")
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith("No import cycles")

@@ -10,9 +10,10 @@ from pathlib import Path
 import polib
 import pytest
 
-from tests.test_i18n import ROOT, load_check_messages
+from tests.scripts import load_script
+from tests.test_i18n import ROOT
 
-check_messages = load_check_messages()
+check_messages = load_script("check_messages")
 
 HEADER = {
     "Language": "pt",

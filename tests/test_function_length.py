@@ -3,20 +3,11 @@ why it must be long (issue 21)."""
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.test_i18n import ROOT
+from tests.scripts import load_script, run_script
 
-_spec = importlib.util.spec_from_file_location(
-    "check_function_length", ROOT / "scripts" / "check_function_length.py"
-)
-assert _spec is not None
-assert _spec.loader is not None
-check_function_length = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(check_function_length)
+check_function_length = load_script("check_function_length")
 
 
 def _function(name: str, lines: int, indent: str = "") -> str:
@@ -99,12 +90,6 @@ def test_an_allowed_function_passes_until_it_is_short_then_its_entry_must_go(tmp
 
 
 def test_the_project_passes() -> None:
-    done = subprocess.run(
-        [sys.executable, "scripts/check_function_length.py"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = run_script("check_function_length")
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith("No function over 80 lines")

@@ -24,7 +24,7 @@ from halls import services as hall_services
 from halls.models import CashDesk, Hall, Room, StaffMembership
 from halls.selectors import hall_list_for, hall_roles_for
 from tests.cards.factories import card_set_make, series_make
-from tests.factories import UserFactory
+from tests.factories import UserFactory, two_halls
 
 pytestmark = pytest.mark.django_db
 
@@ -68,14 +68,7 @@ def _media(settings: Any, tmp_path: Any) -> None:
     settings.MEDIA_ROOT = tmp_path
 
 
-@pytest.fixture
-def praia() -> Staffed:
-    return Staffed("Sala Praia")
-
-
-@pytest.fixture
-def mindelo() -> Staffed:
-    return Staffed("Sala Mindelo")
+praia, mindelo = two_halls(Staffed)
 
 
 def logged_in(user: User) -> Client:

@@ -2,27 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from django.conf import settings
 from django.test import Client
 
 from bingo.common.roles import Role
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def load_check_messages() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("check_messages", ROOT / "scripts" / "check_messages.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def choose_language(client: Client, language: str, next_url: str = "/entrar/") -> None:
@@ -106,7 +96,7 @@ def test_language_switch_offers_both_languages_by_their_own_names(client: Client
 
 
 def test_the_portuguese_catalogue_is_complete_and_compiled() -> None:
-    check_messages = load_check_messages()
+    check_messages = load_script("check_messages")
     po_path = ROOT / "locale" / "pt" / "LC_MESSAGES" / "django.po"
 
     assert po_path in check_messages.catalogues()

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -37,8 +36,8 @@ import pytest
 from django.conf import settings
 from websockets.sync.client import connect
 
+from tests.processes import ROOT, free_port, log_in_through_form, wait_until_serving
 from tests.test_deploy_roles import Installation, installation  # noqa: F401 (the fixture)
-from tests.test_production_smoke import ROOT, _free_port
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
@@ -85,13 +84,7 @@ class Player:
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
 
     def log_in(self, username: str, password: str) -> str:
-        page = self.opener.open(f"{self.base}/entrar/", timeout=10).read().decode()
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
-        assert token is not None
-        form = {"csrfmiddlewaretoken": token[1], "username": username, "password": password}
-        with self.opener.open(
-            f"{self.base}/entrar/", data=urllib.parse.urlencode(form).encode(), timeout=10
-        ) as response:
+        with log_in_through_form(self.opener, self.base, username, password) as response:
             return str(response.url)
 
     def cookie(self, name: str) -> str:
@@ -118,7 +111,7 @@ def make_up(installation: Installation, tmp_path: Path) -> Iterator[tuple[MakeUp
         pytest.skip("make up needs Redis (set REDIS_URL)")
     if Path(sys.executable).parent.resolve() != (ROOT / ".venv" / "bin").resolve():
         pytest.skip("make up runs the project's .venv: run the suite from it (make test)")
-    port = _free_port()
+    port = free_port()
     keep = {"PATH", "HOME", "LANG", "LC_ALL", "TMPDIR"}
     env = {key: value for key, value in os.environ.items() if key in keep}
     env.update(
@@ -133,15 +126,14 @@ def make_up(installation: Installation, tmp_path: Path) -> Iterator[tuple[MakeUp
     running = MakeUp(env, tmp_path / "make-up.log")
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            try:
-                urllib.request.urlopen(f"{base}/entrar/", timeout=5).read()
-                break
-            except OSError:
-                if running.process.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"make up did not serve:\n{running.output()}")
-                time.sleep(0.5)
+        wait_until_serving(
+            running.process,
+            lambda: urllib.request.urlopen(f"{base}/entrar/", timeout=5).read(),
+            running.output,
+            timeout=START_TIMEOUT,
+            failure="make up did not serve",
+            pause=0.5,
+        )
         yield running, base
     finally:
         running.stop()

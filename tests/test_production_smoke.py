@@ -16,10 +16,8 @@ import http.client
 import json
 import os
 import secrets
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,10 +28,9 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from tests.db_roles import app_database_url
+from tests.processes import HOST, ROOT, free_port, stop, uvicorn, wait_until_serving
 from tests.sales.test_views import Desk
 
-ROOT = Path(__file__).resolve().parent.parent
-HOST = "127.0.0.1"
 PROXY = {"X-Forwarded-Proto": "https"}  # what the TLS-terminating proxy adds
 START_TIMEOUT_SECONDS = 30
 
@@ -95,13 +92,6 @@ def _database_url() -> str:
     return app_database_url()
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def postgres_and_redis(django_db_setup: None) -> None:
     """Skip unless the test database is PostgreSQL and Redis is set: a server subprocess cannot
@@ -126,7 +116,7 @@ def static_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def server(postgres_and_redis: None, static_root: Path) -> Iterator[str]:
     """uvicorn serving bingo.asgi:application with `make serve`'s flags; yields host:port."""
-    port = _free_port()
+    port = free_port()
     env = production_env(
         static_root.parent,
         DJANGO_STATIC_ROOT=str(static_root),
@@ -135,31 +125,19 @@ def server(postgres_and_redis: None, static_root: Path) -> Iterator[str]:
     )
     log_path = static_root.parent / "uvicorn.log"
     # Two workers, as production runs several: each imports the application (and its checks).
-    command = [
-        *(sys.executable, "-m", "uvicorn", "bingo.asgi:application"),
-        *("--host", HOST, "--port", str(port), "--workers", "2"),
-        "--no-proxy-headers",
-    ]
+    command = uvicorn(port, "--workers", "2", "--no-proxy-headers")
     with log_path.open("w") as log:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + START_TIMEOUT_SECONDS
-        while True:
-            try:
-                get(f"{HOST}:{port}", "/entrar/")
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"uvicorn did not start:\n{log_path.read_text()}")
-                time.sleep(0.2)
+        wait_until_serving(
+            process,
+            lambda: get(f"{HOST}:{port}", "/entrar/"),
+            log_path.read_text,
+            timeout=START_TIMEOUT_SECONDS,
+        )
         yield f"{HOST}:{port}"
     finally:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+        stop(process)
 
 
 def get(address: str, path: str, headers: dict[str, str] | None = None) -> http.client.HTTPResponse:

@@ -19,17 +19,14 @@ import re
 import shlex
 import socket
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from bingo.management.commands.runlocal import asgi_server_command
+from tests.processes import HOST, ROOT, free_port, stop, uvicorn, wait_until_serving
 
-ROOT = Path(__file__).resolve().parent.parent
-HOST = "127.0.0.1"
 START_TIMEOUT_SECONDS = 30
 
 pytestmark = pytest.mark.slow
@@ -92,18 +89,11 @@ def test_every_way_to_start_the_web_server_leaves_the_client_address_to_the_appl
     }
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 def web(tmp_path: Path) -> Iterator[str]:
     """One uvicorn worker started with the Procfile's flags on a free port, SQLite and the
     in-process cache (the throttle's count lives in the one worker): yields host:port."""
-    port = _free_port()
+    port = free_port()
     env = {
         key: value
         for key, value in os.environ.items()
@@ -114,28 +104,22 @@ def web(tmp_path: Path) -> Iterator[str]:
         PLAYER_REGISTER_RATE="3/hour",
         PLAYER_REGISTER_ATTEMPT_RATE="3/hour",
     )
-    command = [
-        *(sys.executable, "-m", "uvicorn", "bingo.asgi:application"),
-        *("--host", HOST, "--port", str(port), "--workers", "1", "--lifespan", "off"),
-        *shlex.split(" ".join(_proxy_flags(procfile_web()))),
-    ]
+    command = uvicorn(
+        port, "--workers", "1", "--lifespan", "off", *shlex.split(" ".join(_proxy_flags(procfile_web())))
+    )
     log_path = tmp_path / "uvicorn.log"
     with log_path.open("w") as log:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + START_TIMEOUT_SECONDS
-        while True:
-            try:
-                with socket.create_connection((HOST, port), timeout=0.5):
-                    break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"uvicorn did not start:\n{log_path.read_text()}")
-                time.sleep(0.2)
+        wait_until_serving(
+            process,
+            lambda: socket.create_connection((HOST, port), timeout=0.5).close(),
+            log_path.read_text,
+            timeout=START_TIMEOUT_SECONDS,
+        )
         yield f"{HOST}:{port}"
     finally:
-        process.terminate()
-        process.wait(timeout=10)
+        stop(process, timeout=10)
 
 
 def _register(address: str, forwarded_for: str) -> int:

@@ -25,17 +25,11 @@ import pytest
 import redis
 
 from bingo.management.commands.runlocal import redis_server_command
+from tests.processes import ROOT, free_port, log_in_through_form
 
-ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT = 90.0
 
 pytestmark = pytest.mark.slow
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def children_of(pid: int) -> list[int]:
@@ -135,13 +129,7 @@ def runlocal(tmp_path: Path) -> Iterator[RunLocal]:
 def log_in(url: str, username: str, password: str) -> tuple[str, str]:
     """Log in through the form as a browser would; the final URL and page."""
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
-    login_page = opener.open(f"{url}/entrar/", timeout=10).read().decode()
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login_page)
-    assert token is not None
-    form = urllib.parse.urlencode(
-        {"csrfmiddlewaretoken": token[1], "username": username, "password": password}
-    )
-    with opener.open(f"{url}/entrar/", data=form.encode(), timeout=10) as response:
+    with log_in_through_form(opener, url, username, password) as response:
         return response.url, response.read().decode()
 
 

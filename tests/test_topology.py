@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import threading
 import time
 import uuid
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -37,7 +37,8 @@ from tests.autodraw.helpers import OnlineHall, online_buy
 from tests.autodraw.test_worker_kill import Worker
 from tests.db_roles import app_role
 from tests.live.test_consumers import _session_cookie
-from tests.test_production_smoke import HOST, ROOT, _database_url, _free_port, get, production_env
+from tests.processes import HOST, ROOT, free_port, stop, uvicorn, wait_until_serving
+from tests.test_production_smoke import _database_url, get, production_env
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
@@ -73,11 +74,8 @@ def asgi_workers(isolated_env: dict[str, str], tmp_path: Path) -> Iterator[list[
     addresses = []
     try:
         for n in range(2):
-            port = _free_port()
-            command = [
-                *(sys.executable, "-m", "uvicorn", "bingo.asgi:application"),
-                *("--host", HOST, "--port", str(port), "--workers", "1"),
-            ]
+            port = free_port()
+            command = uvicorn(port, "--workers", "1")
             with (tmp_path / f"asgi-{n}.log").open("w") as log:
                 processes.append(
                     subprocess.Popen(
@@ -86,26 +84,16 @@ def asgi_workers(isolated_env: dict[str, str], tmp_path: Path) -> Iterator[list[
                 )
             addresses.append(f"{HOST}:{port}")
         for process, address in zip(processes, addresses, strict=True):
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    get(address, "/entrar/")
-                    break
-                except OSError:
-                    if process.poll() is not None or time.monotonic() > deadline:
-                        logs = "\n".join(p.read_text() for p in tmp_path.glob("asgi-*.log"))
-                        pytest.fail(f"uvicorn did not start:\n{logs}")
-                    time.sleep(0.2)
+            wait_until_serving(
+                process,
+                partial(get, address, "/entrar/"),
+                lambda: "\n".join(p.read_text() for p in tmp_path.glob("asgi-*.log")),
+                timeout=30,
+            )
         yield addresses
     finally:
         for process in processes:
-            process.terminate()
-        for process in processes:
-            try:
-                process.wait(15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(5)
+            stop(process)
 
 
 class Screen(threading.Thread):

@@ -19,19 +19,12 @@ from bingo.common.roles import Role, user_roles_set
 from tests.actas.test_selectors import tampering
 from tests.actas.test_views import as_user
 from tests.actas.world import AuditedHall
-from tests.factories import UserFactory
+from tests.factories import UserFactory, two_halls
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def praia() -> AuditedHall:
-    return AuditedHall("Sala Praia")
-
-
-@pytest.fixture
-def mindelo() -> AuditedHall:
-    return AuditedHall("Sala Mindelo")
+praia, mindelo = two_halls(AuditedHall)
 
 
 def urls(session_id: int) -> dict[str, str]:

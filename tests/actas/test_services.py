@@ -4,12 +4,12 @@ it, R60's refusal to start the next game before, the notes of the session, R51-R
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
+from functools import partial
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection, connections, transaction
+from django.db import transaction
 from django.utils import timezone, translation
 
 from actas import services as acta_services
@@ -22,6 +22,7 @@ from bingo.games import exports, services
 from bingo.models import Game, Prize
 from cards import selectors as card_selectors
 from halls.models import StaffMembership
+from tests.concurrency import postgresql_only, run_threads
 from tests.draw.test_services import Draw, all_numbers
 from tests.factories import UserFactory
 
@@ -344,43 +345,22 @@ def test_an_entry_names_the_notes_recorded_before_it(hall: ActaHall) -> None:
 def test_notes_written_at_once_take_one_position_each() -> None:
     """Four callers write notes at once (real threads, real row locks) while a game ends: every
     note and the entry take the next position of their chain, once, and the acta holds."""
-    if connection.vendor != "postgresql":
-        pytest.skip("row-lock races are meaningful on PostgreSQL only (SQLite serializes writers)")
+    postgresql_only()
     hall = ActaHall(name="Sala Corrida")
     game = hall.drawing(cards=6)
     hall.key(game, *all_numbers(hall.card(game, 2)))
     draw_services.prize_award(game=game, user=hall.caller, kind="line")
-    errors: list[BaseException] = []
-    start = threading.Barrier(5)
 
     def write(index: int) -> None:
-        try:
-            start.wait()
-            for n in range(5):
-                acta_services.acta_note_record(
-                    session=hall.session, kind="occurrence", user=hall.caller, text=f"note {index}-{n}"
-                )
-        except BaseException as exc:
-            errors.append(exc)
-        finally:
-            connections.close_all()
+        for n in range(5):
+            acta_services.acta_note_record(
+                session=hall.session, kind="occurrence", user=hall.caller, text=f"note {index}-{n}"
+            )
 
     def finish() -> None:
-        try:
-            start.wait()
-            draw_services.prize_award(game=game, user=hall.caller, kind="bingo")
-        except BaseException as exc:
-            errors.append(exc)
-        finally:
-            connections.close_all()
+        draw_services.prize_award(game=game, user=hall.caller, kind="bingo")
 
-    threads = [threading.Thread(target=write, args=(i,)) for i in range(4)]
-    threads.append(threading.Thread(target=finish))
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    assert not errors, errors
+    run_threads([*(partial(write, i) for i in range(4)), finish])
     assert list(ActaNote.objects.order_by("position").values_list("position", flat=True)) == list(
         range(1, 21)
     )

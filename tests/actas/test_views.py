@@ -8,26 +8,18 @@ from django.urls import reverse
 
 from bingo.common.roles import Role, user_roles_set
 from tests.actas.world import AuditedHall
-from tests.factories import UserFactory
+from tests.clients import logged_in
+from tests.factories import UserFactory, two_halls
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def praia() -> AuditedHall:
-    return AuditedHall("Sala Praia")
-
-
-@pytest.fixture
-def mindelo() -> AuditedHall:
-    return AuditedHall("Sala Mindelo")
+praia, mindelo = two_halls(AuditedHall)
 
 
 def as_user(user: object, language: str = "pt") -> Client:
-    client = Client()
-    client.cookies["django_language"] = language
-    client.force_login(user)  # type: ignore[arg-type]
-    return client
+    """A client logged in as ``user``, in Portuguese unless told."""
+    return logged_in(user, language)  # type: ignore[arg-type]
 
 
 def test_the_inspector_sees_the_halls_they_inspect_only(praia: AuditedHall, mindelo: AuditedHall) -> None:

@@ -6,23 +6,21 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
 from bingo.autodraw import services
 from bingo.autodraw.tasks import draw_ball_task
 from bingo.common.roles import Role
 from bingo.models import Game, OnlineRoom, Player, RoomMode, Sale
 from bingo.online import services as online_services
-from bingo.players import services as player_services
 from cards.models import CardSet, Series
 from halls.models import Room, StaffMembership
 from tests.cards.factories import HallFactory, card_set_make, series_make
-from tests.factories import UserFactory
+from tests.factories import UserFactory, adult_player
 
 
 class Clock:
@@ -113,18 +111,9 @@ class OnlineHall:
         return made
 
     def player(self, name: str, deposit: str = "1000.00") -> Player:
-        user = UserFactory(username=name)
-        player = Player.objects.create(
-            user=user, hall=self.hall, birth_date=date(1990, 1, 1), adult_confirmed_at=timezone.now()
+        return adult_player(
+            UserFactory(username=name), self.hall, deposit=deposit, cashier=self.cashier, reference="CNI 123"
         )
-        player_services.wallet_post(
-            player=player,
-            kind="deposit",
-            amount=Decimal(deposit),
-            recorded_by=self.cashier,
-            reference="CNI 123",
-        )
-        return player
 
 
 def online_buy(game: Game, player: Player, quantity: int) -> Sale:
@@ -149,3 +138,32 @@ def play_to_the_end(tasks: Tasks, game: Game, limit: int = 200) -> Iterator[int 
 
 def reconcile() -> None:
     committed(services.online_reconcile)
+
+
+def next_game(lobby: OnlineHall, clock: Clock) -> Game:
+    """Let the room's pause pass and the reconciler open its next game (R90): that game, selling."""
+    for _ in range(30):
+        reconcile()
+        selling = Game.objects.filter(session__room=lobby.room, state=Game.State.SELLING).first()
+        if selling is not None:
+            return selling
+        clock.advance(5)
+    raise AssertionError("no game opened")
+
+
+def close_sales(clock: Clock, game: Game) -> Game:
+    """Move the clock to ``game``'s announced close of sales and run the reconciler, which closes
+    them and starts the draw (R93): the game, refreshed."""
+    game.refresh_from_db()
+    assert game.sales_close_at is not None
+    clock.to(game.sales_close_at)
+    reconcile()
+    game.refresh_from_db()
+    return game
+
+
+def play_out(clock: Clock, tasks: Tasks, game: Game) -> Game:
+    """``close_sales``, then the ball tasks run until ``game`` is over: the game, refreshed."""
+    list(play_to_the_end(tasks, close_sales(clock, game)))
+    game.refresh_from_db()
+    return game

@@ -18,8 +18,17 @@ from bingo.autodraw import services
 from bingo.common.roles import Role, user_roles_set
 from bingo.models import Ball, Game, WalletEntry
 from bingo.players.selectors import wallet_balance
-from tests.autodraw.helpers import Clock, OnlineHall, Tasks, committed, online_buy, play_to_the_end, reconcile
-from tests.live.test_consumers import Socket, _session_cookie, run
+from tests.autodraw.helpers import (
+    Clock,
+    OnlineHall,
+    Tasks,
+    close_sales,
+    committed,
+    online_buy,
+    play_to_the_end,
+)
+from tests.live.sockets import Socket, run
+from tests.live.test_consumers import _session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,10 +43,7 @@ def test_r99_a_player_who_disconnects_mid_game_is_paid_and_sees_it_on_reconnect(
     game = committed(lambda: services.online_room_advance(room_id=lobby.room.pk))
     assert game is not None
     online_buy(game, ana, 4)  # the only buyer: every prize is hers
-    assert game.sales_close_at is not None
-    clock.to(game.sales_close_at)
-    reconcile()
-    game.refresh_from_db()
+    game = close_sales(clock, game)
     assert game.state == Game.State.DRAWING
     cookie = _session_cookie(ana.user)
     path = f"/ws/online/game/{game.pk}/"

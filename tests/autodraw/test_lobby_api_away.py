@@ -13,8 +13,7 @@ from django.urls import reverse
 
 from bingo.faults import services as fault_services
 from bingo.models import Game, PlayerVisit, WalletEntry
-from tests.autodraw.helpers import Clock, OnlineHall, Tasks, committed, online_buy, play_to_the_end, reconcile
-from tests.complaints.conftest import next_game
+from tests.autodraw.helpers import Clock, OnlineHall, Tasks, committed, next_game, online_buy, play_out
 from tests.faults.test_faults import Played, _player_client
 
 pytestmark = pytest.mark.django_db
@@ -56,13 +55,7 @@ def test_r99_the_lobby_api_lists_a_null_game_and_a_won_game_without_recording_a_
     second = next_game(lobby, clock)
     online_buy(second, played.ana, 2)
     online_buy(second, played.rui, 2)
-    second.refresh_from_db()
-    assert second.sales_close_at is not None
-    clock.to(second.sales_close_at)
-    reconcile()
-    second.refresh_from_db()
-    list(play_to_the_end(tasks, second))
-    second.refresh_from_db()
+    second = play_out(clock, tasks, second)
     assert second.state == Game.State.FINISHED
     clock.advance(60)
 

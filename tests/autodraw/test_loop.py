@@ -46,6 +46,7 @@ from tests.autodraw.helpers import (
     Clock,
     OnlineHall,
     Tasks,
+    close_sales,
     committed,
     online_buy,
     play_to_the_end,
@@ -57,15 +58,6 @@ from tests.factories import UserFactory
 def _open_continuous(lobby: OnlineHall) -> Game:
     game = committed(lambda: services.online_room_advance(room_id=lobby.room.pk))
     assert game is not None
-    return game
-
-
-def _close_and_start(clock: Clock, game: Game) -> Game:
-    game.refresh_from_db()
-    assert game.sales_close_at is not None
-    clock.to(game.sales_close_at)
-    reconcile()
-    game.refresh_from_db()
     return game
 
 
@@ -161,7 +153,7 @@ def test_a_continuous_game_runs_from_creation_to_bingo_and_pays_the_wallets_once
     order, sharing = _shared_line_order(lobby, sold)
     monkeypatch.setattr(draw_services, "next_ball", lambda variant, drawn, rng: order[len(list(drawn))])
 
-    game = _close_and_start(clock, game)
+    game = close_sales(clock, game)
 
     assert game.state == Game.State.DRAWING
     assert game.next_ball_at == game.drawing_started_at + timedelta(seconds=1)
@@ -221,7 +213,7 @@ def test_the_next_game_opens_after_the_pause(lobby: OnlineHall, clock: Clock, ta
     lobby.series(1)
     game = _open_continuous(lobby)
     online_buy(game, lobby.player("ana"), 2)
-    game = _close_and_start(clock, game)
+    game = close_sales(clock, game)
     list(play_to_the_end(tasks, game))
     game.refresh_from_db()
     assert game.finished_at is not None
@@ -246,13 +238,13 @@ def test_a_game_nobody_bought_keeps_selling_until_someone_buys(
     game = _open_continuous(lobby)
     first_close = game.sales_close_at
 
-    game = _close_and_start(clock, game)
+    game = close_sales(clock, game)
 
     assert game.state == Game.State.SELLING
     assert game.sales_close_at == first_close + timedelta(seconds=lobby.online.sales_seconds)
     assert not ActaEntry.objects.filter(game=game).exists()
     online_buy(game, lobby.player("ana"), 2)
-    game = _close_and_start(clock, game)
+    game = close_sales(clock, game)
     assert game.state == Game.State.DRAWING
 
 
@@ -265,7 +257,7 @@ def test_a_game_with_no_card_sold_at_the_day_s_end_is_annulled_and_the_room_goes
     game = _open_continuous(lobby)
     clock.to(game.session.scheduled_end - timedelta(seconds=lobby.online.sales_seconds // 2))
 
-    game = _close_and_start(clock, game)
+    game = close_sales(clock, game)
 
     assert game.state == Game.State.ANNULLED
     assert "No card was sold" in game.state_reason
@@ -282,7 +274,7 @@ def test_the_day_s_session_closes_and_a_new_one_opens(lobby: OnlineHall, clock: 
     game = _open_continuous(lobby)
     first = game.session
     clock.to(first.scheduled_end - timedelta(seconds=lobby.online.sales_seconds // 2))
-    game = _close_and_start(clock, game)  # annulled, nothing sold by the day's end
+    game = close_sales(clock, game)  # annulled, nothing sold by the day's end
     assert game.state == Game.State.ANNULLED
 
     clock.to(first.scheduled_end)
@@ -302,7 +294,7 @@ def _drawing(lobby: OnlineHall, clock: Clock) -> Game:
     lobby.series(1)
     game = _open_continuous(lobby)
     online_buy(game, lobby.player("ana"), 5)
-    return _close_and_start(clock, game)
+    return close_sales(clock, game)
 
 
 def test_a_repeated_or_out_of_order_ball_task_changes_nothing(
@@ -468,7 +460,7 @@ def test_an_annulled_online_game_refunds_each_wallet_once(
     online_buy(game, ana, 3)
     online_buy(game, ana, 1)
     online_buy(game, rui, 2)
-    game = _close_and_start(clock, game)
+    game = close_sales(clock, game)
     tasks.run_next()
 
     committed(lambda: draw_services.game_annul(game=game, user=lobby.manager, reason="Erro no anúncio (R57)"))
@@ -500,7 +492,7 @@ def test_a_line_is_paid_only_when_the_game_ends_so_an_annulled_game_refunds_and_
         sold.update(dict.fromkeys(range(sale.first_number, sale.last_number + 1), player.pk))
     order, _sharing = _shared_line_order(lobby, sold)
     monkeypatch.setattr(draw_services, "next_ball", lambda variant, drawn, rng: order[len(list(drawn))])
-    game = _close_and_start(clock, game)
+    game = close_sales(clock, game)
     while not Prize.objects.filter(game=game, kind="line").exists():
         tasks.run_next()
     game.refresh_from_db()
@@ -528,7 +520,7 @@ def test_after_a_switch_to_manual_extraction_the_winners_are_still_paid_by_the_s
     ana = lobby.player("ana")
     game = _open_continuous(lobby)
     sale = online_buy(game, ana, 1)
-    game = _close_and_start(clock, game)
+    game = close_sales(clock, game)
     tasks.run_next()
     caller = lobby.manager
     StaffMembership.objects.create(hall=lobby.hall, user=caller, role=Role.CALLER.value)
@@ -652,7 +644,7 @@ def test_a_continuous_room_whose_series_runs_out_waits_logging_once(
     lobby.series(1, price="1.00")
     game = _open_continuous(lobby)
     online_buy(game, lobby.player("ana"), 90)  # every card of the series
-    game = _close_and_start(clock, game)
+    game = close_sales(clock, game)
     list(play_to_the_end(tasks, game))
     game.refresh_from_db()
     assert game.finished_at is not None
@@ -677,7 +669,7 @@ def test_a_game_nobody_bought_whose_series_is_retired_stops_selling_and_the_room
     card_services.series_retire(series=series)
     caplog.set_level(logging.INFO, logger="bingo.autodraw.services")
 
-    game = _close_and_start(clock, game)
+    game = close_sales(clock, game)
 
     assert game.state == Game.State.ANNULLED
     clock.advance(lobby.online.pause_seconds)

@@ -27,7 +27,8 @@ from bingo.autodraw import services
 from bingo.models import Ball, Game, PrizePayment, PrizeWinner, Sale, WalletEntry
 from bingo.players.selectors import wallet_balance
 from tests.autodraw.helpers import OnlineHall, online_buy
-from tests.test_production_smoke import ROOT, _database_url, production_env
+from tests.processes import ROOT
+from tests.test_production_smoke import _database_url, production_env
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 

@@ -9,18 +9,17 @@ from decimal import Decimal
 import pytest
 import yaml
 from django.core.management import call_command
-from django.test import Client
 from django.urls import reverse
 
 from bingo.common.roles import Role
 from bingo.jackpot import services as jackpot_services
-from halls.models import BallReplacement, BallSet, BallSetCheck, Jackpot, JackpotMovement, StaffMembership
-from tests.common.access import refused_status
-from tests.factories import HallWithSessions, UserFactory
+from halls.models import BallReplacement, BallSet, BallSetCheck, Jackpot, JackpotMovement
+from tests.clients import api
+from tests.common.access import CALLERS, STAFF, refused_status, staff_of_each_role
+from tests.factories import HallWithSessions, UserFactory, two_halls
 
 pytestmark = pytest.mark.django_db
 
-STAFF = (Role.MANAGER, Role.CASHIER, Role.CALLER, Role.INSPECTOR)
 READ = set(STAFF)
 MANAGER = {Role.MANAGER}
 CHECKERS = {Role.MANAGER, Role.CALLER}  # R23: the caller runs the balls through the mechanism
@@ -31,31 +30,13 @@ class Staffed(HallWithSessions):
 
     def __init__(self, name: str) -> None:
         super().__init__(name)
-        # password=None: an unusable password, without the slow hashing (the tests force_login).
-        self.staff = {role: UserFactory(username=f"{role.value}-{name}", password=None) for role in STAFF}
-        for role, user in self.staff.items():
-            StaffMembership.objects.create(hall=self.hall, user=user, role=role.value)
+        self.staff = staff_of_each_role(self.hall, name)
         self.set = self.ball_set("JB-1")
         self.spare = self.ball_set("JB-2")
         self.open_session = self.session()
 
 
-@pytest.fixture
-def praia(db):
-    return Staffed("Sala Praia")
-
-
-@pytest.fixture
-def mindelo(db):
-    return Staffed("Sala Mindelo")
-
-
-def api(user=None) -> Client:
-    client = Client()
-    client.cookies["django_language"] = "en"
-    if user is not None:
-        client.force_login(user)
-    return client
+praia, mindelo = two_halls(Staffed)
 
 
 def _url(name: str, about: str, hall: Staffed) -> str:
@@ -101,7 +82,6 @@ ENDPOINTS = [
     ("ledger", "get", "hall-jackpot-movements", "hall", None, READ, 200),
     ("seed", "post", "hall-jackpot-movements", "hall", {"kind": "seed", "amount": "100.00"}, MANAGER, 201),
 ]
-CALLERS = [("own", r) for r in STAFF] + [("other", r) for r in STAFF] + [("nobody", None), ("anon", None)]
 
 
 def _state() -> tuple[int, ...]:

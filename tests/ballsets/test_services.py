@@ -3,16 +3,17 @@ the games each set draws, never more than 2 000 (R25)."""
 
 from __future__ import annotations
 
-import threading
+from functools import partial
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, connection, connections, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import translation
 
 from bingo.ballsets import services as ballset_services
 from bingo.games.exports import session_export_data
 from halls.models import BallReplacement, BallSet, BallSetCheck, BallSetUse
+from tests.concurrency import postgresql_only, run_threads
 from tests.db_roles import as_table_owner
 from tests.factories import HallWithSessions
 
@@ -509,35 +510,22 @@ def test_postgres_keeps_ball_records_insert_only_and_ball_numbers_within_the_set
 def test_two_draws_racing_for_a_sets_last_game_leave_exactly_one():
     """Two games start drawing at once with a set at 1 999 games (real threads, row locks): one
     gets the 2 000th game and retires the set, the other is refused (R25)."""
-    if connection.vendor != "postgresql":
-        pytest.skip("row-lock races are meaningful on PostgreSQL only (SQLite serializes writers)")
+    postgresql_only()
     venue = HallWithSessions("Sala Corrida")
     session = venue.session()
     ball_set = venue.checked_set(session, games_played=1999)
     games = [venue.game(session), venue.game(session)]
-    start = threading.Barrier(2)
     outcomes: list[str] = []
-    errors: list[BaseException] = []
 
     def draw(index: int) -> None:
         try:
-            start.wait()
             with transaction.atomic():
                 ballset_services.ball_set_use_for_game(ball_set=ball_set, game=games[index])
             outcomes.append("used")
         except ValidationError as exc:
             outcomes.append("refused" if "R25" in exc.messages[0] else exc.messages[0])
-        except BaseException as exc:
-            errors.append(exc)
-        finally:
-            connections.close_all()
 
-    threads = [threading.Thread(target=draw, args=(i,)) for i in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not errors, errors
+    run_threads([partial(draw, i) for i in range(2)], timeout=60)
     assert sorted(outcomes) == ["refused", "used"]
     ball_set.refresh_from_db()
     assert (ball_set.games_played, ball_set.state) == (2000, BallSet.State.RETIRED)

@@ -16,6 +16,7 @@ from bingo.common.roles import Role
 from bingo.jackpot import services as jackpot_services
 from halls import services
 from halls.models import BallReplacement, BallSet, BallSetCheck, Hall, Jackpot, JackpotMovement
+from tests.clients import logged_in
 from tests.factories import HallWithSessions, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -27,14 +28,6 @@ def staff(hall: Hall, role: Role, username: str) -> User:
     return user
 
 
-def browser(user: User | None) -> Client:
-    client = Client()
-    client.cookies["django_language"] = "en"
-    if user is not None:
-        client.force_login(user)
-    return client
-
-
 @pytest.fixture
 def ball_set(venue: HallWithSessions) -> BallSet:
     return venue.ball_set("JB-1")
@@ -42,7 +35,7 @@ def ball_set(venue: HallWithSessions) -> BallSet:
 
 @pytest.fixture
 def manager(venue: HallWithSessions) -> Client:
-    return browser(staff(venue.hall, Role.MANAGER, "gerente"))
+    return logged_in(staff(venue.hall, Role.MANAGER, "gerente"), "en")
 
 
 def pages(hall: Hall, ball_set: BallSet) -> list[tuple[str, str]]:
@@ -67,7 +60,7 @@ def pages(hall: Hall, ball_set: BallSet) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("role", [Role.CASHIER, Role.INSPECTOR])
 def test_other_staff_of_the_hall_are_refused(venue, ball_set, role):
-    client = browser(staff(venue.hall, role, role.value))
+    client = logged_in(staff(venue.hall, role, role.value), "en")
     for method, url in pages(venue.hall, ball_set):
         assert getattr(client, method)(url).status_code == 403, url
 
@@ -77,7 +70,7 @@ CALLER_PAGES = {"ball_set_list", "ball_set_detail", "ball_set_check_record"}
 
 
 def test_a_caller_of_the_hall_reaches_only_the_sets_and_their_checks(venue, ball_set):
-    client = browser(staff(venue.hall, Role.CALLER, "locutor"))
+    client = logged_in(staff(venue.hall, Role.CALLER, "locutor"), "en")
     for method, url in pages(venue.hall, ball_set):
         status = getattr(client, method)(url).status_code
         if resolve(url).url_name in CALLER_PAGES:
@@ -92,7 +85,7 @@ def test_a_caller_of_the_hall_reaches_only_the_sets_and_their_checks(venue, ball
 
 
 def test_a_caller_of_another_hall_finds_nothing(venue, other_venue, ball_set):
-    client = browser(staff(other_venue.hall, Role.CALLER, "outro-locutor"))
+    client = logged_in(staff(other_venue.hall, Role.CALLER, "outro-locutor"), "en")
     session = venue.session()
     for method, url in pages(venue.hall, ball_set):
         if resolve(url).url_name in CALLER_PAGES:
@@ -102,7 +95,7 @@ def test_a_caller_of_another_hall_finds_nothing(venue, other_venue, ball_set):
 
 
 def test_a_manager_of_another_hall_finds_nothing(venue, other_venue, ball_set):
-    client = browser(staff(other_venue.hall, Role.MANAGER, "outro-gerente"))
+    client = logged_in(staff(other_venue.hall, Role.MANAGER, "outro-gerente"), "en")
     for method, url in pages(venue.hall, ball_set):
         assert getattr(client, method)(url).status_code == 404, url
     assert not BallSet.objects.filter(hall=other_venue.hall).exists()
@@ -116,14 +109,14 @@ def test_a_ball_set_is_reached_only_through_its_own_hall(venue, other_venue, bal
 
 def test_anonymous_visitors_are_sent_to_log_in(venue, ball_set):
     for method, url in pages(venue.hall, ball_set):
-        response = getattr(browser(None), method)(url)
+        response = getattr(logged_in(None, "en"), method)(url)
         assert response.status_code == 302, url
         assert response["Location"].startswith(reverse("login")), url
 
 
 def test_a_superuser_with_the_manager_role_manages_every_hall(venue, ball_set):
     root = UserFactory(username="root", roles=[Role.MANAGER], is_superuser=True, password=None)
-    client = browser(root)
+    client = logged_in(root, "en")
     for method, url in pages(venue.hall, ball_set):
         if method == "get":
             assert client.get(url).status_code == 200, url
@@ -155,7 +148,7 @@ def test_the_managers_pages_show_what_they_hold(venue, ball_set, manager):
 
 def test_a_caller_records_the_checks_of_a_session(venue, ball_set):
     caller_user = staff(venue.hall, Role.CALLER, "locutor")
-    caller = browser(caller_user)
+    caller = logged_in(caller_user, "en")
     session = venue.session()
     one = [venue.hall.pk, ball_set.pk]
 
@@ -188,7 +181,7 @@ def test_a_caller_records_the_checks_of_a_session(venue, ball_set):
 def test_a_caller_finds_the_ball_sets_of_the_halls_they_call_in(venue, other_venue):
     third = HallWithSessions("Sala Tarrafal")
     user = staff(venue.hall, Role.CALLER, "locutor")
-    client = browser(user)
+    client = logged_in(user, "en")
     url = reverse("halls:ball_set_halls")
 
     one_hall = client.get(url)
@@ -200,7 +193,7 @@ def test_a_caller_finds_the_ball_sets_of_the_halls_they_call_in(venue, other_ven
     assert reverse("halls:ball_set_list", args=[venue.hall.pk]) in two_halls
     assert reverse("halls:ball_set_list", args=[other_venue.hall.pk]) in two_halls
     assert reverse("halls:ball_set_list", args=[third.hall.pk]) not in two_halls
-    assert browser(staff(venue.hall, Role.CASHIER, "caixa")).get(url).status_code == 403
+    assert logged_in(staff(venue.hall, Role.CASHIER, "caixa"), "en").get(url).status_code == 403
 
 
 def test_a_manager_registers_a_ball_set(venue, manager):
@@ -375,7 +368,7 @@ def test_the_screen_offers_no_contribution_or_win(venue, manager):
 
 def test_the_admin_shows_ball_sets_and_the_jackpot_read_only(venue, ball_set):
     jackpot_services.jackpot_seed(hall=venue.hall, amount=Decimal("10"))
-    client = browser(UserFactory(username="admin", is_staff=True, is_superuser=True, password=None))
+    client = logged_in(UserFactory(username="admin", is_staff=True, is_superuser=True, password=None), "en")
     for model in ("ballset", "ballsetcheck", "ballreplacement", "jackpot", "jackpotmovement"):
         assert client.get(reverse(f"admin:halls_{model}_changelist")).status_code == 200, model
         assert client.get(reverse(f"admin:halls_{model}_add")).status_code == 403, model

@@ -17,30 +17,11 @@ from bingo.engine import Variant, generate_card_set
 from cards import selectors, services
 from cards.models import CardSet, CardSetCells, Series
 from halls.models import Hall, StaffMembership
+from tests.cards.factories import series_make
 from tests.factories import DEFAULT_PASSWORD
 
 SEED = 20170109
 HAS_PRINT_SERVICES = importlib.util.find_spec("cards.printing.services") is not None
-
-
-@pytest.fixture
-def hall(db):
-    return Hall.objects.create(name="Salão da Praia")
-
-
-@pytest.fixture
-def client_as(client, make_user, hall):
-    """``client_as(Role.MANAGER)``: the client logged in with those roles; a manager manages
-    ``hall`` (series are per hall: a manager sees only those of the halls they manage)."""
-
-    def login(*roles):
-        user = make_user(*roles)
-        if Role.MANAGER in roles:
-            StaffMembership.objects.create(hall=hall, user=user, role=Role.MANAGER.value)
-        client.force_login(user)
-        return client
-
-    return login
 
 
 @pytest.fixture
@@ -50,15 +31,7 @@ def card_set(db):
 
 @pytest.fixture
 def series(hall, card_set):
-    return services.series_create(
-        hall=hall,
-        order_number=1,
-        card_set=card_set,
-        price="25.00",
-        back_colour="#1E88E5",
-        face_colour="#FDD835",
-        user=None,
-    )
+    return series_make(hall=hall, card_set=card_set, order_number=1, price="25.00")
 
 
 def jsonl(response):
@@ -478,14 +451,13 @@ def test_series_of_a_non_standard_size_needs_an_authorization(client_as, hall):
 
 def test_series_list_filters_by_hall(client_as, series, card_set):
     other = Hall.objects.create(name="Salão do Plateau")
-    services.series_create(
+    series_make(
         hall=other,
-        order_number=1,
         card_set=card_set,
+        order_number=1,
         price="50.00",
         back_colour="#000000",
         face_colour="#FFFFFF",
-        user=None,
     )
     client = client_as(Role.INSPECTOR)
     url = reverse("api:series-list")

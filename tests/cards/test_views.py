@@ -18,31 +18,12 @@ from bingo.engine import ALGORITHM_CARDS, ALGORITHM_STRIPS
 from cards import services
 from cards.models import CardSet, CardSetCells, PrintJob, Series
 from cards.selectors import card_check_code, card_get
-from halls.models import Hall, StaffMembership
+from halls.models import Hall
+from tests.cards.factories import series_make
 
 pytestmark = pytest.mark.django_db
 
 STAFF_REFUSED = (Role.CASHIER, Role.CALLER, Role.PLAYER)
-
-
-@pytest.fixture
-def hall() -> Hall:
-    return Hall.objects.create(name="Salão da Praia")
-
-
-@pytest.fixture
-def client_as(client: Client, make_user: Any, hall: Hall) -> Any:
-    """``client_as(Role.MANAGER)``: the client logged in with those roles; a manager manages
-    ``hall`` (series are per hall: a manager sees only those of the halls they manage)."""
-
-    def login(*roles: Role) -> Client:
-        user = make_user(*roles)
-        if Role.MANAGER in roles:
-            StaffMembership.objects.create(hall=hall, user=user, role=Role.MANAGER.value)
-        client.force_login(user)
-        return client
-
-    return login
 
 
 @pytest.fixture
@@ -52,15 +33,7 @@ def card_set() -> CardSet:
 
 @pytest.fixture
 def series(hall: Hall, card_set: CardSet) -> Series:
-    return services.series_create(
-        hall=hall,
-        order_number=1,
-        card_set=card_set,
-        price=Decimal("50.00"),
-        back_colour="#1E88E5",
-        face_colour="#FDD835",
-        user=None,
-    )
+    return series_make(hall=hall, card_set=card_set, order_number=1, price=Decimal("50.00"))
 
 
 def _series_form(hall: Hall, card_set: CardSet | None = None, **overrides: Any) -> dict[str, Any]:
@@ -451,14 +424,8 @@ def test_the_series_page_shows_card_1_and_its_facts(client_as: Any, series: Seri
 
 def test_a_75_ball_card_has_bingo_heads_and_a_free_centre(client_as: Any, hall: Hall) -> None:
     card_set = services.card_set_request(variant="75", size=90, seed=5, algorithm=ALGORITHM_CARDS, user=None)
-    series = services.series_create(
-        hall=hall,
-        order_number=9,
-        card_set=card_set,
-        price="10",
-        back_colour="#000000",
-        face_colour="#FFFFFF",
-        user=None,
+    series = series_make(
+        hall=hall, card_set=card_set, order_number=9, price="10", back_colour="#000000", face_colour="#FFFFFF"
     )
 
     page = (
@@ -509,14 +476,8 @@ def test_printing_a_large_range_makes_a_print_job(
 ) -> None:
     settings.MEDIA_ROOT = tmp_path
     card_set = services.card_set_request(variant="90", size=840, seed=9, algorithm=ALGORITHM_CARDS, user=None)
-    series = services.series_create(
-        hall=hall,
-        order_number=4,
-        card_set=card_set,
-        price="20",
-        back_colour="#336699",
-        face_colour="#FFCC00",
-        user=None,
+    series = series_make(
+        hall=hall, card_set=card_set, order_number=4, price="20", back_colour="#336699", face_colour="#FFCC00"
     )
     client = client_as(Role.MANAGER)
 

@@ -6,7 +6,7 @@ with its CheckConstraint when a row gets there by another way. Nothing is writte
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -23,7 +23,7 @@ from bingo.common import bounds
 from bingo.common.roles import Role
 from bingo.games import services as game_services
 from bingo.jackpot import services as jackpot_services
-from bingo.models import Game, OnlineRoom, Player, PlayLimit, Sale, Session, WalletEntry
+from bingo.models import Game, OnlineRoom, PlayLimit, Sale, Session, WalletEntry
 from bingo.online import services as online_services
 from bingo.players import services as player_services
 from bingo.playtime import services as playtime_services
@@ -33,7 +33,8 @@ from cards.models import CardSet, Series
 from halls import services as hall_services
 from halls.models import Hall, Jackpot
 from tests.cards.factories import series_make
-from tests.factories import UserFactory
+from tests.clients import api
+from tests.factories import UserFactory, adult_player
 from tests.test_api_write_permissions import World
 
 BIG = 2**31  # one past PostgreSQL's integer: a DataError, so a 500, where nothing refused it
@@ -51,10 +52,7 @@ def english():
 
 
 def _manager(world: World) -> Client:
-    client = Client()
-    client.cookies["django_language"] = "en"
-    client.force_login(world.people[Role.MANAGER])
-    return client
+    return api(world.people[Role.MANAGER])
 
 
 def _online_room(world: World) -> OnlineRoom:
@@ -170,12 +168,7 @@ def test_a_hall_s_card_limit_and_tax_threshold_are_bounded(world: World) -> None
 def test_a_desk_s_deposit_and_the_wallet_s_balance_are_bounded(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    buyer = Player.objects.create(
-        user=UserFactory(username="buyer-bounds", roles=[Role.PLAYER]),
-        hall=world.hall,
-        birth_date=date(1990, 1, 1),
-        adult_confirmed_at=timezone.now(),
-    )
+    buyer = adult_player(UserFactory(username="buyer-bounds", roles=[Role.PLAYER]), world.hall)
     message = _refused_on(
         "amount",
         lambda: player_services.wallet_deposit(

@@ -7,12 +7,11 @@ from dataclasses import dataclass
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
 
 from bingo.common.roles import Role, user_roles_set
 from bingo.models import Game, Player
 from halls.models import StaffMembership
-from tests.autodraw.helpers import Clock, OnlineHall, Tasks, online_buy, play_to_the_end, reconcile
+from tests.autodraw.helpers import Clock, OnlineHall, Tasks, next_game, online_buy, play_out
 from tests.factories import UserFactory
 
 
@@ -23,34 +22,6 @@ class Played:
     rui: Player
     game: Game
     caller: User
-
-
-def next_game(lobby: OnlineHall, clock: Clock) -> Game:
-    """Let the room's pause pass and the reconciler open the next game (R90)."""
-    for _ in range(30):
-        reconcile()
-        selling = Game.objects.filter(session__room=lobby.room, state=Game.State.SELLING).first()
-        if selling is not None:
-            return selling
-        clock.advance(5)
-    raise AssertionError("no game opened")
-
-
-def play(lobby: OnlineHall, clock: Clock, tasks: Tasks, game: Game) -> Game:
-    game.refresh_from_db()
-    assert game.sales_close_at is not None
-    clock.to(game.sales_close_at)
-    reconcile()
-    game.refresh_from_db()
-    list(play_to_the_end(tasks, game))
-    game.refresh_from_db()
-    return game
-
-
-def login(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture
@@ -66,6 +37,6 @@ def played(db: None, clock: Clock, tasks: Tasks) -> Played:
     StaffMembership.objects.create(hall=lobby.hall, user=caller, role=Role.CALLER.value)
     game = next_game(lobby, clock)
     online_buy(game, ana, 2)
-    game = play(lobby, clock, tasks, game)
+    game = play_out(clock, tasks, game)
     assert game.state == Game.State.FINISHED
     return Played(lobby, ana, rui, game, caller)

@@ -11,8 +11,9 @@ from actas.models import ActaNote
 from bingo.common.roles import Role, user_roles_set
 from bingo.complaints import services
 from bingo.models import Game, Player, PlayerComplaint
-from tests.autodraw.helpers import Clock, OnlineHall, Tasks, online_buy
-from tests.complaints.conftest import Played, login, next_game, play
+from tests.autodraw.helpers import Clock, OnlineHall, Tasks, next_game, online_buy, play_out
+from tests.clients import logged_in
+from tests.complaints.conftest import Played
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +27,7 @@ def decision_url(complaint: PlayerComplaint) -> str:
 
 def test_r61j_a_manager_decides_through_the_api_into_the_acta_and_the_player_reads_it(played: Played) -> None:
     complaint = services.complaint_file(player=played.ana, game=played.game, text="Não vi o prémio.")
-    manager = login(played.lobby.manager)
+    manager = logged_in(played.lobby.manager)
     name = played.lobby.manager.get_full_name() or played.lobby.manager.get_username()
 
     listed = manager.get(LIST)
@@ -80,7 +81,7 @@ def test_r61j_a_manager_decides_through_the_api_into_the_acta_and_the_player_rea
     assert manager.get(LIST, {"open": "maybe"}).status_code == 400
 
     # The player reads the answer in their own API.
-    [mine] = login(played.ana.user).get("/api/players/me/complaints/").json()
+    [mine] = logged_in(played.ana.user).get("/api/players/me/complaints/").json()
     assert mine["decided"] is True
     assert mine["decision"] == "Prémio creditado às 21:04."
     assert mine["decided_by"] == name
@@ -90,7 +91,7 @@ def test_r61j_only_managers_reach_the_complaints_api(played: Played) -> None:
     complaint = services.complaint_file(player=played.ana, game=played.game, text="Falha")
     inspector = UserFactory(username="inspetor", roles=[Role.INSPECTOR])
     for user in (played.lobby.cashier, played.caller, inspector, played.ana.user):
-        client = login(user)
+        client = logged_in(user)
         assert client.get(LIST).status_code == 403
         refused = client.post(decision_url(complaint), {"decision": "x"}, content_type="application/json")
         assert refused.status_code == 403
@@ -112,17 +113,17 @@ def test_r61j_a_manager_of_another_hall_neither_sees_nor_decides(
     user_roles_set(user=other.manager, roles=[Role.MANAGER])
     ze = other.player("ze")
     user_roles_set(user=ze.user, roles=[Role.PLAYER])
-    their_game = play(other, clock, tasks, _bought(other, clock, ze))
+    their_game = play_out(clock, tasks, _bought(other, clock, ze))
     theirs = services.complaint_file(player=ze, game=their_game, text="Da outra sala")
 
-    stranger = login(other.manager)
+    stranger = logged_in(other.manager)
     assert [r["id"] for r in stranger.get(LIST).json()] == [theirs.pk]
     refused = stranger.post(
         decision_url(complaint), {"decision": "Indeferida"}, content_type="application/json"
     )
     assert refused.status_code == 404
-    assert [r["id"] for r in login(played.lobby.manager).get(LIST).json()] == [complaint.pk]
-    missing = login(played.lobby.manager).post(
+    assert [r["id"] for r in logged_in(played.lobby.manager).get(LIST).json()] == [complaint.pk]
+    missing = logged_in(played.lobby.manager).post(
         "/api/complaints/999999/decision/", {"decision": "x"}, content_type="application/json"
     )
     assert missing.status_code == 404

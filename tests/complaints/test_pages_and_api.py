@@ -10,13 +10,14 @@ from django.urls import reverse
 from actas.models import ActaNote
 from bingo.complaints import services
 from bingo.models import PlayerComplaint
-from tests.complaints.conftest import Played, login
+from tests.clients import logged_in
+from tests.complaints.conftest import Played
 
 pytestmark = pytest.mark.django_db
 
 
 def test_the_player_complains_from_the_history_and_reads_the_answer_there(played: Played) -> None:
-    ana = login(played.ana.user)
+    ana = logged_in(played.ana.user)
     history = ana.get(reverse("players:history")).content.decode()
     file_url = reverse("complaints:file", args=[played.game.pk])
     assert file_url in history
@@ -35,7 +36,7 @@ def test_the_player_complains_from_the_history_and_reads_the_answer_there(played
     complaint = PlayerComplaint.objects.get()
     assert complaint.complaint_note.kind == ActaNote.Kind.COMPLAINT
 
-    manager = login(played.lobby.manager)
+    manager = logged_in(played.lobby.manager)
     listing = manager.get(reverse("complaints:staff_list"))
     assert listing.status_code == 200
     assert "O bingo saiu mas não vi o prémio." in listing.content.decode()
@@ -58,7 +59,7 @@ def test_the_player_complains_from_the_history_and_reads_the_answer_there(played
 
 def test_a_player_cannot_complain_about_or_read_another_players_game(played: Played) -> None:
     services.complaint_file(player=played.ana, game=played.game, text="Só da Ana")
-    rui = login(played.rui.user)
+    rui = logged_in(played.rui.user)
     url = reverse("complaints:file", args=[played.game.pk])
     assert rui.get(url).status_code == 404
     assert rui.post(url, {"text": "Quero reclamar do jogo da Ana"}).status_code == 404
@@ -70,7 +71,7 @@ def test_a_player_cannot_complain_about_or_read_another_players_game(played: Pla
 def test_only_managers_reach_the_complaints_pages(played: Played) -> None:
     complaint = services.complaint_file(player=played.ana, game=played.game, text="Falha")
     for user in (played.lobby.cashier, played.caller, played.ana.user):
-        client = login(user)
+        client = logged_in(user)
         assert client.get(reverse("complaints:staff_list")).status_code == 403
         assert (
             client.post(
@@ -83,12 +84,12 @@ def test_only_managers_reach_the_complaints_pages(played: Played) -> None:
 
 
 def test_the_managers_dashboard_links_the_complaints(played: Played) -> None:
-    html = login(played.lobby.manager).get(reverse("dashboard-manager")).content.decode()
+    html = logged_in(played.lobby.manager).get(reverse("dashboard-manager")).content.decode()
     assert reverse("complaints:staff_list") in html
 
 
 def test_api_files_and_lists_the_players_complaints_with_answers(played: Played) -> None:
-    ana = login(played.ana.user)
+    ana = logged_in(played.ana.user)
     created = ana.post(
         "/api/players/me/complaints/",
         {"game": played.game.pk, "text": "Cartão não marcado"},
@@ -114,12 +115,12 @@ def test_api_files_and_lists_the_players_complaints_with_answers(played: Played)
         assert (
             ana.post("/api/players/me/complaints/", bad, content_type="application/json").status_code == 400
         )
-    rui = login(played.rui.user)
+    rui = logged_in(played.rui.user)
     not_his = rui.post(
         "/api/players/me/complaints/", {"game": played.game.pk, "text": "x"}, content_type="application/json"
     )
     assert not_his.status_code == 400
     assert "game" in not_his.json()
-    cashier = login(played.lobby.cashier)
+    cashier = logged_in(played.lobby.cashier)
     assert cashier.get("/api/players/me/complaints/").status_code == 403
     assert PlayerComplaint.objects.count() == 1

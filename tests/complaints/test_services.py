@@ -14,8 +14,8 @@ from bingo.autodraw.services import SYSTEM_USERNAME
 from bingo.complaints import selectors, services
 from bingo.games import services as game_services
 from bingo.models import COMPLAINT_MAX_LENGTH, PlayerComplaint
-from tests.autodraw.helpers import Clock, OnlineHall, Tasks, online_buy
-from tests.complaints.conftest import Played, next_game, play
+from tests.autodraw.helpers import Clock, OnlineHall, Tasks, next_game, online_buy, play_out
+from tests.complaints.conftest import Played
 
 pytestmark = pytest.mark.django_db
 
@@ -122,7 +122,7 @@ def test_each_player_sees_only_their_complaints_and_managers_only_their_halls(
 ) -> None:
     rui_game = next_game(played.lobby, clock)
     online_buy(rui_game, played.rui, 1)
-    rui_game = play(played.lobby, clock, tasks, rui_game)
+    rui_game = play_out(clock, tasks, rui_game)
     mine = services.complaint_file(player=played.ana, game=played.game, text="Da Ana")
     theirs = services.complaint_file(player=played.rui, game=rui_game, text="Do Rui")
     assert list(selectors.complaint_list_for_player(player=played.ana)) == [mine]

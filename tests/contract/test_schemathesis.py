@@ -19,8 +19,8 @@ import psycopg
 import pytest
 from django.conf import settings
 
+from tests.processes import ROOT
 from tests.test_deploy_roles import Installation, installation  # noqa: F401 (the fixture)
-from tests.test_production_smoke import ROOT
 
 # The run takes 3 to 4 minutes alone on a 2-core machine and longer beside the rest of the suite (CI
 # timed it out at the suite's 300 s hang guard): it gets a guard of its own, above the subprocess's.

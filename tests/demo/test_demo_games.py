@@ -11,9 +11,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -22,19 +20,13 @@ from bingo.draw import detection
 from bingo.engine import PrizeKind, Variant, card_check
 from bingo.engine.demo import demo_draw
 from bingo.models import DemoCreditEntry, DemoGame
+from tests.clients import logged_in
 from tests.online.helpers import OnlineSetup
 
 
 @pytest.fixture
 def site(db):
     return OnlineSetup()
-
-
-def login(user, language="pt"):
-    client = Client()
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
-    client.force_login(user)
-    return client
 
 
 def _start(site, player, *, cards=2, key="k1", now=None):
@@ -155,7 +147,7 @@ def test_the_same_key_starts_one_game_and_bad_input_is_refused(site):
 
 def test_the_demo_pages_say_demo_and_show_the_game_screen(site):
     player = site.player("0")
-    client = login(player.user)
+    client = logged_in(player.user, "pt")
     lobby = client.get(reverse("online:lobby")).content.decode()
     assert "Experimentar (demonstração)" in lobby
     assert reverse("demo:home") in lobby
@@ -188,7 +180,7 @@ def test_the_demo_pages_say_demo_and_show_the_game_screen(site):
 
 def test_the_demo_api_starts_a_game_and_hides_future_balls(site):
     player = site.player("0")
-    client = login(player.user, "en")
+    client = logged_in(player.user, "en")
     balance = client.get("/api/demo/balance/").json()
     assert balance["demo"] is True
     assert balance["notice"] == "DEMO — no real money"
@@ -215,9 +207,9 @@ def test_the_demo_api_starts_a_game_and_hides_future_balls(site):
         ).status_code
         == 409
     )
-    stranger = login(site.player("0").user, "en")
+    stranger = logged_in(site.player("0").user, "en")
     assert stranger.get(f"/api/demo/games/{game.pk}/").status_code == 404
-    assert login(site.cashier, "en").get("/api/demo/balance/").status_code == 403
+    assert logged_in(site.cashier, "en").get("/api/demo/balance/").status_code == 403
 
 
 def test_the_state_never_shows_what_is_still_to_come(site):
@@ -246,7 +238,7 @@ def test_the_state_never_shows_what_is_still_to_come(site):
 def test_a_demo_game_s_key_too_long_is_refused_for_the_key(site):
     """Issue 20 (3): the refusal names the key's length, not the number of demo cards."""
     player = site.player("0")
-    client = login(player.user)
+    client = logged_in(player.user, "pt")
     client.post(reverse("demo:grant"))
     page = client.post(
         reverse("demo:start", args=[site.online.pk]), {"cards": "2", "key": "k" * 200}, follow=True

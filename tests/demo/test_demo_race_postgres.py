@@ -4,17 +4,15 @@ that do not fit are refused whole (R102: the demo ledger holds as the wallet's d
 
 from __future__ import annotations
 
-import threading
-from datetime import date
+from functools import partial
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection, connections
-from django.utils import timezone
 
 from bingo.demo import selectors, services
-from bingo.models import DemoCreditEntry, DemoGame, Player
-from tests.factories import UserFactory
+from bingo.models import DemoCreditEntry, DemoGame
+from tests.concurrency import postgresql_only, run_threads
+from tests.factories import UserFactory, adult_player
 from tests.online.helpers import OnlineSetup
 
 pytestmark = pytest.mark.postgres
@@ -22,43 +20,24 @@ pytestmark = pytest.mark.postgres
 
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_demo_games_never_overdraw_or_double_stake() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks and the demo ledger's triggers are PostgreSQL's")
+    postgresql_only("row locks and the demo ledger's triggers are PostgreSQL's")
     site = OnlineSetup(name="Sala Corrida Demo")
-    player = Player.objects.create(
-        user=UserFactory(username="corrida-demo"),
-        hall=site.hall,
-        birth_date=date(1990, 1, 1),
-        adult_confirmed_at=timezone.now(),
-    )
+    player = adult_player(UserFactory(username="corrida-demo"), site.hall)
     services.demo_credit_grant(player=player)
     cost = 6 * selectors.DEMO_CARD_PRICE  # 60: 16 games fit in 1,000 credits, 20 are tried
-    errors: list[BaseException] = []
     refused: list[str] = []
-    start = threading.Barrier(4)
 
     def tab(index: int) -> None:
-        try:
-            start.wait()
-            for n in range(5):
-                for _try in range(2):  # the form sent twice
-                    try:
-                        services.demo_game_start(
-                            player=player, online_room=site.online, cards=6, key=f"{index}-{n}"
-                        )
-                    except ValidationError:
-                        refused.append(f"{index}-{n}")
-        except BaseException as exc:
-            errors.append(exc)
-        finally:
-            connections.close_all()
+        for n in range(5):
+            for _try in range(2):  # the form sent twice
+                try:
+                    services.demo_game_start(
+                        player=player, online_room=site.online, cards=6, key=f"{index}-{n}"
+                    )
+                except ValidationError:
+                    refused.append(f"{index}-{n}")
 
-    threads = [threading.Thread(target=tab, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=300)
-    assert not errors, errors
+    run_threads([partial(tab, i) for i in range(4)], timeout=300)
     entries = list(DemoCreditEntry.objects.filter(player=player).order_by("seq"))
     assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
     assert all(e.balance_after >= 0 for e in entries)

@@ -8,16 +8,12 @@ draw records, actas, jackpot and wallets exactly as they were."""
 from __future__ import annotations
 
 import random
-from datetime import date
 from decimal import Decimal
 
 import pytest
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Sum
-from django.test import Client
-from django.utils import timezone
 
 from actas.models import ActaEntry
 from bingo.common.roles import Role, user_roles_set
@@ -42,26 +38,10 @@ from bingo.players import services as player_services
 from bingo.players.selectors import wallet_balance
 from cards.models import Series
 from halls.models import Jackpot, JackpotMovement
-from tests.autodraw.helpers import Clock, OnlineHall, Tasks, committed, online_buy, play_to_the_end, reconcile
+from tests.autodraw.helpers import Clock, OnlineHall, Tasks, committed, next_game, online_buy, play_out
+from tests.clients import logged_in
 from tests.db_roles import as_table_owner
-from tests.factories import UserFactory
-
-
-def login(user):
-    client = Client()
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    client.force_login(user)
-    return client
-
-
-def _selling(lobby: OnlineHall, clock: Clock) -> Game:
-    for _ in range(30):
-        reconcile()
-        game = Game.objects.filter(session__room=lobby.room, state=Game.State.SELLING).first()
-        if game is not None:
-            return game
-        clock.advance(5)
-    raise AssertionError("no game opened")
+from tests.factories import UserFactory, adult_player
 
 
 @pytest.fixture
@@ -75,12 +55,7 @@ def _demo_player(lobby: OnlineHall, name: str, wallet: str) -> Player:
     if Decimal(wallet) > 0:
         player = lobby.player(name, deposit=wallet)
     else:
-        player = Player.objects.create(
-            user=UserFactory(username=name),
-            hall=lobby.hall,
-            birth_date=date(1990, 1, 1),
-            adult_confirmed_at=timezone.now(),
-        )
+        player = adult_player(UserFactory(username=name), lobby.hall)
     user_roles_set(user=player.user, roles=[Role.PLAYER])
     services.demo_credit_grant(player=player)
     return player
@@ -89,7 +64,7 @@ def _demo_player(lobby: OnlineHall, name: str, wallet: str) -> Player:
 def test_r102_demo_credits_cannot_buy_a_real_games_cards(lobby: OnlineHall, clock: Clock) -> None:
     """A player with 0 in the wallet and 1,000 demo credits is refused by the real purchase,
     through the service and through the API with forged parameters; nothing is sold."""
-    game = _selling(lobby, clock)
+    game = next_game(lobby, clock)
     player = _demo_player(lobby, "demo-only", "0")
     assert selectors.demo_balance(player=player) == 1000
     assert wallet_balance(player=player) == 0
@@ -97,7 +72,7 @@ def test_r102_demo_credits_cannot_buy_a_real_games_cards(lobby: OnlineHall, cloc
     with pytest.raises(ValidationError):
         online_services.online_buy(player=player, game=game, quantity=1, key="real-1")
     forged = {"quantity": 1, "key": "real-2", "pay_with": "demo", "demo_credits": 1000, "credits": 1000}
-    answer = login(player.user).post(
+    answer = logged_in(player.user, "en").post(
         f"/api/online/games/{game.pk}/purchases/", forged, content_type="application/json"
     )
     assert answer.status_code == 400
@@ -134,7 +109,7 @@ def test_r102_a_demo_credit_cannot_be_posted_into_the_wallet_nor_money_into_demo
 
 def test_r102_the_api_moves_nothing_across_whatever_the_parameters(lobby: OnlineHall) -> None:
     player = _demo_player(lobby, "rui", "100.00")
-    client = login(player.user)
+    client = logged_in(player.user, "en")
     wallet_before = wallet_balance(player=player)
     # A grant with forged money parameters gives nothing (the balance can still pay a card).
     assert (
@@ -261,22 +236,18 @@ def test_r102_demo_games_leave_the_real_books_unchanged(
     """A real game is played to the end (sales, balls, prize paid to a wallet, acta); then demo
     games are played through the services and the API, won and credited: the hall's books are
     exactly as they were."""
-    real = _selling(lobby, clock)
+    real = next_game(lobby, clock)
     buyer = lobby.player("real-buyer")
     online_buy(real, buyer, 2)
-    real.refresh_from_db()
-    clock.to(real.sales_close_at)
-    reconcile()
-    list(play_to_the_end(tasks, real))
-    real.refresh_from_db()
+    real = play_out(clock, tasks, real)
     assert real.state == "finished"
     assert ActaEntry.objects.exists()
     assert PrizePayment.objects.exists()
-    next_game = _selling(lobby, clock)
+    following = next_game(lobby, clock)
     player = _demo_player(lobby, "practice", "100.00")  # a wallet of 100 and 1,000 demo credits
     before = _books(lobby)
 
-    client = login(player.user)
+    client = logged_in(player.user, "en")
     seed = _winning_seed(lobby)
     games = [
         committed(
@@ -307,4 +278,4 @@ def test_r102_demo_games_leave_the_real_books_unchanged(
 
     after = _books(lobby)
     assert after == before
-    assert next_game.sales.count() == 0
+    assert following.sales.count() == 0

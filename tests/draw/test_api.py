@@ -17,12 +17,12 @@ from django.utils import timezone
 from bingo.ballsets import services as ballset_services
 from bingo.common.roles import Role
 from bingo.draw import services as draw_services
-from bingo.games import services
 from bingo.jackpot import services as jackpot_services
 from bingo.models import Ball, Claim, DrawMode, Game, Prize, PrizePayment, PrizeWinner, Refund
 from cards import selectors as card_selectors
 from halls.models import StaffMembership
 from tests.cards.factories import HallFactory
+from tests.clients import api
 from tests.common.access import refused_status
 from tests.draw.test_services import Draw, all_numbers, row
 from tests.factories import DEFAULT_PASSWORD, UserFactory
@@ -40,8 +40,7 @@ def _fast_passwords(settings: Any) -> None:
 
 
 class Hall(Draw):
-    """A ``Draw`` hall with a manager and an inspector as well; ``closed()`` gives a game whose
-    sales are closed, ready to draw."""
+    """A ``Draw`` hall with a manager and an inspector as well."""
 
     def __init__(self, **hall_fields: object) -> None:
         super().__init__(**hall_fields)
@@ -50,12 +49,6 @@ class Hall(Draw):
         self.inspector = UserFactory(username=f"inspetor-{name}", password=UNUSABLE)
         StaffMembership.objects.create(hall=self.hall, user=self.manager, role=Role.MANAGER.value)
         StaffMembership.objects.create(hall=self.hall, user=self.inspector, role=Role.INSPECTOR.value)
-
-    def closed(self, cards: int = 10) -> Game:
-        game = self.game(self.series(next(self._orders)))
-        if cards:
-            self.sell(game, cards)
-        return services.game_close_sales(game=game)
 
     def staff(self, role: Role) -> Any:
         return {
@@ -69,17 +62,6 @@ class Hall(Draw):
 @pytest.fixture
 def hall(db: None) -> Hall:
     return Hall()
-
-
-def api(user: Any = None, language: str | None = "en") -> Client:
-    """A client logged in as ``user`` (anonymous when None), reading messages in ``language``
-    (None: the site's, Portuguese)."""
-    client = Client()
-    if language:
-        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def url(name: str, game: Game) -> str:

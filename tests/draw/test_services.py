@@ -46,12 +46,16 @@ class Draw(HallSetup):
         self.ball_set = ballset_services.ball_set_create(hall=self.hall, serial_number="JB-1", size=90)
         ballset_services.ball_set_check_record(ball_set=self.ball_set, session=self.session, phase="start")
 
-    def drawing(self, cards: int = 10, mode: str = DrawMode.PHYSICAL, price: str = "100.00") -> Game:
-        series = self.series(next(self._orders), price=price)
-        game = self.game(series)
+    def closed(self, cards: int = 10, price: str = "100.00") -> Game:
+        """A game of a new series whose first ``cards`` cards were sold and whose sales are
+        closed: ready to draw."""
+        game = self.game(self.series(next(self._orders), price=price))
         if cards:
             self.sell(game, cards)
-        services.game_close_sales(game=game)
+        return services.game_close_sales(game=game)
+
+    def drawing(self, cards: int = 10, mode: str = DrawMode.PHYSICAL, price: str = "100.00") -> Game:
+        game = self.closed(cards, price=price)
         ball_set = self.ball_set if mode == DrawMode.PHYSICAL else None
         return draw_services.game_start_draw(game=game, user=self.caller, mode=mode, ball_set=ball_set)
 

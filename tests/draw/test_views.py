@@ -42,13 +42,6 @@ class Console(Draw):
         user_roles_set(user=self.caller, roles=[Role.CALLER])
         user_roles_set(user=self.cashier, roles=[Role.CASHIER])
 
-    def closed(self, cards: int = 10) -> Game:
-        """A game whose first ``cards`` cards were sold and whose sales are closed: ready to draw."""
-        game = self.game(self.series(next(self._orders)))
-        if cards:
-            self.sell(game, cards)
-        return services.game_close_sales(game=game)
-
 
 @pytest.fixture
 def hall(db: None) -> Console:

@@ -20,6 +20,8 @@ from typing import Any, TypeVar
 
 import pytest
 
+from tests.factories import DEFAULT_PASSWORD
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -33,6 +35,31 @@ SCENARIO_TIMEOUT_SECONDS = 120
 
 T = TypeVar("T")
 RunInBrowser = Callable[[Callable[[Any], T]], T]
+
+
+def log_in(
+    page: Any, base: str, username: str, landing: str | None, password: str = DEFAULT_PASSWORD
+) -> None:
+    """Log in on ``base``'s login page as a person does (the username, the password, the button)
+    and, given a ``landing`` path ("/locutor/"), wait until the browser is there."""
+    page.goto(f"{base}/entrar/")
+    page.get_by_label("Nome de utilizador").fill(username)
+    page.get_by_label("Palavra-passe").fill(password)
+    page.get_by_role("button", name="Entrar").click()
+    if landing is not None:
+        page.wait_for_url(f"{base}{landing}")
+
+
+def live_page(context: Any, url: str, width: int = 1280, height: int = 720) -> Any:
+    """``url`` (a display, a price board) in a new page of ``context`` of ``width`` x ``height``,
+    once its websocket is open; ``window.__sameDocument`` is set, to check later that the page
+    was never reloaded."""
+    page = context.new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(url)
+    page.wait_for_selector("[data-live].is-live")  # the websocket is open
+    page.evaluate("window.__sameDocument = true")
+    return page
 
 
 @pytest.fixture

@@ -19,20 +19,12 @@ from cards import selectors as card_selectors
 from halls.models import StaffMembership
 from tests.draw.test_services import all_numbers
 from tests.draw.test_views import Console
-from tests.e2e.conftest import RunInBrowser
-from tests.factories import DEFAULT_PASSWORD, UserFactory
+from tests.e2e.conftest import RunInBrowser, log_in
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.browser
 
 COMPLAINT = "Jogador do cartão 3 diz que a bola 27 não foi anunciada."
-
-
-def log_in(page: Any, base: str, username: str, landing: str) -> None:
-    page.goto(f"{base}/entrar/")
-    page.get_by_label("Nome de utilizador").fill(username)
-    page.get_by_label("Palavra-passe").fill(DEFAULT_PASSWORD)
-    page.get_by_role("button", name="Entrar").click()
-    page.wait_for_url(f"{base}{landing}")
 
 
 def test_a_complaint_at_the_console_reaches_the_inspectors_acta_and_its_pdf(

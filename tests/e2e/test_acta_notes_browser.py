@@ -11,8 +11,7 @@ import pytest
 from actas.models import ActaNote
 from bingo.models import GameState
 from tests.draw.test_views import Console
-from tests.e2e.conftest import RunInBrowser
-from tests.factories import DEFAULT_PASSWORD
+from tests.e2e.conftest import RunInBrowser, log_in
 
 pytestmark = pytest.mark.browser
 
@@ -30,11 +29,7 @@ def test_a_note_being_typed_is_not_wiped_when_the_game_starts_elsewhere(
     def scenario(context: Any) -> dict[str, Any]:
         seen: dict[str, Any] = {}
         page = context.new_page()
-        page.goto(f"{base}/entrar/")
-        page.get_by_label("Nome de utilizador").fill(hall.caller.username)
-        page.get_by_label("Palavra-passe").fill(DEFAULT_PASSWORD)
-        page.get_by_role("button", name="Entrar").click()
-        page.wait_for_url(f"{base}/locutor/")
+        log_in(page, base, hall.caller.username, "/locutor/")
         page.goto(console)
         page.wait_for_selector("[data-live].is-live")
         page.evaluate("window.__sameDocument = true")

@@ -14,18 +14,9 @@ from cards.models import CardSet, Series
 from cards.selectors import card_check_code, card_get
 from halls.models import Hall, StaffMembership
 from tests.conftest import MakeUser
-from tests.e2e.conftest import RunInBrowser
-from tests.factories import DEFAULT_PASSWORD
+from tests.e2e.conftest import RunInBrowser, log_in
 
 pytestmark = pytest.mark.browser
-
-
-def _log_in(page: Any, base: str, username: str) -> None:
-    page.goto(f"{base}/entrar/")
-    page.get_by_label("Nome de utilizador").fill(username)
-    page.get_by_label("Palavra-passe").fill(DEFAULT_PASSWORD)
-    page.get_by_role("button", name="Entrar").click()
-    page.wait_for_url(f"{base}/gerente/")
 
 
 def _create_series(
@@ -52,7 +43,7 @@ def test_a_manager_generates_a_k_set_makes_two_series_prints_and_checks_a_card(
 
     def stock(context: Any) -> dict[str, Any]:
         page = context.new_page()
-        _log_in(page, asgi_server, "gerente")
+        log_in(page, asgi_server, "gerente", "/gerente/")
         seen: dict[str, Any] = {}
 
         # The dashboard leads to the series, whose page leads to the card sets.

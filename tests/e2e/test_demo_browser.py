@@ -15,8 +15,7 @@ import pytest
 
 from bingo.demo import selectors
 from bingo.models import DemoGame, OnlineRoom, Sale, WalletEntry
-from tests.e2e.conftest import RunInBrowser
-from tests.factories import DEFAULT_PASSWORD
+from tests.e2e.conftest import RunInBrowser, log_in
 from tests.online.helpers import OnlineSetup
 
 pytestmark = pytest.mark.browser
@@ -47,10 +46,7 @@ def test_a_player_tries_a_demo_game_from_the_lobby(asgi_server: str, browser: Ru
         page.set_viewport_size(PHONE)
         page.on("console", lambda m: errors.append(f"{page.url}: {m.text}") if m.type == "error" else None)
         page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
-        page.goto(f"{base}/entrar/")
-        page.get_by_label("Nome de utilizador").fill("demo-maria")
-        page.get_by_label("Palavra-passe").fill(DEFAULT_PASSWORD)
-        page.get_by_role("button", name="Entrar").click()
+        log_in(page, base, "demo-maria", None)
         page.goto(f"{base}/online/")
         page.get_by_role("link", name="Experimentar (demonstração)").click()
         page.wait_for_url("**/demo/**")

@@ -12,8 +12,7 @@ import pytest
 from bingo.draw import selectors as draw_selectors
 from bingo.models import Ball
 from tests.draw.test_views import Console
-from tests.e2e.conftest import RunInBrowser
-from tests.factories import DEFAULT_PASSWORD
+from tests.e2e.conftest import RunInBrowser, live_page, log_in
 
 pytestmark = pytest.mark.browser
 
@@ -28,19 +27,11 @@ def test_a_caller_draws_a_ball_and_the_display_shows_it_without_reloading(
 
     def scenario(context: Any) -> dict[str, Any]:
         seen: dict[str, Any] = {}
-        display = context.new_page()
-        display.set_viewport_size({"width": 1280, "height": 720})
-        display.goto(f"{base}/ecra/{token}/")
-        display.wait_for_selector("[data-live].is-live")  # the websocket is open
-        display.evaluate("window.__sameDocument = true")
+        display = live_page(context, f"{base}/ecra/{token}/")
         seen["count_before"] = display.locator("[data-count]").inner_text()
 
         page = context.new_page()
-        page.goto(f"{base}/entrar/")
-        page.get_by_label("Nome de utilizador").fill(hall.caller.username)
-        page.get_by_label("Palavra-passe").fill(DEFAULT_PASSWORD)
-        page.get_by_role("button", name="Entrar").click()
-        page.wait_for_url(f"{base}/locutor/")
+        log_in(page, base, hall.caller.username, "/locutor/")
         page.goto(f"{base}/locutor/jogos/")
         page.locator(f'a[href="/locutor/jogo/{game.pk}/"]').click()
         page.wait_for_url(f"{base}/locutor/jogo/{game.pk}/")

@@ -29,8 +29,7 @@ from cards import selectors as card_selectors
 from halls.models import JackpotMovement
 from tests.draw.test_services import all_numbers, row
 from tests.draw.test_views import Console
-from tests.e2e.conftest import RunInBrowser
-from tests.factories import DEFAULT_PASSWORD
+from tests.e2e.conftest import RunInBrowser, log_in
 
 pytestmark = pytest.mark.browser
 
@@ -140,11 +139,7 @@ def test_a_caller_runs_a_whole_game_claims_are_checked_and_the_cashier_pays_the_
         try:
             page = caller_context.new_page()
             page.set_default_timeout(TIMEOUT_MS)
-            page.goto(f"{base}/entrar/")
-            page.get_by_label("Nome de utilizador").fill(hall.caller.username)
-            page.get_by_label("Palavra-passe").fill(DEFAULT_PASSWORD)
-            page.get_by_role("button", name="Entrar").click()
-            page.wait_for_url(f"{base}/locutor/")
+            log_in(page, base, hall.caller.username, "/locutor/")
             page.goto(f"{base}/locutor/jogos/")
             page.locator(f'a[href="/locutor/jogo/{game.pk}/"]').click()
             page.wait_for_url(f"{base}/locutor/jogo/{game.pk}/")
@@ -253,11 +248,7 @@ def test_a_caller_runs_a_whole_game_claims_are_checked_and_the_cashier_pays_the_
             # Window 3: the cashier pays card A against its check code (R50).
             till = cashier_context.new_page()
             till.set_default_timeout(TIMEOUT_MS)
-            till.goto(f"{base}/entrar/")
-            till.get_by_label("Nome de utilizador").fill(hall.cashier.username)
-            till.get_by_label("Palavra-passe").fill(DEFAULT_PASSWORD)
-            till.get_by_role("button", name="Entrar").click()
-            till.wait_for_url(f"{base}/caixa/")
+            log_in(till, base, hall.cashier.username, "/caixa/")
             till.goto(f"{base}/caixa/premios/")
 
             def pay() -> Any:

@@ -23,8 +23,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import RunInBrowser
-from tests.test_runlocal import RunLocal, children_of, command_line, free_port
+from tests.e2e.conftest import RunInBrowser, log_in
+from tests.processes import free_port
+from tests.test_runlocal import RunLocal, children_of, command_line
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -55,11 +56,7 @@ def test_make_run_shows_the_demo_rooms_balls_live_and_a_silent_page_as_reconnect
     def play(context: Any) -> dict[str, Any]:
         seen: dict[str, Any] = {}
         page = context.new_page()
-        page.goto(f"{base}/entrar/")
-        page.get_by_label("Nome de utilizador").fill("jogador")
-        page.get_by_label("Palavra-passe").fill("jogador-demo")
-        page.get_by_role("button", name="Entrar").click()
-        page.wait_for_url(f"{base}/jogador/")
+        log_in(page, base, "jogador", "/jogador/", password="jogador-demo")
         # The worker's loop opens the room's first game a moment after the server listens.
         buy = page.get_by_role("link", name="Comprar cartões").first
         for _ in range(60):

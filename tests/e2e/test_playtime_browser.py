@@ -11,8 +11,7 @@ import pytest
 from bingo.models import PlaySession
 from bingo.playtime.selectors import play_limits
 from tests.autodraw.helpers import OnlineHall
-from tests.e2e.conftest import RunInBrowser
-from tests.factories import DEFAULT_PASSWORD
+from tests.e2e.conftest import RunInBrowser, log_in
 from tests.playtime.helpers import player
 
 pytestmark = pytest.mark.browser
@@ -28,11 +27,7 @@ def test_limit_reminder_and_summary_in_the_browser(asgi_server: str, browser: Ru
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.set_viewport_size({"width": 360, "height": 740})
-        page.goto(f"{base}/entrar/")
-        page.get_by_label("Nome de utilizador").fill("ana")
-        page.get_by_label("Palavra-passe").fill(DEFAULT_PASSWORD)
-        page.get_by_role("button", name="Entrar").click()
-        page.wait_for_url(f"{base}/jogador/")
+        log_in(page, base, "ana", "/jogador/")
         page.get_by_role("link", name="As minhas sessões").click()
         page.wait_for_url(f"{base}/jogador/sessoes/")
         page.get_by_role("link", name="Definir limite de tempo e lembretes").click()

@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 
 from bingo.models import Sale
-from tests.e2e.conftest import RunInBrowser
-from tests.factories import DEFAULT_PASSWORD
+from tests.e2e.conftest import RunInBrowser, live_page, log_in
 from tests.sales.test_views import Desk
 
 pytestmark = pytest.mark.browser
@@ -25,19 +24,11 @@ def test_a_cashier_sells_and_the_price_board_updates_without_reloading(
 
     def scenario(context: Any) -> dict[str, Any]:
         seen: dict[str, Any] = {}
-        board = context.new_page()
-        board.set_viewport_size({"width": 1280, "height": 720})
-        board.goto(f"{base}/quadro/{game.pk}/")
-        board.wait_for_selector("[data-live].is-live")  # the websocket is open
-        board.evaluate("window.__sameDocument = true")
+        board = live_page(context, f"{base}/quadro/{game.pk}/")
         seen["board_before"] = board.locator("[data-cards-sold]").inner_text()
 
         page = context.new_page()
-        page.goto(f"{base}/entrar/")
-        page.get_by_label("Nome de utilizador").fill(desk.cashier.username)
-        page.get_by_label("Palavra-passe").fill(DEFAULT_PASSWORD)
-        page.get_by_role("button", name="Entrar").click()
-        page.wait_for_url(f"{base}/caixa/")
+        log_in(page, base, desk.cashier.username, "/caixa/")
         page.locator('a[href="/caixa/venda/"]').first.click()
         page.wait_for_url(re.compile(r".*/caixa/venda/"))
 

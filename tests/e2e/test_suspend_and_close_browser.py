@@ -15,18 +15,10 @@ from bingo.common.roles import Role
 from bingo.models import Game, GameState, Session
 from halls.models import BallSetCheck, StaffMembership
 from tests.draw.test_views import Console
-from tests.e2e.conftest import RunInBrowser
-from tests.factories import DEFAULT_PASSWORD, UserFactory
+from tests.e2e.conftest import RunInBrowser, log_in
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.browser
-
-
-def _log_in(page: Any, base: str, username: str, home: str) -> None:
-    page.goto(f"{base}/entrar/")
-    page.get_by_label("Nome de utilizador").fill(username)
-    page.get_by_label("Palavra-passe").fill(DEFAULT_PASSWORD)
-    page.get_by_role("button", name="Entrar").click()
-    page.wait_for_url(f"{base}{home}")
 
 
 def test_a_suspended_game_shows_when_it_may_be_annulled_and_is_not_annulled_before(
@@ -40,7 +32,7 @@ def test_a_suspended_game_shows_when_it_may_be_annulled_and_is_not_annulled_befo
     def scenario(context: Any) -> dict[str, Any]:
         seen: dict[str, Any] = {}
         page = context.new_page()
-        _log_in(page, base, hall.caller.username, "/locutor/")
+        log_in(page, base, hall.caller.username, "/locutor/")
         page.goto(console)
         page.locator("details:has([data-suspend-form]) > summary").click()
         page.locator("[data-suspend-form] [name=reason]").fill("O mecanismo de extração não arranca")
@@ -79,7 +71,7 @@ def test_a_manager_closes_a_session_with_its_end_of_session_check(
     def scenario(context: Any) -> dict[str, Any]:
         seen: dict[str, Any] = {}
         page = context.new_page()
-        _log_in(page, base, manager.username, "/gerente/")
+        log_in(page, base, manager.username, "/gerente/")
         page.goto(session_page)
         close = page.locator("[data-session-close-form]")
         seen["set_named"] = close.inner_text()

@@ -20,8 +20,8 @@ from bingo.common.money import money_display
 from bingo.common.roles import Role
 from bingo.models import Sale
 from halls.models import CashDesk, StaffMembership
-from tests.e2e.conftest import RunInBrowser
-from tests.factories import DEFAULT_PASSWORD, UserFactory
+from tests.e2e.conftest import RunInBrowser, log_in
+from tests.factories import UserFactory
 from tests.sales.test_views import Desk
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
@@ -47,11 +47,7 @@ def test_two_cashiers_selling_at_once_get_contiguous_numbers_and_the_board_adds_
 
     def open_screen(context: Any, user: User, desk: CashDesk) -> Any:
         page = context.new_page()
-        page.goto(f"{base}/entrar/")
-        page.get_by_label("Nome de utilizador").fill(user.username)
-        page.get_by_label("Palavra-passe").fill(DEFAULT_PASSWORD)
-        page.get_by_role("button", name="Entrar").click()
-        page.wait_for_url(f"{base}/caixa/")
+        log_in(page, base, user.username, "/caixa/")
         page.goto(f"{base}/caixa/venda/?jogo={game.pk}&caixa={desk.pk}")
         page.wait_for_selector("button[data-sell]")
         return page

@@ -10,10 +10,11 @@ import contextlib
 import threading
 import time
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 import pytest
-from django.db import connection, connections, transaction
+from django.db import transaction
 
 from bingo.autodraw import services
 from bingo.faults import services as fault_services
@@ -22,14 +23,14 @@ from bingo.players import services as player_services
 from bingo.players.selectors import wallet_balance
 from halls.models import Jackpot, Room
 from tests.autodraw.helpers import OnlineHall, committed, online_buy
+from tests.concurrency import postgresql_only, run_threads
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture(autouse=True)
 def _postgres_only() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks and deadlock detection are PostgreSQL's")
+    postgresql_only("row locks and deadlock detection are PostgreSQL's")
 
 
 def test_r98_two_faults_refunding_the_same_players_in_crossed_order_both_refund(
@@ -73,22 +74,11 @@ def test_r98_two_faults_refunding_the_same_players_in_crossed_order_both_refund(
         return entry
 
     monkeypatch.setattr(player_services, "wallet_post", slow_post)
-    errors: list[BaseException] = []
 
     def fault(game: Game) -> None:
-        try:
-            fault_services.online_game_fault(game=game, user=lobby.manager, reason="Servidor")
-        except BaseException as exc:  # reported below
-            errors.append(exc)
-        finally:
-            connections.close_all()
+        fault_services.online_game_fault(game=game, user=lobby.manager, reason="Servidor")
 
-    threads = [threading.Thread(target=fault, args=(g,)) for g in (first, second)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    assert errors == []
+    run_threads([partial(fault, first), partial(fault, second)], timeout=30, together=False)
     for game in (first, second):
         game.refresh_from_db()
         assert game.state == Game.State.ANNULLED
@@ -109,43 +99,27 @@ def test_r98_a_fault_takes_the_jackpot_before_the_wallets_as_a_bingo_does() -> N
     Jackpot.objects.get_or_create(hall=lobby.hall)
 
     held, started = threading.Event(), threading.Event()
-    errors: list[BaseException] = []
 
     def bingo_paying() -> None:  # the order of prize_award's jackpot win, then the payout
-        try:
-            with transaction.atomic():
-                Jackpot.objects.select_for_update().get(hall=lobby.hall)
-                held.set()
-                started.wait(10)
-                time.sleep(1.5)  # the fault is under way, waiting for what it needs
-                player_services.wallet_post(
-                    player=ana,
-                    kind="deposit",
-                    amount=Decimal("5.00"),
-                    recorded_by=lobby.cashier,
-                    reference="x",
-                )
-        except BaseException as exc:  # reported below
-            errors.append(exc)
-        finally:
-            connections.close_all()
+        with transaction.atomic():
+            Jackpot.objects.select_for_update().get(hall=lobby.hall)
+            held.set()
+            started.wait(10)
+            time.sleep(1.5)  # the fault is under way, waiting for what it needs
+            player_services.wallet_post(
+                player=ana,
+                kind="deposit",
+                amount=Decimal("5.00"),
+                recorded_by=lobby.cashier,
+                reference="x",
+            )
 
     def fault() -> None:
-        try:
-            held.wait(10)
-            started.set()
-            fault_services.online_game_fault(game=game, user=lobby.manager, reason="Servidor")
-        except BaseException as exc:  # reported below
-            errors.append(exc)
-        finally:
-            connections.close_all()
+        held.wait(10)
+        started.set()
+        fault_services.online_game_fault(game=game, user=lobby.manager, reason="Servidor")
 
-    threads = [threading.Thread(target=bingo_paying), threading.Thread(target=fault)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    assert errors == []
+    run_threads([bingo_paying, fault], timeout=30, together=False)
     game.refresh_from_db()
     assert game.state == Game.State.ANNULLED
     assert wallet_balance(player=Player.objects.get(pk=ana.pk)) == Decimal("1005.00")

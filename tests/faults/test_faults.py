@@ -43,11 +43,13 @@ from tests.autodraw.helpers import (
     Clock,
     OnlineHall,
     Tasks,
+    close_sales,
     committed,
     online_buy,
     play_to_the_end,
     reconcile,
 )
+from tests.clients import logged_in
 from tests.factories import UserFactory
 from tests.online.helpers import OnlineSetup
 
@@ -86,11 +88,7 @@ class Played:
         online_buy(self.game, self.rui, 2)
 
     def start(self) -> Game:
-        self.game.refresh_from_db()
-        assert self.game.sales_close_at is not None
-        self.clock.to(self.game.sales_close_at)
-        reconcile()
-        self.game.refresh_from_db()
+        close_sales(self.clock, self.game)
         assert self.game.state == Game.State.DRAWING
         return self.game
 
@@ -365,9 +363,7 @@ def test_r98_a_busy_database_is_not_a_failing_ball(
 
 def _staff_client(user: User, role: Role) -> Client:
     user_roles_set(user=user, roles=[role])
-    client = Client()
-    client.force_login(user)
-    return client
+    return logged_in(user)
 
 
 def test_r98_the_manager_declares_the_fault_from_the_game_s_page(played: Played) -> None:
@@ -444,9 +440,7 @@ def test_r98_the_history_and_the_wallet_statement_show_the_refund_and_its_reason
 
 def _player_client(player: Player) -> Client:
     user_roles_set(user=player.user, roles=[Role.PLAYER])
-    client = Client()
-    client.force_login(player.user)
-    return client
+    return logged_in(player.user)
 
 
 def test_r99_a_player_away_sees_on_return_what_happened(played: Played, tasks: Tasks, clock: Clock) -> None:

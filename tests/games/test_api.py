@@ -17,19 +17,12 @@ from bingo.models import Game, Sale, Session
 from bingo.sales import services as sales_services
 from halls.models import StaffMembership
 from tests.cards.factories import series_make
-from tests.common.access import refused_status
-from tests.factories import UserFactory
-from tests.games.world import CALLERS, STAFF, UNUSABLE, World, api, sell, state
+from tests.clients import api
+from tests.common.access import CALLERS, STAFF, refused_status
+from tests.factories import UserFactory, two_halls
+from tests.games.world import UNUSABLE, World, sell, state
 
-
-@pytest.fixture
-def praia(db):
-    return World("Sala Praia")
-
-
-@pytest.fixture
-def mindelo(db):
-    return World("Sala Mindelo")
+praia, mindelo = two_halls(World)
 
 
 # --- who may call what ------------------------------------------------------------------------

@@ -14,10 +14,10 @@ from __future__ import annotations
 import http.client
 import json
 import secrets
-import threading
 import time
 from collections.abc import Callable
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 import pytest
@@ -28,6 +28,7 @@ from bingo.common.roles import Role, user_roles_set
 from bingo.models import Game, GameSeries, Sale, WalletEntry
 from bingo.players.selectors import wallet_balance
 from halls.models import CashDesk, StaffMembership
+from tests.concurrency import run_threads
 from tests.factories import UserFactory
 from tests.live.test_consumers import _session_cookie
 from tests.online.helpers import OnlineSetup
@@ -79,38 +80,21 @@ def race(
     every answer to a purchase; fails unless the close answered 200."""
     answers: list[tuple[int, Any]] = []
     closed: list[tuple[int, Any]] = []
-    errors: list[BaseException] = []
-    start = threading.Barrier(BUYERS + 1)
 
     def buyer(index: int) -> None:
-        try:
-            start.wait()
-            for n in range(ROUNDS):
-                status, body = buy(index, n)
-                answers.append((status, body))
-                if status != 201:
-                    return
-        except BaseException as exc:  # reported below
-            errors.append(exc)
+        for n in range(ROUNDS):
+            status, body = buy(index, n)
+            answers.append((status, body))
+            if status != 201:
+                return
 
     def closer() -> None:
-        try:
-            start.wait()
-            began = time.monotonic()
-            while time.monotonic() - began < 0.4 and Sale.objects.filter(game=game).count() < 12:
-                time.sleep(0.01)
-            closed.append(close.post(addresses[0], f"/api/games/{game.pk}/close-sales/"))
-        except BaseException as exc:  # reported below
-            errors.append(exc)
+        began = time.monotonic()
+        while time.monotonic() - began < 0.4 and Sale.objects.filter(game=game).count() < 12:
+            time.sleep(0.01)
+        closed.append(close.post(addresses[0], f"/api/games/{game.pk}/close-sales/"))
 
-    threads = [threading.Thread(target=buyer, args=(i,)) for i in range(BUYERS)]
-    threads.append(threading.Thread(target=closer))
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(180)
-    assert not any(t.is_alive() for t in threads), "a request is still waiting"
-    assert errors == [], errors
+    run_threads([*(partial(buyer, i) for i in range(BUYERS)), closer], timeout=180)
     assert [status for status, _body in closed] == [200], closed
     return answers
 

@@ -16,11 +16,11 @@ import time
 from collections.abc import Callable
 from datetime import timedelta
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection, connections
 from django.utils import timezone, translation
 
 from bingo.autodraw import services as autodraw_services
@@ -32,6 +32,7 @@ from bingo.online import services as online_services
 from bingo.players.selectors import wallet_balance
 from bingo.sales import services as sales_services
 from halls.models import CashDesk
+from tests.concurrency import postgresql_only, run_threads
 from tests.online.helpers import OnlineSetup
 from tests.sales.test_services import HallSetup
 
@@ -45,8 +46,7 @@ ROUNDS = 14
 
 @pytest.fixture(autouse=True)
 def _postgres_only() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks and deadlock detection are PostgreSQL's")
+    postgresql_only("row locks and deadlock detection are PostgreSQL's")
 
 
 def _not_selling(game: Game) -> str:
@@ -60,47 +60,26 @@ def race(game: Game, buy: Callable[[int, int], object], close: Callable[[], obje
     another calls ``close()`` 0.4 s in (or once 12 cards are sold, if sooner). Returns how many
     purchases each buyer had refused; fails on any other error, in a buyer or in the close."""
     refusal = _not_selling(game)
-    errors: list[BaseException] = []
     refused = [0] * BUYERS
-    start = threading.Barrier(BUYERS + 1)
 
     def buyer(index: int) -> None:
-        try:
-            with translation.override("en"):
-                start.wait()
-                for n in range(ROUNDS):
-                    try:
-                        buy(index, n)
-                    except ValidationError as exc:
-                        if exc.messages != [refusal]:
-                            raise
-                        refused[index] += 1
-                        return
-        except BaseException as exc:  # reported below
-            errors.append(exc)
-        finally:
-            connections.close_all()
+        with translation.override("en"):
+            for n in range(ROUNDS):
+                try:
+                    buy(index, n)
+                except ValidationError as exc:
+                    if exc.messages != [refusal]:
+                        raise
+                    refused[index] += 1
+                    return
 
     def closer() -> None:
-        try:
-            start.wait()
-            began = time.monotonic()
-            while time.monotonic() - began < 0.4 and Sale.objects.filter(game=game).count() < 12:
-                time.sleep(0.01)
-            close()
-        except BaseException as exc:  # reported below
-            errors.append(exc)
-        finally:
-            connections.close_all()
+        began = time.monotonic()
+        while time.monotonic() - began < 0.4 and Sale.objects.filter(game=game).count() < 12:
+            time.sleep(0.01)
+        close()
 
-    threads = [threading.Thread(target=buyer, args=(i,)) for i in range(BUYERS)]
-    threads.append(threading.Thread(target=closer))
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(120)
-    assert not any(t.is_alive() for t in threads), "a thread is still waiting"
-    assert errors == [], errors
+    run_threads([*(partial(buyer, i) for i in range(BUYERS)), closer])
     return refused
 
 
@@ -215,31 +194,15 @@ def test_a_complaint_written_in_the_acta_while_its_game_is_annulled_never_deadlo
         return note
 
     monkeypatch.setattr(complaint_services, "acta_note_record", slow_note)
-    errors: list[BaseException] = []
 
     def complain() -> None:
-        try:
-            complaint_services.complaint_file(player=player, game=game, text="A bola 7 saiu duas vezes.")
-        except BaseException as exc:  # reported below
-            errors.append(exc)
-        finally:
-            connections.close_all()
+        complaint_services.complaint_file(player=player, game=game, text="A bola 7 saiu duas vezes.")
 
     def annul() -> None:
-        try:
-            held.wait(10)
-            draw_services.game_annul(game=game, user=site.manager, reason="Erro no anúncio dos números (R57)")
-        except BaseException as exc:  # reported below
-            errors.append(exc)
-        finally:
-            connections.close_all()
+        held.wait(10)
+        draw_services.game_annul(game=game, user=site.manager, reason="Erro no anúncio dos números (R57)")
 
-    threads = [threading.Thread(target=complain), threading.Thread(target=annul)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    assert errors == [], errors
+    run_threads([complain, annul], timeout=30, together=False)
     game.refresh_from_db()
     assert game.state == Game.State.ANNULLED
     assert PlayerComplaint.objects.filter(player=player, game=game).count() == 1

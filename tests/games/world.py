@@ -10,15 +10,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from bingo.common.roles import Role
 from bingo.games import services
 from bingo.models import Game, Sale, Session
 from cards.models import Series
-from halls.models import CashDesk, Room, StaffMembership
+from halls.models import CashDesk, Room
 from tests.cards.factories import HallFactory, card_set_make, series_make
-from tests.factories import UserFactory
+from tests.common.access import staff_of_each_role
 
-STAFF = (Role.MANAGER, Role.CASHIER, Role.CALLER, Role.INSPECTOR)
 #: The tests log in with force_login: an unusable password skips the slow hashing.
 UNUSABLE = "!"
 
@@ -30,9 +28,7 @@ class World:
         self.hall = HallFactory(name=name, **hall_fields)
         self.room = Room.objects.create(hall=self.hall, name="Sala 1")
         self.desk = CashDesk.objects.create(hall=self.hall, name="Caixa 1")
-        self.staff = {role: UserFactory(username=f"{role.value}-{name}", password=UNUSABLE) for role in STAFF}
-        for role, user in self.staff.items():
-            StaffMembership.objects.create(hall=self.hall, user=user, role=role.value)
+        self.staff = staff_of_each_role(self.hall, name)
         start = timezone.now()
         self.session = services.session_open(
             room=self.room, starts_at=start, scheduled_end=start + timedelta(hours=4), user=None
@@ -47,15 +43,6 @@ class World:
 
     def selling_game(self, *series: Series) -> Game:
         return services.game_open_sales(game=self.game(), series=list(series) or [self.series(1)])
-
-
-def api(user=None) -> Client:
-    """A client logged in as ``user`` (anonymous when None), reading messages in English."""
-    client = Client()
-    client.cookies["django_language"] = "en"
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def sell(client: Client, game: Game, desk: CashDesk, key: str | None = None, **body: object):
@@ -75,11 +62,3 @@ def state(game: Game) -> tuple[object, ...]:
         Session.objects.count(),
         Series.objects.filter(status=Series.Status.ON_SALE).count(),
     )
-
-
-# Who calls: a role in the game's hall, the same role in another hall, or nobody on the staff.
-CALLERS = (
-    [("own", role) for role in STAFF]
-    + [("other", role) for role in STAFF]
-    + [("nobody", None), ("anon", None)]
-)

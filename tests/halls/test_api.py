@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from bingo.common.roles import Role
 from halls.models import CashDesk, Hall, Room, StaffMembership
-from tests.common.access import refused_status
-from tests.factories import UserFactory
+from tests.clients import api
+from tests.common.access import CALLERS, STAFF, refused_status, staff_of_each_role
+from tests.factories import UserFactory, two_halls
 
-STAFF = (Role.MANAGER, Role.CASHIER, Role.CALLER, Role.INSPECTOR)
 #: The tests log in with force_login: an unusable password skips the slow hashing.
 UNUSABLE = "!"
 
@@ -23,27 +22,10 @@ class Staffed:
         self.hall = Hall.objects.create(name=name)
         self.room = Room.objects.create(hall=self.hall, name="Sala 1")
         self.desk = CashDesk.objects.create(hall=self.hall, name="Caixa 1")
-        self.staff = {role: UserFactory(username=f"{role.value}-{name}", password=UNUSABLE) for role in STAFF}
-        for role, user in self.staff.items():
-            StaffMembership.objects.create(hall=self.hall, user=user, role=role.value)
+        self.staff = staff_of_each_role(self.hall, name)
 
 
-@pytest.fixture
-def praia(db):
-    return Staffed("Sala Praia")
-
-
-@pytest.fixture
-def mindelo(db):
-    return Staffed("Sala Mindelo")
-
-
-def api(user=None) -> Client:
-    client = Client()
-    client.cookies["django_language"] = "en"
-    if user is not None:
-        client.force_login(user)
-    return client
+praia, mindelo = two_halls(Staffed)
 
 
 READ = set(STAFF)
@@ -59,7 +41,6 @@ ENDPOINTS = [
     ("desk create", "post", "hall-cash-desks", "hall", {"name": "Caixa 2"}, MANAGER, 201),
     ("desk", "get", "cash-desk-detail", "desk", None, READ, 200),
 ]
-CALLERS = [("own", r) for r in STAFF] + [("other", r) for r in STAFF] + [("nobody", None), ("anon", None)]
 
 
 @pytest.mark.parametrize(("where", "role"), CALLERS, ids=lambda v: v.value if isinstance(v, Role) else v)

@@ -4,13 +4,13 @@ its insert-only ledger whose movements always add up to the balance."""
 from __future__ import annotations
 
 import random
-import threading
 from datetime import timedelta
 from decimal import Decimal
+from functools import partial
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, connection, connections, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone, translation
 
 from bingo.jackpot import selectors as jackpot_selectors
@@ -18,6 +18,7 @@ from bingo.jackpot import services as jackpot_services
 from bingo.live import events
 from halls import services
 from halls.models import Hall, Jackpot, JackpotMovement
+from tests.concurrency import postgresql_only, run_threads
 from tests.db_roles import as_table_owner
 from tests.factories import HallWithSessions
 
@@ -332,33 +333,19 @@ def test_postgres_keeps_the_ledger_insert_only_and_the_balance_its_sum(venue):
 def test_games_contributing_at_once_leave_the_exact_balance():
     """Two threads contribute for many games at once, racing with a win (real threads, row
     locks): no contribution is lost and the ledger adds up to the cent."""
-    if connection.vendor != "postgresql":
-        pytest.skip("row-lock races are meaningful on PostgreSQL only (SQLite serializes writers)")
+    postgresql_only()
     venue = HallWithSessions("Sala Corrida")
     hall = venue.hall
     session = venue.session()
     per_thread = 15
     games = [[venue.game(session) for _ in range(per_thread)] for _thread in range(2)]
     amounts = [[D(f"{t + 1}{n}.{n:02d}") for n in range(per_thread)] for t in range(2)]
-    start = threading.Barrier(2)
-    errors: list[BaseException] = []
 
     def contribute(index: int) -> None:
-        try:
-            start.wait()
-            for game, amount in zip(games[index], amounts[index], strict=True):
-                jackpot_services.jackpot_contribute(hall=hall, game_id=game.pk, amount=amount)
-        except BaseException as exc:
-            errors.append(exc)
-        finally:
-            connections.close_all()
+        for game, amount in zip(games[index], amounts[index], strict=True):
+            jackpot_services.jackpot_contribute(hall=hall, game_id=game.pk, amount=amount)
 
-    threads = [threading.Thread(target=contribute, args=(i,)) for i in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not errors, errors
+    run_threads([partial(contribute, i) for i in range(2)])
 
     assert JackpotMovement.objects.filter(kind="contribution").count() == 2 * per_thread
     assert Jackpot.objects.get(hall=hall).balance == sum(amounts[0] + amounts[1], D("0"))

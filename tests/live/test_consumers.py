@@ -9,24 +9,20 @@ REDIS_URL set, the in-memory layer without. ``transactional_db``: the broadcast 
 
 from __future__ import annotations
 
-import json
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync, sync_to_async
-from asgiref.testing import ApplicationCommunicator
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore
 
-from bingo.asgi import application
 from bingo.draw import selectors as draw_selectors
 from bingo.draw import services as draw_services
 from bingo.models import DrawMode, Game
 from tests.draw.test_views import Console
-from tests.live.test_price_board import ORIGIN, _scope, send_hostile_frames
+from tests.live.sockets import ORIGIN, Socket, connect_answer, run, send_hostile_frames
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,38 +35,6 @@ def _session_cookie(user: User) -> bytes:
     store[HASH_SESSION_KEY] = user.get_session_auth_hash()
     store.save()
     return f"{settings.SESSION_COOKIE_NAME}={store.session_key}".encode()
-
-
-class Socket:
-    """A websocket client of the ASGI app."""
-
-    def __init__(self, path: str, *, cookie: bytes | None = None, origin: str = ORIGIN) -> None:
-        scope = _scope(path, origin)
-        if cookie is not None:
-            scope["headers"].append((b"cookie", cookie))
-        self.communicator = ApplicationCommunicator(application, scope)
-
-    async def connect(self) -> dict[str, Any]:
-        await self.communicator.send_input({"type": "websocket.connect"})
-        answer: dict[str, Any] = await self.communicator.receive_output(5)
-        return answer
-
-    async def message(self) -> dict[str, Any]:
-        sent = await self.communicator.receive_output(5)
-        assert sent["type"] == "websocket.send", sent
-        content: dict[str, Any] = json.loads(sent["text"])
-        return content
-
-    async def nothing(self) -> bool:
-        return bool(await self.communicator.receive_nothing(0.3))
-
-    async def close(self) -> None:
-        await self.communicator.send_input({"type": "websocket.disconnect", "code": 1000})
-        await self.communicator.wait(5)
-
-
-def run(scenario: Callable[[], Awaitable[Any]]) -> Any:
-    return async_to_sync(scenario)()
 
 
 @pytest.fixture
@@ -172,35 +136,18 @@ def test_a_display_drops_what_a_client_sends_and_still_shows_the_next_ball(hall:
 
 @pytest.mark.parametrize("token", ["not-a-token", "1", "bad:token:here"])
 def test_a_display_with_a_bad_token_is_refused(hall: Console, token: str) -> None:
-    async def scenario() -> dict[str, Any]:
-        display = Socket(f"/ws/ecra/{token}/")
-        answer = await display.connect()
-        await display.close()
-        return answer
-
-    assert run(scenario)["type"] == "websocket.close"
+    assert connect_answer(Socket(f"/ws/ecra/{token}/"))["type"] == "websocket.close"
 
 
 def test_a_tampered_token_is_refused(hall: Console) -> None:
     token = draw_selectors.display_token(room=hall.room)
 
-    async def scenario() -> dict[str, Any]:
-        display = Socket(f"/ws/ecra/{token[:-2]}xx/")
-        answer = await display.connect()
-        await display.close()
-        return answer
-
-    assert run(scenario)["type"] == "websocket.close"
+    assert connect_answer(Socket(f"/ws/ecra/{token[:-2]}xx/"))["type"] == "websocket.close"
 
 
 def test_a_display_from_a_foreign_origin_is_refused(hall: Console) -> None:
-    async def scenario() -> dict[str, Any]:
-        display = Socket(display_path(hall), origin="https://evil.example")
-        answer = await display.connect()
-        await display.close()
-        return answer
-
-    assert run(scenario)["type"] == "websocket.close"
+    foreign = Socket(display_path(hall), origin="https://evil.example")
+    assert connect_answer(foreign)["type"] == "websocket.close"
 
 
 # --- the caller's console ---------------------------------------------------------------------------

@@ -22,7 +22,8 @@ from bingo.live import consumers, events
 from bingo.models import Game
 from halls.models import Hall, Room
 from tests.draw.test_views import Console
-from tests.live.test_consumers import Socket, display_path, run
+from tests.live.sockets import Socket, run
+from tests.live.test_consumers import display_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -26,7 +26,8 @@ from bingo.draw import services as draw_services
 from bingo.live import events, fanout
 from bingo.models import DrawMode
 from tests.draw.test_views import Console
-from tests.live.test_consumers import Socket, display_path
+from tests.live.sockets import Socket
+from tests.live.test_consumers import display_path
 
 # Consumers close stale database connections as they disconnect; the draw commits for real.
 pytestmark = pytest.mark.django_db(transaction=True)

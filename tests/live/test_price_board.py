@@ -9,88 +9,30 @@ REDIS_URL set, the in-memory layer without. ``transactional_db``: the broadcast 
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import time
-from collections.abc import Awaitable, Callable
 from decimal import Decimal
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync, sync_to_async
-from asgiref.testing import ApplicationCommunicator
+from asgiref.sync import sync_to_async
 
-from bingo.asgi import application
 from bingo.games import services
 from bingo.live import consumers, events, fanout
+from tests.live.sockets import ORIGIN, Socket, connect_answer, run, send_hostile_frames
 from tests.sales.test_views import Desk
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ORIGIN = "http://127.0.0.1:8000"
 
-
-def _scope(path: str, origin: str = ORIGIN) -> dict[str, Any]:
-    return {
-        "type": "websocket",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "scheme": "ws",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "root_path": "",
-        "headers": [(b"host", b"127.0.0.1:8000"), (b"origin", origin.encode())],
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 8000),
-        "subprotocols": [],
-    }
-
-
-class Board:
-    """A websocket client of one price board."""
+class Board(Socket):
+    """A websocket client of one price board: its ``figures`` are the messages it is sent."""
 
     def __init__(self, game_id: int, origin: str = ORIGIN) -> None:
-        self.communicator = ApplicationCommunicator(application, _scope(f"/ws/quadro/{game_id}/", origin))
-
-    async def connect(self) -> dict[str, Any]:
-        await self.communicator.send_input({"type": "websocket.connect"})
-        answer: dict[str, Any] = await self.communicator.receive_output(5)
-        return answer
+        super().__init__(f"/ws/quadro/{game_id}/", origin=origin)
 
     async def figures(self) -> dict[str, Any]:
-        message = await self.communicator.receive_output(5)
-        assert message["type"] == "websocket.send", message
-        figures: dict[str, Any] = json.loads(message["text"])
-        return figures
-
-    async def nothing(self) -> bool:
-        return bool(await self.communicator.receive_nothing(0.3))
-
-    async def close(self) -> None:
-        await self.communicator.send_input({"type": "websocket.disconnect", "code": 1000})
-        await self.communicator.wait(5)
-
-
-def run(scenario: Callable[[], Awaitable[Any]]) -> Any:
-    return async_to_sync(scenario)()
-
-
-#: What a hostile client may send on any of our websockets (issue 20, 3): JSON nested 5,000 deep,
-#: text that is not JSON, and bytes. Every consumer only listens and drops them unread.
-HOSTILE_FRAMES: list[dict[str, Any]] = [
-    {"text": "[" * 5000 + "]" * 5000},
-    {"text": "not json"},
-    {"bytes": b"\x00\xff"},
-]
-
-
-async def send_hostile_frames(communicator: ApplicationCommunicator) -> None:
-    """Send ``HOSTILE_FRAMES``; the consumer is still running after them, and answers none."""
-    for frame in HOSTILE_FRAMES:
-        await communicator.send_input({"type": "websocket.receive", **frame})
-    assert await communicator.receive_nothing(0.3)
-    assert not communicator.future.done(), communicator.future.exception()
+        return await self.message()
 
 
 @pytest.fixture
@@ -214,23 +156,11 @@ def test_closing_the_sales_shows_on_the_board_at_the_next_reconnect(praia: Desk)
 
 
 def test_a_board_of_no_game_is_closed(db: None) -> None:
-    async def scenario() -> dict[str, Any]:
-        board = Board(999_999)
-        answer = await board.connect()
-        await board.close()
-        return answer
-
-    assert run(scenario)["type"] == "websocket.close"
+    assert connect_answer(Board(999_999))["type"] == "websocket.close"
 
 
 def test_a_board_from_a_foreign_origin_is_refused(praia: Desk) -> None:
-    async def scenario() -> dict[str, Any]:
-        board = Board(praia.selling.pk, origin="https://evil.example")
-        answer = await board.connect()
-        await board.close()
-        return answer
-
-    assert run(scenario)["type"] == "websocket.close"
+    assert connect_answer(Board(praia.selling.pk, origin="https://evil.example"))["type"] == "websocket.close"
 
 
 def test_the_board_ignores_what_a_client_sends(praia: Desk) -> None:

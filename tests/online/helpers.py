@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from datetime import date, timedelta
+from datetime import timedelta
 from decimal import Decimal
 
 from django.contrib.auth.models import User
@@ -15,11 +15,10 @@ from bingo.draw import services as draw_services
 from bingo.games import services as game_services
 from bingo.models import DrawMode, Game, OnlineRoom, Player, RoomMode, Session
 from bingo.online import services
-from bingo.players.services import wallet_post
 from cards.models import Series
 from halls.models import BallSet, Room, StaffMembership
 from tests.cards.factories import HallFactory, card_set_make, series_make
-from tests.factories import UserFactory
+from tests.factories import UserFactory, adult_player
 
 _names = itertools.count(1)
 
@@ -96,21 +95,8 @@ class OnlineSetup:
 
     def player(self, credit: str = "100.00", *, username: str | None = None, hall: object = None) -> Player:
         user: User = UserFactory(username=username or f"jogador-{next(_names)}", roles=[Role.PLAYER])
-        player = Player.objects.create(
-            user=user,
-            hall=hall or self.hall,
-            birth_date=date(1990, 1, 1),
-            adult_confirmed_at=timezone.now(),
-        )
-        if Decimal(credit) > 0:
-            wallet_post(
-                player=player,
-                kind="deposit",
-                amount=Decimal(credit),
-                recorded_by=self.cashier,
-                reference="CC 1",
-            )
-        return player
+        deposit = credit if Decimal(credit) > 0 else None
+        return adult_player(user, hall or self.hall, deposit=deposit, cashier=self.cashier)
 
 
 def online_room_of(setup: OnlineSetup) -> OnlineRoom:

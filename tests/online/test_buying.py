@@ -4,14 +4,14 @@ buyers on PostgreSQL never share or skip a card."""
 
 from __future__ import annotations
 
-import threading
 import uuid
 from datetime import timedelta
 from decimal import Decimal
+from functools import partial
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, connection, connections, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone, translation
 
 from bingo.games import services as game_services
@@ -21,6 +21,7 @@ from bingo.online.selectors import online_series_pick, player_game_state
 from bingo.players.selectors import wallet_balance
 from bingo.sales import services as sales_services
 from halls.models import CashDesk, Room
+from tests.concurrency import postgresql_only, run_threads
 from tests.online.helpers import OnlineSetup
 
 
@@ -299,38 +300,24 @@ def test_postgres_trigger_refuses_a_desk_sale_of_an_online_series(site):
 def test_concurrent_buyers_never_share_or_skip_a_card_and_pay_once():
     """Eight players buy at once (real threads and row locks), some retrying each purchase: the
     cards sold are 1..N of the series each once, and each wallet paid exactly once per purchase."""
-    if connection.vendor != "postgresql":
-        pytest.skip("row-lock races are meaningful on PostgreSQL only (SQLite serializes writers)")
+    postgresql_only()
     site = OnlineSetup(name="Sala Corrida Online")
     first, second = site.series(1), site.series(2)
     game = site.game(first, second)
     players = [site.player("1000.00") for _ in range(8)]
-    errors: list[BaseException] = []
     refused: list[int] = []
-    start = threading.Barrier(8)
 
     def buyer(index: int) -> None:
         player = players[index]
-        try:
-            start.wait()
-            for n in range(10):
-                key = f"p{index}-{n}"
-                for _attempt in range(2 if n % 3 == 0 else 1):  # a retry of the same purchase
-                    try:
-                        services.online_buy(player=player, game=game, quantity=1 + (index + n) % 3, key=key)
-                    except ValidationError:
-                        refused.append(index)
-        except BaseException as exc:
-            errors.append(exc)
-        finally:
-            connections.close_all()
+        for n in range(10):
+            key = f"p{index}-{n}"
+            for _attempt in range(2 if n % 3 == 0 else 1):  # a retry of the same purchase
+                try:
+                    services.online_buy(player=player, game=game, quantity=1 + (index + n) % 3, key=key)
+                except ValidationError:
+                    refused.append(index)
 
-    threads = [threading.Thread(target=buyer, args=(i,)) for i in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    assert not errors, errors
+    run_threads([partial(buyer, i) for i in range(8)])
     sold: dict[str, list[int]] = {"A-1": [], "A-2": []}
     for sale in Sale.objects.filter(game=game).select_related("series"):
         sold[sale.series.label].extend(range(sale.first_number, sale.last_number + 1))

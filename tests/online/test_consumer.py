@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
-from tests.live.test_consumers import Socket, _session_cookie, run
-from tests.live.test_price_board import send_hostile_frames
+from tests.live.sockets import Socket, run, send_hostile_frames
+from tests.live.test_consumers import _session_cookie
 from tests.online.helpers import OnlineSetup
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -8,7 +8,6 @@ import json
 from decimal import Decimal
 
 import pytest
-from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
@@ -16,6 +15,7 @@ from bingo.models import Player
 from bingo.online import selectors, services
 from bingo.players.selectors import wallet_balance
 from cards.selectors import card_get
+from tests.clients import logged_in
 from tests.online.helpers import OnlineSetup
 
 
@@ -24,17 +24,10 @@ def site(db):
     return OnlineSetup()
 
 
-def login(user, language="pt"):
-    client = Client()
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
-    client.force_login(user)
-    return client
-
-
 def test_the_lobby_lists_rooms_games_prices_jackpot_and_wallet_in_portuguese(site):
     game = site.game(site.series(1))
     player = site.player("55.00")
-    page = login(player.user).get(reverse("online:lobby"))
+    page = logged_in(player.user, "pt").get(reverse("online:lobby"))
     html = page.content.decode()
     assert page.status_code == 200
     assert "Bingo online" in html
@@ -48,7 +41,7 @@ def test_the_lobby_lists_rooms_games_prices_jackpot_and_wallet_in_portuguese(sit
 def test_the_game_page_buys_and_shows_the_cards(site):
     game = site.game(site.series(1))
     player = site.player()
-    client = login(player.user)
+    client = logged_in(player.user, "pt")
     page = client.get(reverse("online:game", args=[game.pk]))
     html = page.content.decode()
     assert page.status_code == 200
@@ -97,13 +90,13 @@ def test_the_state_api_is_the_players_own(site):
     ana, rui = site.player(), site.player()
     services.online_buy(player=ana, game=game, quantity=1, key="a")
     services.online_buy(player=rui, game=game, quantity=1, key="r")
-    mine = login(ana.user, "en").get(f"/api/online/games/{game.pk}/state/").json()
+    mine = logged_in(ana.user, "en").get(f"/api/online/games/{game.pk}/state/").json()
     assert [c["label"] for c in mine["cards"]] == ["A-1 n.º 1"]
-    theirs = login(rui.user, "en").get(f"/api/online/games/{game.pk}/state/").json()
+    theirs = logged_in(rui.user, "en").get(f"/api/online/games/{game.pk}/state/").json()
     assert [c["label"] for c in theirs["cards"]] == ["A-1 n.º 2"]  # never another's cards
     stranger = OnlineSetup(name="Outro Operador").player()
-    assert login(stranger.user).get(f"/api/online/games/{game.pk}/state/").status_code == 404
-    assert login(stranger.user).get(reverse("online:game", args=[game.pk])).status_code == 404
+    assert logged_in(stranger.user, "pt").get(f"/api/online/games/{game.pk}/state/").status_code == 404
+    assert logged_in(stranger.user, "pt").get(reverse("online:game", args=[game.pk])).status_code == 404
 
 
 def test_a_cashier_or_anonymous_user_cannot_see_player_pages(site):
@@ -111,16 +104,16 @@ def test_a_cashier_or_anonymous_user_cannot_see_player_pages(site):
     anonymous = Client()
     for url in (reverse("online:lobby"), reverse("online:game", args=[game.pk])):
         assert anonymous.get(url).status_code == 302  # to the login page
-        assert login(site.cashier).get(url).status_code == 403
+        assert logged_in(site.cashier, "pt").get(url).status_code == 403
     assert anonymous.get(f"/api/online/games/{game.pk}/state/").status_code in {401, 403}
-    assert login(site.cashier).get(f"/api/online/games/{game.pk}/state/").status_code == 403
-    assert login(site.cashier).get("/api/online/lobby/").status_code == 403
+    assert logged_in(site.cashier, "pt").get(f"/api/online/games/{game.pk}/state/").status_code == 403
+    assert logged_in(site.cashier, "pt").get("/api/online/lobby/").status_code == 403
 
 
 def test_the_purchase_api_is_idempotent_and_refuses_a_short_wallet(site):
     game = site.game(site.series(1))
     player = site.player("30.00")
-    client = login(player.user, "en")
+    client = logged_in(player.user, "en")
     url = f"/api/online/games/{game.pk}/purchases/"
     first = client.post(url, json.dumps({"quantity": 2, "key": "abc"}), content_type="application/json")
     assert first.status_code == 201, first.json()
@@ -141,7 +134,7 @@ def test_the_purchase_api_is_idempotent_and_refuses_a_short_wallet(site):
 
 def test_r96_marking_is_chosen_on_the_page_and_the_api(site):
     player = site.player()
-    client = login(player.user)
+    client = logged_in(player.user, "pt")
     client.post(reverse("online:marking"), {"marking": "manual", "next": "/online/"})
     assert Player.objects.get(pk=player.pk).marking == "manual"
     answer = client.put(
@@ -154,7 +147,7 @@ def test_r96_marking_is_chosen_on_the_page_and_the_api(site):
 def test_the_english_page_is_english(site):
     game = site.game(site.series(1))
     player = site.player()
-    html = login(player.user, "en").get(reverse("online:game", args=[game.pk])).content.decode()
+    html = logged_in(player.user, "en").get(reverse("online:game", args=[game.pk])).content.decode()
     assert "How many cards?" in html
     assert "Your cards" in html
 
@@ -164,7 +157,7 @@ def test_a_reused_purchase_key_is_refused_in_portuguese(site):
     other refusal of the purchase."""
     game = site.game(site.series(1))
     player = site.player("30.00")
-    client = login(player.user, "pt")
+    client = logged_in(player.user, "pt")
     url = f"/api/online/games/{game.pk}/purchases/"
     assert client.post(url, {"quantity": 1, "key": "k"}, content_type="application/json").status_code == 201
     reused = client.post(url, {"quantity": 2, "key": "k"}, content_type="application/json")
@@ -178,7 +171,7 @@ def test_a_200_character_purchase_key_is_refused_for_its_length_not_for_the_card
     the service keeps is the key's fault, not the number of cards; nothing is bought."""
     game = site.game(site.series(1))
     player = site.player()
-    client = login(player.user)
+    client = logged_in(player.user, "pt")
     buy = reverse("online:buy", args=[game.pk])
     html = client.post(buy, {"quantity": "2", "key": "k" * 200}, follow=True).content.decode()
     assert "A chave deste pedido tem no máximo 40 caracteres (esta tem 200)" in html
@@ -193,7 +186,7 @@ def test_a_200_character_purchase_key_is_refused_for_its_length_not_for_the_card
 def test_a_200_character_purchase_key_is_refused_by_the_api_on_the_key(site):
     game = site.game(site.series(1))
     player = site.player()
-    answer = login(player.user, "en").post(
+    answer = logged_in(player.user, "en").post(
         f"/api/online/games/{game.pk}/purchases/",
         {"quantity": 2, "key": "k" * 200},
         content_type="application/json",

@@ -10,9 +10,8 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
-from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.test import Client, TestCase
+from django.test import TestCase
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -24,6 +23,7 @@ from cards import services as card_services
 from cards.models import Series
 from halls.models import Room
 from tests.cards.factories import series_make
+from tests.clients import logged_in
 from tests.online.helpers import OnlineSetup
 
 
@@ -35,13 +35,6 @@ def site(db):
 def reconcile_online() -> None:
     with TestCase.captureOnCommitCallbacks(execute=True):
         online_reconcile()
-
-
-def manager_client(site, language="en"):
-    client = Client()
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
-    client.force_login(site.manager)
-    return client
 
 
 def test_r88_the_service_refuses_a_ball_interval_under_one_second(site):
@@ -71,7 +64,7 @@ def test_a_room_is_created_with_its_plan_checked_against_r7(site):
 
 def test_the_manager_screens_create_edit_and_refuse_r88(site):
     site.series(1)  # R90: a continuous room opens with something to sell
-    client = manager_client(site)
+    client = logged_in(site.manager, "en")
     page = client.get(reverse("online:room_create"))
     assert page.status_code == 200
     data = {
@@ -94,13 +87,13 @@ def test_the_manager_screens_create_edit_and_refuse_r88(site):
     assert room.ball_interval == Decimal("5.00")
     assert not room.active
     # In Portuguese, the default.
-    page = manager_client(site, "pt").get(reverse("online:room_detail", args=[room.pk]))
+    page = logged_in(site.manager, "pt").get(reverse("online:room_detail", args=[room.pk]))
     assert "Segundos entre bolas" in page.content.decode()
 
 
 def test_another_halls_manager_cannot_see_the_room(site):
     other = OnlineSetup(name="Outra")
-    client = manager_client(other)
+    client = logged_in(other.manager, "en")
     assert client.get(reverse("online:room_detail", args=[site.online.pk])).status_code == 404
     assert client.get(f"/api/online/rooms/{site.online.pk}/").status_code == 404
 
@@ -164,7 +157,7 @@ def test_a_session_is_refused_without_series_at_that_price_r88_or_in_a_continuou
 def test_the_schedule_screen_takes_one_game_a_line(site):
     site.series(1, price="10.00")
     site.series(2, price="20.00")
-    client = manager_client(site)
+    client = logged_in(site.manager, "en")
     start = timezone.localtime() + timedelta(minutes=30)
     fmt = "%Y-%m-%dT%H:%M"
     response = client.post(
@@ -191,7 +184,7 @@ def test_the_schedule_screen_takes_one_game_a_line(site):
 
 
 def test_the_api_creates_edits_and_schedules_and_refuses_r88(site):
-    client = manager_client(site)
+    client = logged_in(site.manager, "en")
     body = {"hall": site.hall.pk, "name": "API", "mode": "session", "ball_interval": "0.5"}
     refused = client.post("/api/online/rooms/", json.dumps(body), content_type="application/json")
     assert refused.status_code == 400
@@ -243,7 +236,7 @@ def test_r93_the_schedule_screen_reads_times_on_the_halls_clock(db, zone_name):
     zone = ZoneInfo(zone_name)
     start = _hall_hour(zone, 20)
     fmt = "%Y-%m-%dT%H:%M"
-    response = manager_client(site).post(
+    response = logged_in(site.manager, "en").post(
         reverse("online:session_schedule", args=[site.online.pk]),
         {
             "starts_at": start.strftime(fmt),
@@ -265,7 +258,7 @@ def test_r93_the_api_reads_times_without_an_offset_on_the_halls_clock(db):
     zone = ZoneInfo("America/New_York")
     start = _hall_hour(zone, 20)
     close_utc = (start + timedelta(minutes=5)).replace(tzinfo=zone).astimezone(UTC)
-    scheduled = manager_client(site).post(
+    scheduled = logged_in(site.manager, "en").post(
         f"/api/online/rooms/{site.online.pk}/sessions/",
         json.dumps({
             "starts_at": start.isoformat(),  # no offset: the hall's clock
@@ -346,7 +339,7 @@ def test_a_session_starting_within_the_minute_being_typed_is_accepted(site):
 
 def test_r91_the_schedule_screen_refuses_a_start_in_2020_on_its_field(site):
     site.series(1, price="10.00")
-    response = manager_client(site, "pt").post(
+    response = logged_in(site.manager, "pt").post(
         reverse("online:session_schedule", args=[site.online.pk]),
         {
             "starts_at": "2020-03-01T20:00",  # the hall's clock
@@ -365,7 +358,7 @@ def test_r91_the_schedule_screen_refuses_a_start_in_2020_on_its_field(site):
 
 def test_r91_the_api_refuses_a_start_in_2020_on_its_field(site):
     site.series(1, price="10.00")
-    refused = manager_client(site).post(
+    refused = logged_in(site.manager, "en").post(
         f"/api/online/rooms/{site.online.pk}/sessions/",
         json.dumps({
             "starts_at": "2020-03-01T20:00:00", "sales_close_at": "2020-03-01T20:05:00",
@@ -434,7 +427,7 @@ def test_r90_the_screen_refuses_a_continuous_room_with_nothing_to_sell_on_its_va
         "sales_seconds": "60", "pause_seconds": "10", "variant": "75", "prize_plan": "", "active": "on",
     }  # fmt: skip
 
-    refused = manager_client(site, "pt").post(reverse("online:room_create"), data)
+    refused = logged_in(site.manager, "pt").post(reverse("online:room_create"), data)
 
     assert refused.status_code == 200
     errors = refused.context["form"].errors
@@ -445,7 +438,7 @@ def test_r90_the_screen_refuses_a_continuous_room_with_nothing_to_sell_on_its_va
 
 
 def test_r90_the_api_refuses_a_continuous_room_with_nothing_to_sell(site):
-    client = manager_client(site)
+    client = logged_in(site.manager, "en")
     body = {"hall": site.hall.pk, "name": "API", "mode": "continuous", "ball_interval": "2"}
     refused = client.post("/api/online/rooms/", json.dumps(body), content_type="application/json")
     assert refused.status_code == 400
@@ -484,7 +477,7 @@ def test_a_room_is_not_switched_to_continuous_while_one_of_its_sessions_is_sched
         services.online_room_update(online_room=site.online, mode="continuous")
     assert list(refused.value.message_dict) == ["mode"]
     assert OnlineRoom.objects.get(pk=site.online.pk).mode == RoomMode.SESSION
-    page = manager_client(site, "pt").post(
+    page = logged_in(site.manager, "pt").post(
         reverse("online:room_detail", args=[site.online.pk]),
         {"name": "Online 1", "mode": "continuous", "ball_interval": "2", "sales_seconds": "60",
          "pause_seconds": "10", "variant": "90", "prize_plan": "", "active": "on"},

@@ -1,4 +1,5 @@
-"""A hall with a cashier and a manager, another hall's cashier, and players made on demand."""
+"""A hall with a cashier and a manager, another hall's cashier, and players made on demand; the
+registration form and API body a new player sends."""
 
 from __future__ import annotations
 
@@ -15,6 +16,40 @@ from bingo.models import Player
 from bingo.players import services
 from halls.models import Hall, StaffMembership
 from tests.factories import DEFAULT_PASSWORD, UserFactory
+
+
+def registration_form(username: str = "joana", **fields: object) -> dict[str, object]:
+    """The registration page's form as an adult, Joana Lopes, fills it in (e-mail
+    ``<username>@example.cv``, password DEFAULT_PASSWORD); ``fields`` change any field, and one
+    given as None is left out."""
+    data: dict[str, object] = {
+        "username": username,
+        "email": f"{username}@example.cv",
+        "first_name": "Joana",
+        "last_name": "Lopes",
+        "birth_date": "1991-02-03",
+        "password1": DEFAULT_PASSWORD,
+        "password2": DEFAULT_PASSWORD,
+        "adult_confirmed": "on",
+    }
+    data.update(fields)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def registration_body(username: str = "api-ana", **fields: object) -> dict[str, object]:
+    """The registration API's body from an adult, Ana Fortes (e-mail ``<username>@example.cv``,
+    password DEFAULT_PASSWORD); ``fields`` change any field."""
+    body: dict[str, object] = {
+        "username": username,
+        "email": f"{username}@example.cv",
+        "first_name": "Ana",
+        "last_name": "Fortes",
+        "password": DEFAULT_PASSWORD,
+        "birth_date": "1988-10-01",
+        "adult_confirmed": True,
+    }
+    body.update(fields)
+    return body
 
 
 def staff(hall: Hall, role: Role, username: str) -> User:

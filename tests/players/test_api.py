@@ -11,8 +11,7 @@ from django.urls import reverse
 
 from bingo.models import Player
 from bingo.players import selectors
-from tests.factories import DEFAULT_PASSWORD
-from tests.players.conftest import Halls
+from tests.players.conftest import Halls, registration_body
 
 
 def post(client: Client, url: str, body: object) -> object:
@@ -20,17 +19,8 @@ def post(client: Client, url: str, body: object) -> object:
 
 
 def registration(**fields: object) -> dict[str, object]:
-    body: dict[str, object] = {
-        "username": "api-ana",
-        "email": "Api.Ana@example.cv",
-        "first_name": "Ana",
-        "last_name": "Fortes",
-        "password": DEFAULT_PASSWORD,
-        "birth_date": "1988-10-01",
-        "adult_confirmed": True,
-    }
-    body.update(fields)
-    return body
+    """The API's body from Ana, her e-mail in mixed case."""
+    return registration_body(**{"email": "Api.Ana@example.cv", **fields})
 
 
 def test_register_through_the_api_with_the_csrf_cookie(halls: Halls) -> None:

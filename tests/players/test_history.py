@@ -29,11 +29,13 @@ from tests.autodraw.helpers import (
     Clock,
     OnlineHall,
     Tasks,
+    close_sales,
     committed,
+    next_game,
     online_buy,
     play_to_the_end,
-    reconcile,
 )
+from tests.clients import logged_in
 
 pytestmark = pytest.mark.django_db
 
@@ -48,23 +50,8 @@ class Played:
     annulled: Game
 
 
-def _next_game(lobby: OnlineHall, clock: Clock) -> Game:
-    """Let the room's pause pass and the reconciler open the next game (R90)."""
-    for _ in range(30):
-        reconcile()
-        selling = Game.objects.filter(session__room=lobby.room, state=Game.State.SELLING).first()
-        if selling is not None:
-            return selling
-        clock.advance(5)
-    raise AssertionError("no game opened")
-
-
 def _start(clock: Clock, game: Game) -> Game:
-    game.refresh_from_db()
-    assert game.sales_close_at is not None
-    clock.to(game.sales_close_at)
-    reconcile()
-    game.refresh_from_db()
+    game = close_sales(clock, game)
     assert game.state == Game.State.DRAWING
     return game
 
@@ -79,12 +66,12 @@ def played(db: None, clock: Clock, tasks: Tasks, monkeypatch: pytest.MonkeyPatch
     for player in (ana, rui):
         user_roles_set(user=player.user, roles=[Role.PLAYER])
 
-    won = _next_game(lobby, clock)
+    won = next_game(lobby, clock)
     online_buy(won, ana, 2)
     list(play_to_the_end(tasks, _start(clock, won)))
 
     clock.advance(2 * 86400)
-    lost = _next_game(lobby, clock)
+    lost = next_game(lobby, clock)
     online_buy(lost, ana, 1)
     rui_sale = online_buy(lost, rui, 1)
     cells = card_set_cells(lobby.card_set)[rui_sale.first_number - 1]
@@ -97,7 +84,7 @@ def played(db: None, clock: Clock, tasks: Tasks, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(draw_services, "next_ball", random_ball)
 
     clock.advance(2 * 86400)
-    annulled = _next_game(lobby, clock)
+    annulled = next_game(lobby, clock)
     online_buy(annulled, ana, 3)
     annulled = _start(clock, annulled)
     tasks.run_next()
@@ -204,15 +191,9 @@ def test_history_takes_a_fixed_number_of_queries(played: Played, django_assert_m
     assert len(one.captured_queries) == len(three.captured_queries)
 
 
-def _login(player: Player) -> Client:
-    client = Client()
-    client.force_login(player.user)
-    return client
-
-
 def test_history_page_in_portuguese_with_totals_and_the_last_game(played: Played) -> None:
     """PT-806/65: the last game's balls in order, the player's cards, the prizes and winners."""
-    client = _login(played.ana)
+    client = logged_in(played.ana.user)
     page = client.get(reverse("players:history"))
     assert page.status_code == 200
     html = page.content.decode()
@@ -240,7 +221,7 @@ def test_history_page_in_portuguese_with_totals_and_the_last_game(played: Played
 
 
 def test_history_page_filter_refuses_bad_dates_and_changes_nothing(played: Played) -> None:
-    client = _login(played.ana)
+    client = logged_in(played.ana.user)
     bad = client.get(reverse("players:history"), {"date_from": "2026-13-40"})
     assert bad.status_code == 400
     assert "Introduza uma data válida" in bad.content.decode() or "data válida" in bad.content.decode()
@@ -252,7 +233,7 @@ def test_history_page_filter_refuses_bad_dates_and_changes_nothing(played: Playe
 
 
 def test_history_csv_has_the_filtered_list(played: Played) -> None:
-    client = _login(played.ana)
+    client = logged_in(played.ana.user)
     response = client.get(reverse("players:history_csv"))
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
@@ -276,7 +257,7 @@ def test_history_csv_keeps_staff_text_from_running_as_a_formula(played: Played) 
     Room.objects.filter(pk=played.won.session.room_id).update(name='=HYPERLINK("http://x","y")')
     rows = list(
         csv.reader(
-            io.StringIO(_login(played.ana).get(reverse("players:history_csv")).content.decode()),
+            io.StringIO(logged_in(played.ana.user).get(reverse("players:history_csv")).content.decode()),
             delimiter=";",
         )
     )
@@ -285,7 +266,7 @@ def test_history_csv_keeps_staff_text_from_running_as_a_formula(played: Played) 
 
 
 def test_history_api(played: Played) -> None:
-    client = _login(played.ana)
+    client = logged_in(played.ana.user)
     body = client.get("/api/players/me/history/").json()
     assert [g["game"] for g in body["games"]] == [played.annulled.pk, played.lost.pk, played.won.pk]
     assert body["staked"] == "600.00"

@@ -4,17 +4,18 @@ withdrawals (real threads, real row locks) never lose or double-count money."""
 
 from __future__ import annotations
 
-import threading
 from decimal import Decimal
+from functools import partial
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, connection, connections, transaction
+from django.db import IntegrityError, connection, transaction
 
 from bingo.common.roles import Role
 from bingo.models import WalletEntry
 from bingo.players import selectors, services
 from halls.models import Hall
+from tests.concurrency import run_threads
 from tests.db_roles import as_table_owner
 from tests.players.conftest import Halls, staff
 
@@ -77,46 +78,33 @@ def test_concurrent_deposits_and_withdrawals_never_lose_or_double_count_money() 
     )
     player = halls.player("corrida")
     halls.deposit(player, "100", key="seed")
-    errors: list[BaseException] = []
     refused: list[str] = []
-    start = threading.Barrier(6)
 
     def desk(index: int) -> None:
-        try:
-            start.wait()
-            for n in range(10):
-                key = f"{index}-{n}"
-                for _try in range(2):  # the form sent twice
-                    try:
-                        if (index + n) % 2:
-                            services.wallet_withdraw(
-                                player=player,
-                                amount=Decimal("25"),
-                                staff=cashiers[index],
-                                reference="CNI",
-                                key=key,
-                            )
-                        else:
-                            services.wallet_deposit(
-                                player=player,
-                                amount=Decimal("10"),
-                                staff=cashiers[index],
-                                reference="CNI",
-                                key=key,
-                            )
-                    except ValidationError:
-                        refused.append(key)  # more than the balance: nothing written
-        except BaseException as exc:
-            errors.append(exc)
-        finally:
-            connections.close_all()
+        for n in range(10):
+            key = f"{index}-{n}"
+            for _try in range(2):  # the form sent twice
+                try:
+                    if (index + n) % 2:
+                        services.wallet_withdraw(
+                            player=player,
+                            amount=Decimal("25"),
+                            staff=cashiers[index],
+                            reference="CNI",
+                            key=key,
+                        )
+                    else:
+                        services.wallet_deposit(
+                            player=player,
+                            amount=Decimal("10"),
+                            staff=cashiers[index],
+                            reference="CNI",
+                            key=key,
+                        )
+                except ValidationError:
+                    refused.append(key)  # more than the balance: nothing written
 
-    threads = [threading.Thread(target=desk, args=(i,)) for i in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    assert not errors, errors
+    run_threads([partial(desk, i) for i in range(6)])
     entries = list(WalletEntry.objects.filter(player=player).order_by("seq"))
     assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
     keys = [e.key for e in entries]

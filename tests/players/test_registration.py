@@ -16,24 +16,14 @@ from django.urls import reverse
 from bingo.common.roles import Role, user_roles
 from bingo.models import Player
 from tests.factories import DEFAULT_PASSWORD
-from tests.players.conftest import Halls
+from tests.players.conftest import Halls, registration_form
 
 NOW = datetime(2025, 6, 15, 12, 0, tzinfo=ZoneInfo("Atlantic/Cape_Verde"))
 
 
 def form(**fields: object) -> dict[str, object]:
-    data: dict[str, object] = {
-        "username": "joana",
-        "email": "Joana@Example.cv",
-        "first_name": "Joana",
-        "last_name": "Lopes",
-        "birth_date": "1991-02-03",
-        "password1": DEFAULT_PASSWORD,
-        "password2": DEFAULT_PASSWORD,
-        "adult_confirmed": "on",
-    }
-    data.update(fields)
-    return {k: v for k, v in data.items() if v is not None}
+    """The page's form from Joana, her e-mail in mixed case."""
+    return registration_form(**{"email": "Joana@Example.cv", **fields})
 
 
 def test_registration_creates_the_user_the_role_and_the_player(halls: Halls) -> None:

@@ -20,8 +20,7 @@ from django.urls import reverse
 from bingo.common.throttling import SlidingWindowThrottle
 from bingo.models import Player
 from bingo.players.api import RegistrationAttemptThrottle, RegistrationMadeThrottle
-from tests.factories import DEFAULT_PASSWORD
-from tests.players.conftest import Halls
+from tests.players.conftest import Halls, registration_body, registration_form
 
 KIOSK = "198.51.100.20"
 T0 = 1_750_000_000.0
@@ -47,44 +46,15 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     return clock
 
 
-def page_form(username: str, **fields: object) -> dict[str, object]:
-    data: dict[str, object] = {
-        "username": username,
-        "email": f"{username}@example.cv",
-        "first_name": "Joana",
-        "last_name": "Lopes",
-        "birth_date": "1991-02-03",
-        "password1": DEFAULT_PASSWORD,
-        "password2": DEFAULT_PASSWORD,
-        "adult_confirmed": "on",
-    }
-    data.update(fields)
-    return data
-
-
-def api_body(username: str, **fields: object) -> dict[str, object]:
-    body: dict[str, object] = {
-        "username": username,
-        "email": f"{username}@example.cv",
-        "first_name": "Ana",
-        "last_name": "Fortes",
-        "password": DEFAULT_PASSWORD,
-        "birth_date": "1988-10-01",
-        "adult_confirmed": True,
-    }
-    body.update(fields)
-    return body
-
-
 def on_page(halls: Halls, username: str, address: str = KIOSK, **fields: object) -> int:
     """One try on the page from ``address``, by a new visitor (a registration logs its maker in)."""
-    data = page_form(username, hall=halls.praia.pk, **fields)
+    data = registration_form(username, hall=halls.praia.pk, **fields)
     return Client().post(reverse("players:register"), data, REMOTE_ADDR=address).status_code
 
 
 def through_api(halls: Halls, username: str, address: str = KIOSK, **fields: object) -> int:
     """One try through the API from ``address``, by a new client."""
-    body = api_body(username, hall=halls.praia.pk, **fields)
+    body = registration_body(username, hall=halls.praia.pk, **fields)
     response = Client().post(
         reverse("api:player-register"), json.dumps(body), content_type="application/json", REMOTE_ADDR=address
     )
@@ -133,7 +103,7 @@ def test_failed_tries_count_up_to_60_an_hour(halls: Halls, clock: Clock) -> None
 
     assert statuses == [200] * 60
     response = Client().post(
-        reverse("players:register"), page_form("valid", hall=halls.praia.pk), REMOTE_ADDR=KIOSK
+        reverse("players:register"), registration_form("valid", hall=halls.praia.pk), REMOTE_ADDR=KIOSK
     )
     assert response.status_code == 429
     assert 0 < int(response["Retry-After"]) <= 3600
@@ -167,7 +137,7 @@ def test_the_window_slides_registrations_free_up_an_hour_after_each(halls: Halls
     clock.now = T0 + 59 * MINUTE
     refused = Client().post(
         reverse("api:player-register"),
-        json.dumps(api_body("c0", hall=halls.praia.pk)),
+        json.dumps(registration_body("c0", hall=halls.praia.pk)),
         content_type="application/json",
         REMOTE_ADDR=KIOSK,
     )
@@ -189,7 +159,7 @@ def _tries_with_forwarded_for(halls: Halls, forwarded_for: list[str]) -> list[in
     for n, value in enumerate(forwarded_for):
         response = Client().post(
             reverse("players:register"),
-            page_form(f"p{n}", hall=halls.praia.pk, password2="other"),
+            registration_form(f"p{n}", hall=halls.praia.pk, password2="other"),
             REMOTE_ADDR="127.0.0.1",
             HTTP_X_FORWARDED_FOR=value,
         )

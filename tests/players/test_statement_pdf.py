@@ -14,6 +14,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from bingo.players.selectors import player_history
+from tests.clients import logged_in
 from tests.players.test_history import Played, _day, played  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db
@@ -23,19 +24,13 @@ def _text(data: bytes) -> str:
     return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
 
 
-def _login(data: Played, who: str = "ana") -> Client:
-    client = Client()
-    client.force_login(getattr(data, who).user)
-    return client
-
-
 def _games_listed(text: str) -> list[int]:
     """The game numbers of the statement's game lines, in order ("… · jogada N (90 bolas)")."""
     return [int(n) for n in re.findall(r"jogada (\d+) \(", text)]
 
 
 def test_r100_the_pdf_statement_has_the_totals_and_every_game(played: Played) -> None:  # noqa: F811
-    response = _login(played).get(reverse("players:history_pdf"))
+    response = logged_in(played.ana.user).get(reverse("players:history_pdf"))
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
     assert "historico.pdf" in response["Content-Disposition"]
@@ -61,7 +56,7 @@ def test_r100_the_pdf_statement_has_the_totals_and_every_game(played: Played) ->
 
 def test_the_pdf_takes_the_same_date_filter(played: Played) -> None:  # noqa: F811
     day = _day(played, played.lost)
-    client = _login(played)
+    client = logged_in(played.ana.user)
     response = client.get(reverse("players:history_pdf"), {"date_from": day, "date_to": day})
     text = _text(response.content)
     assert _games_listed(text) == [played.lost.number]
@@ -71,12 +66,12 @@ def test_the_pdf_takes_the_same_date_filter(played: Played) -> None:  # noqa: F8
 
 def test_the_history_page_links_the_pdf_with_its_filter(played: Played) -> None:  # noqa: F811
     day = _day(played, played.won)
-    html = _login(played).get(reverse("players:history"), {"date_from": day}).content.decode()
+    html = logged_in(played.ana.user).get(reverse("players:history"), {"date_from": day}).content.decode()
     assert f"{reverse('players:history_pdf')}?date_from={day}" in html
 
 
 def test_the_api_gives_the_same_pdf_and_only_the_players_own(played: Played) -> None:  # noqa: F811
-    api = _login(played).get("/api/players/me/history/pdf/", HTTP_ACCEPT="application/pdf")
+    api = logged_in(played.ana.user).get("/api/players/me/history/pdf/", HTTP_ACCEPT="application/pdf")
     assert api.status_code == 200
     assert api["Content-Type"] == "application/pdf"
     assert _games_listed(_text(api.content)) == [
@@ -85,9 +80,9 @@ def test_the_api_gives_the_same_pdf_and_only_the_players_own(played: Played) -> 
         played.won.number,
     ]
     day = _day(played, played.won)
-    only = _login(played).get("/api/players/me/history/pdf/", {"from": day, "to": day})
+    only = logged_in(played.ana.user).get("/api/players/me/history/pdf/", {"from": day, "to": day})
     assert _games_listed(_text(only.content)) == [played.won.number]
-    rui = _text(_login(played, "rui").get(reverse("players:history_pdf")).content)
+    rui = _text(logged_in(played.rui.user).get(reverse("players:history_pdf")).content)
     assert _games_listed(rui) == [played.lost.number]
     staff = Client()
     staff.force_login(played.lobby.cashier)

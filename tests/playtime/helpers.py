@@ -4,25 +4,14 @@
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
 from django.test import Client
 
 from bingo.common.roles import Role, user_roles_set
 from bingo.draw import services as draw_services
 from bingo.models import Game, Player
 from cards.selectors import card_set_cells
-from tests.autodraw.helpers import Clock, OnlineHall, Tasks, online_buy, play_to_the_end, reconcile
-
-
-def next_game(lobby: OnlineHall, clock: Clock) -> Game:
-    """Let the pause pass and the reconciler open the room's next game (R90)."""
-    for _ in range(30):
-        reconcile()
-        selling = Game.objects.filter(session__room=lobby.room, state=Game.State.SELLING).first()
-        if selling is not None:
-            return selling
-        clock.advance(5)
-    raise AssertionError("no game opened")
+from tests.autodraw.helpers import Clock, OnlineHall, Tasks, next_game, online_buy, play_out
+from tests.clients import logged_in
 
 
 def play_game(
@@ -40,12 +29,7 @@ def play_game(
         first = [int(v) for row in cells for v in row if v]
         order = first + [n for n in range(1, 91) if n not in first]
         monkeypatch.setattr(draw_services, "next_ball", lambda variant, drawn, rng: order[len(list(drawn))])
-    game.refresh_from_db()
-    assert game.sales_close_at is not None
-    clock.to(game.sales_close_at)
-    reconcile()
-    list(play_to_the_end(tasks, game))
-    game.refresh_from_db()
+    game = play_out(clock, tasks, game)
     assert game.state in (Game.State.FINISHED, Game.State.ANNULLED)
     return game
 
@@ -58,7 +42,4 @@ def player(lobby: OnlineHall, name: str) -> Player:
 
 def client_for(made: Player) -> Client:
     """The test client logged in as ``made`` (the login signal starts the play session)."""
-    client = Client()
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "pt"
-    client.force_login(made.user)
-    return client
+    return logged_in(made.user, "pt")

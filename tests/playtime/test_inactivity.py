@@ -12,8 +12,8 @@ from django.urls import reverse
 from bingo.models import PlaySession
 from bingo.playtime import selectors, services
 from bingo.playtime.tasks import end_due_task
-from tests.autodraw.helpers import Clock, OnlineHall, Tasks
-from tests.playtime.helpers import client_for, next_game, play_game, player
+from tests.autodraw.helpers import Clock, OnlineHall, Tasks, next_game
+from tests.playtime.helpers import client_for, play_game, player
 
 pytestmark = pytest.mark.django_db
 

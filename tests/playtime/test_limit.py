@@ -17,8 +17,8 @@ from bingo.online import services as online_services
 from bingo.players.selectors import wallet_balance
 from bingo.playtime import services
 from bingo.playtime.selectors import play_limits
-from tests.autodraw.helpers import Clock, OnlineHall
-from tests.playtime.helpers import client_for, next_game, player
+from tests.autodraw.helpers import Clock, OnlineHall, next_game
+from tests.playtime.helpers import client_for, player
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from django.urls import reverse
 from bingo.models import PlaySession, WalletEntry
 from bingo.playtime import selectors, services
 from bingo.playtime.tasks import end_due_task
-from tests.autodraw.helpers import Clock, OnlineHall, Tasks
+from tests.autodraw.helpers import Clock, OnlineHall, Tasks, close_sales, committed, next_game, online_buy
 from tests.factories import DEFAULT_PASSWORD
 from tests.playtime.helpers import client_for, play_game, player
 
@@ -80,16 +80,12 @@ def test_the_summary_counts_a_refund_of_an_annulled_game(
 ) -> None:
     """PT-806/67: a game annulled and refunded (R98) shows as refunded, the net nothing lost."""
     from bingo.faults import services as fault_services
-    from tests.autodraw.helpers import committed, online_buy, reconcile
-    from tests.playtime.helpers import next_game
 
     ana = player(lobby, "ana")
     session = services.play_session_start(player=ana)
     game = next_game(lobby, clock)
     online_buy(game, ana, 2)
-    clock.to(game.sales_close_at)
-    reconcile()
-    game.refresh_from_db()
+    game = close_sales(clock, game)
     # R98: no ball drawn yet, a fault of the system makes the game null at once.
     committed(lambda: fault_services.online_game_fault(game=game, user=lobby.manager, reason="Falha"))
     ended = services.play_session_end(session=session, reason="logout")

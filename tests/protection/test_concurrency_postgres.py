@@ -4,62 +4,43 @@ moment are judged one after another and a limit or an exclusion holds for all of
 
 from __future__ import annotations
 
-import threading
+from collections.abc import Callable
 from decimal import Decimal
+from functools import partial
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection, connections
 
 from bingo.models import Sale, WalletEntry
 from bingo.online import services as online_services
 from bingo.players.selectors import wallet_balance
 from bingo.protection import services
+from tests.concurrency import postgresql_only, run_threads
 from tests.online.helpers import OnlineSetup
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def _pg_only() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("row-lock races are meaningful on PostgreSQL only (SQLite serializes writers)")
-
-
-def _run(threads: list[threading.Thread]) -> None:
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
 
 
 def test_r101_eight_purchases_at_once_pass_a_loss_limit_only_as_often_as_it_allows() -> None:
     """The daily loss limit of 30 allows three cards of 10: eight threads each buy one at once,
     in four games selling at once (so the series' locks do not queue them: only the player's row
     does); exactly three pass, the other five are refused by the limit, and the wallet paid 30."""
-    _pg_only()
+    postgresql_only()
     site = OnlineSetup(name="Sala Corrida Limite")
     games = [site.game(site.series(n)) for n in range(1, 5)]
     player = site.player("1000.00")
     services.player_limit_set(player=player, kind="loss", period="day", amount="30")
-    start = threading.Barrier(8)
-    errors: list[BaseException] = []
     passed: list[int] = []
     refused: list[str] = []
 
     def buyer(index: int) -> None:
         try:
-            start.wait()
             online_services.online_buy(player=player, game=games[index % 4], quantity=1, key=f"t{index}")
             passed.append(index)
         except ValidationError as exc:
             refused.extend(exc.messages)
-        except BaseException as exc:
-            errors.append(exc)
-        finally:
-            connections.close_all()
 
-    _run([threading.Thread(target=buyer, args=(i,)) for i in range(8)])
-    assert not errors, errors
+    run_threads([partial(buyer, i) for i in range(8)])
     assert len(passed) == 3
     assert len(refused) == 5
     assert all("limite diário de perdas de 30 CVE" in m for m in refused)
@@ -72,38 +53,24 @@ def test_r101_a_self_exclusion_landing_among_purchases_stops_every_later_one() -
     """Eight threads buy one card each while the player excludes themself: every purchase that
     passed was written before the exclusion (its wallet entry is older), every other one was
     refused by it, and none is written after it."""
-    _pg_only()
+    postgresql_only()
     site = OnlineSetup(name="Sala Corrida Exclusao")
     games = [site.game(site.series(n)) for n in range(1, 5)]
     player = site.player("1000.00")
-    start = threading.Barrier(9)
-    errors: list[BaseException] = []
     refused: list[str] = []
 
     def buyer(index: int) -> None:
         try:
-            start.wait()
             online_services.online_buy(player=player, game=games[index % 4], quantity=1, key=f"x{index}")
         except ValidationError as exc:
             refused.extend(exc.messages)
-        except BaseException as exc:
-            errors.append(exc)
-        finally:
-            connections.close_all()
 
     def excluder() -> None:
-        try:
-            start.wait()
-            services.player_self_exclude(player=player, length="1m", confirmed=True)
-        except BaseException as exc:
-            errors.append(exc)
-        finally:
-            connections.close_all()
+        services.player_self_exclude(player=player, length="1m", confirmed=True)
 
-    threads = [threading.Thread(target=buyer, args=(i,)) for i in range(8)]
-    threads.insert(4, threading.Thread(target=excluder))
-    _run(threads)
-    assert not errors, errors
+    workers: list[Callable[[], object]] = [partial(buyer, i) for i in range(8)]
+    workers.insert(4, excluder)
+    run_threads(workers)
     exclusion = player.exclusions.get()
     bought = list(WalletEntry.objects.filter(player=player, kind="purchase"))
     assert len(bought) + len(refused) == 8

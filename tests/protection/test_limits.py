@@ -10,10 +10,10 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 
-from bingo.models import Game, PlayerLimit, Sale, WalletEntry
+from bingo.models import PlayerLimit, Sale, WalletEntry
 from bingo.players.selectors import wallet_balance
 from bingo.protection import selectors, services
-from tests.autodraw.helpers import Clock, OnlineHall, Tasks, online_buy, play_to_the_end, reconcile
+from tests.autodraw.helpers import Clock, OnlineHall, Tasks, next_game, online_buy, play_out
 from tests.protection.conftest import WEDNESDAY_NOON, Site
 
 pytestmark = pytest.mark.django_db
@@ -206,17 +206,6 @@ def test_r101_refunds_reduce_the_loss(site: Site, clock: Clock) -> None:
     site.buy(player, 3)
 
 
-def _next_game(lobby: OnlineHall, clock: Clock) -> Game:
-    """Let the room's pause pass and the reconciler open the next game (R90)."""
-    for _ in range(30):
-        reconcile()
-        selling = Game.objects.filter(session__room=lobby.room, state=Game.State.SELLING).first()
-        if selling is not None:
-            return selling
-        clock.advance(5)
-    raise AssertionError("no game opened")
-
-
 def test_r101_the_loss_is_stakes_less_prizes(db: None, clock: Clock, tasks: Tasks) -> None:
     """The only buyer of a game wins its prizes (paid into the wallet by the online loop, R97):
     the loss of the day is the stake less those prizes, and the limit leaves room for them."""
@@ -225,18 +214,15 @@ def test_r101_the_loss_is_stakes_less_prizes(db: None, clock: Clock, tasks: Task
     lobby.series(1, price="100.00")
     ana = lobby.player("ana")
     services.player_limit_set(player=ana, kind="loss", period="day", amount="200")
-    game = _next_game(lobby, clock)
+    game = next_game(lobby, clock)
     online_buy(game, ana, 2)
-    game.refresh_from_db()
-    clock.to(game.sales_close_at)
-    reconcile()
-    list(play_to_the_end(tasks, game))
+    play_out(clock, tasks, game)
     prizes = sum(e.amount for e in WalletEntry.objects.filter(player=ana, kind="prize"))
     assert prizes == Decimal("160.00")  # line and bingo of the 200 staked, both Ana's
     day = {(x.kind, x.period): x for x in selectors.limit_overview(player=ana)}["loss", "day"]
     assert (day.used, day.left) == (Decimal("40.00"), Decimal("160.00"))
     # Without the prizes the limit of 200 would be spent; with them, one card more passes.
-    nxt = _next_game(lobby, clock)
+    nxt = next_game(lobby, clock)
     online_buy(nxt, ana, 1)
     with pytest.raises(ValidationError, match="60 CVE is left today and these cards cost 100 CVE"):
         online_buy(nxt, ana, 1)

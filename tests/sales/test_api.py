@@ -12,19 +12,12 @@ from bingo.games import services
 from bingo.models import Game, Sale
 from cards.models import Series
 from halls.models import StaffMembership
-from tests.common.access import refused_status
-from tests.factories import UserFactory
-from tests.games.world import CALLERS, STAFF, UNUSABLE, World, api, sell
+from tests.clients import api
+from tests.common.access import CALLERS, STAFF, refused_status
+from tests.factories import UserFactory, two_halls
+from tests.games.world import UNUSABLE, World, sell
 
-
-@pytest.fixture
-def praia(db):
-    return World("Sala Praia")
-
-
-@pytest.fixture
-def mindelo(db):
-    return World("Sala Mindelo")
+praia, mindelo = two_halls(World)
 
 
 # --- who may sell, and read the sales ------------------------------------------------------------

@@ -13,7 +13,6 @@ from django.test import Client
 from django.urls import reverse
 
 from bingo.common.roles import Role
-from bingo.games import services
 from bingo.models import Sale
 from bingo.sales import services as sales_services
 from halls.models import StaffMembership
@@ -112,12 +111,7 @@ def test_the_receipt_time_is_the_halls(db: None, client: Client) -> None:
 
 def test_a_rollover_sale_shows_both_series_on_the_receipt(db: None, client: Client) -> None:
     desk = Desk(name="Sala Rollover")
-    services.game_close_sales(game=desk.selling)
-    first, second = desk.on_sale, desk.series(2)
-    warm_up = desk.game(first)
-    desk.sell(warm_up, 85)
-    services.game_close_sales(game=warm_up)
-    desk.selling = desk.game(first, second)
+    desk.roll_over()
     client.force_login(desk.cashier)
     key = sell_through_the_screen(english(client), desk, quantity=8, cash="1000")
 

@@ -3,14 +3,14 @@ hall isolation, the R40 announcement, and concurrent cashiers on PostgreSQL."""
 
 from __future__ import annotations
 
-import threading
 import uuid
 from datetime import timedelta
 from decimal import Decimal
+from functools import partial
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, connection, connections, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone, translation
 
 from bingo.common.roles import Role
@@ -20,6 +20,7 @@ from bingo.sales import services as sales_services
 from cards.models import Series
 from halls.models import CashDesk, Hall, Room, StaffMembership
 from tests.cards.factories import HallFactory, card_set_make, series_make
+from tests.concurrency import postgresql_only, run_threads
 from tests.db_roles import as_table_owner
 from tests.factories import UserFactory
 
@@ -252,8 +253,7 @@ def test_postgres_refuses_changing_a_sale_or_selling_a_card_twice(praia):
 def test_concurrent_cashiers_never_skip_or_repeat_a_number():
     """Eight cashiers sell at once (real threads, real row locks): the numbers sold are exactly
     41..90 of the first series and then 1..M of the second (M <= 40), each once."""
-    if connection.vendor != "postgresql":
-        pytest.skip("row-lock races are meaningful on PostgreSQL only (SQLite serializes writers)")
+    postgresql_only()
     hall = HallSetup(name="Sala Corrida")
     first, second = hall.series(1), hall.series(2)
     warm_up = hall.game(first)
@@ -265,33 +265,20 @@ def test_concurrent_cashiers_never_skip_or_repeat_a_number():
         user = UserFactory(username=f"caixa-{i}")
         StaffMembership.objects.create(hall=hall.hall, user=user, role=Role.CASHIER.value)
         cashiers.append((user, CashDesk.objects.create(hall=hall.hall, name=f"Caixa {i + 10}")))
-    errors: list[BaseException] = []
     refused = []
-    start = threading.Barrier(8)
 
     def cashier(index: int) -> None:
         user, desk = cashiers[index]
-        try:
-            start.wait()
-            for n in range(12):
-                try:
-                    sales_services.sale_make(
-                        game=game, quantity=1 + (index + n) % 3, cash_desk=desk, cashier=user,
-                        cash_received=Decimal("1000"), request_key=f"race-{index}-{n}",
-                    )  # fmt: skip
-                except ValidationError:
-                    refused.append(index)  # the game ran out of cards: fine, nothing sold
-        except BaseException as exc:
-            errors.append(exc)
-        finally:
-            connections.close_all()
+        for n in range(12):
+            try:
+                sales_services.sale_make(
+                    game=game, quantity=1 + (index + n) % 3, cash_desk=desk, cashier=user,
+                    cash_received=Decimal("1000"), request_key=f"race-{index}-{n}",
+                )  # fmt: skip
+            except ValidationError:
+                refused.append(index)  # the game ran out of cards: fine, nothing sold
 
-    threads = [threading.Thread(target=cashier, args=(i,)) for i in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    assert not errors, errors
+    run_threads([partial(cashier, i) for i in range(8)])
 
     sold: dict[str, list[int]] = {"A-1": [], "A-2": []}
     for sale in Sale.objects.filter(game=game).select_related("series"):

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from bingo.common.roles import Role, user_roles_set
 from bingo.games import services
-from bingo.models import Sale
+from bingo.models import Game, Sale
 from halls.models import CashDesk, StaffMembership
 from tests.conftest import MakeUser
 from tests.factories import UserFactory
@@ -31,6 +31,17 @@ class Desk(HallSetup):
         user_roles_set(user=self.cashier, roles=[Role.CASHIER])
         self.on_sale = self.series(1)
         self.selling = self.game(self.on_sale)
+
+    def roll_over(self) -> Game:
+        """Close ``selling`` for a new selling game of A-1 and A-2 whose A-1 has five cards left
+        (85 sold in a game before): a sale of more than five rolls into A-2 (R38)."""
+        services.game_close_sales(game=self.selling)
+        first, second = self.on_sale, self.series(2)
+        warm_up = self.game(first)
+        self.sell(warm_up, 85)
+        services.game_close_sales(game=warm_up)
+        self.selling = self.game(first, second)
+        return self.selling
 
 
 @pytest.fixture
@@ -122,12 +133,7 @@ def test_a_double_submit_sells_once(cashier: Client, praia: Desk) -> None:
 
 def test_the_sale_rolls_into_the_second_series_and_the_receipt_shows_both(db: None, client: Client) -> None:
     desk = Desk(name="Sala Rollover")
-    services.game_close_sales(game=desk.selling)
-    first, second = desk.on_sale, desk.series(2)
-    warm_up = desk.game(first)
-    desk.sell(warm_up, 85)
-    services.game_close_sales(game=warm_up)
-    desk.selling = desk.game(first, second)
+    desk.roll_over()
     client.force_login(desk.cashier)
     english(client)
     key = key_of(client.get(f"{SCREEN}?jogo={desk.selling.pk}&caixa={desk.desk.pk}").content.decode())

@@ -14,18 +14,12 @@ from actas.audit.selectors import SOURCES, AuditCursor, AuditRow, audit_event_li
 from bingo.games import services
 from bingo.models import Ball, Sale
 from tests.actas.world import AuditedHall
+from tests.factories import two_halls
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def praia() -> AuditedHall:
-    return AuditedHall("Sala Praia")
-
-
-@pytest.fixture
-def mindelo() -> AuditedHall:
-    return AuditedHall("Sala Mindelo")
+praia, mindelo = two_halls(AuditedHall)
 
 
 def everything(**filters: object) -> list[AuditRow]:

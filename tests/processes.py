@@ -1,0 +1,81 @@
+"""The tests that start real processes (uvicorn, `make up`, `manage.py runlocal`): a free port, the
+uvicorn command, the wait until a process serves, its stop, and a login through the form."""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from http.client import HTTPResponse
+from pathlib import Path
+
+import pytest
+
+#: The repository: the processes run from there.
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+
+
+def free_port() -> int:
+    """A TCP port of ``HOST`` nobody listens on (the system's pick)."""
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+def uvicorn(port: int, *flags: str) -> list[str]:
+    """The command serving ``bingo.asgi:application`` with uvicorn on ``HOST:port``, then ``flags``."""
+    return [
+        *(sys.executable, "-m", "uvicorn", "bingo.asgi:application"),
+        *("--host", HOST, "--port", str(port), *flags),
+    ]
+
+
+def wait_until_serving(
+    process: subprocess.Popen[bytes],
+    answer: Callable[[], object],
+    output: Callable[[], str],
+    *,
+    timeout: float,
+    failure: str = "uvicorn did not start",
+    pause: float = 0.2,
+) -> None:
+    """Call ``answer()`` (a request, a connection) until it raises no ``OSError``: the process
+    serves. Fails the test with ``failure`` and the process's ``output()`` if the process ends or
+    ``timeout`` seconds pass first."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            answer()
+            return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"{failure}:\n{output()}")
+            time.sleep(pause)
+
+
+def stop(process: subprocess.Popen[bytes], timeout: float = 15) -> None:
+    """Terminate ``process`` and wait for it; killed if it is still there after ``timeout`` s."""
+    process.terminate()
+    try:
+        process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(5)
+
+
+def log_in_through_form(
+    opener: urllib.request.OpenerDirector, base: str, username: str, password: str
+) -> HTTPResponse:
+    """Log in through the login form at ``base`` (its CSRF token read from the page first) as a
+    browser would, with ``opener``'s cookies; the answer, after the redirects, unread."""
+    page = opener.open(f"{base}/entrar/", timeout=10).read().decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    assert token is not None
+    form = {"csrfmiddlewaretoken": token[1], "username": username, "password": password}
+    return opener.open(f"{base}/entrar/", data=urllib.parse.urlencode(form).encode(), timeout=10)
