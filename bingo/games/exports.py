@@ -140,12 +140,15 @@ def _ball_replacements(session: Session, when: Clock) -> list[dict[str, Any]]:
 
 
 def _double_cards(game: Game) -> dict[str, Any] | None:
-    """R15: which game of double cards this is, and the other one's number."""
+    """R15: which game of double cards this is, and the other one's number. The first game's
+    entry in the acta is recorded when it ends, before the second game exists; R15 makes the
+    session's next game the second (``doubles.doubles_before``), so the first names it by its
+    number then. A first game annulled refunded the double cards in full: no second game."""
     if game.doubles_of_id is not None:
         return {"game": "second", "other_game": game.doubles_of.number if game.doubles_of else None}
-    second = Game.objects.filter(doubles_of=game).values_list("number", flat=True).first()
     if doubles.sells_doubles(game):
-        return {"game": "first", "other_game": second}
+        annulled = game.state == Game.State.ANNULLED
+        return {"game": "first", "other_game": None if annulled else game.number + 1}
     return None
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
 import pytest
@@ -12,6 +13,7 @@ from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
+from actas.models import ActaEntry
 from bingo.draw import services as draw_services
 from bingo.engine.sales import double_card_halves
 from bingo.games import doubles, exports, services
@@ -311,3 +313,18 @@ def test_the_api_plays_the_double_cards(client, hall: Doubles) -> None:
     ]
     client.force_login(hall.caller)
     assert client.post(path).status_code == 403  # a caller of the hall may not
+
+
+def test_the_first_games_acta_entry_names_the_second_game_before_it_exists(hall: Doubles) -> None:  # R15, R61
+    """Issue 22: the first game's entry is recorded when it ends, before the second game is made;
+    it names the session's next game, the one R15 plays the double cards in, as the export does
+    once both are played."""
+    first = hall.first_game(cards=6)
+    hall.finish(first, 6)
+    entry = json.loads(ActaEntry.objects.get(game=first).content)
+    assert entry["export"]["double_cards"] == {"game": "first", "other_game": first.number + 1}
+    second = hall.second_game()
+    assert second.number == first.number + 1
+    one, two = exports.session_export_data(session=hall.session)["games"]
+    assert one["double_cards"] == entry["export"]["double_cards"]
+    assert two["double_cards"] == {"game": "second", "other_game": first.number}
