@@ -6,9 +6,9 @@ refusals on a form and a screen's form saved or refused."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from datetime import datetime, tzinfo
-from types import TracebackType
 from typing import Any
 
 from django import forms
@@ -165,29 +165,16 @@ def form_saved(form: forms.Form, **save_kwargs: Any) -> Any:
         return None
 
 
-class _ServiceErrorsOn:
-    """``service_errors_on``'s context: see there."""
-
-    def __init__(self, form: forms.Form, aliases: dict[str, str | None] | None) -> None:
-        self.form = form
-        self.aliases = aliases
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        if isinstance(exc, ValidationError):
-            add_service_errors(self.form, exc, self.aliases)
-        # None: the exception, if any, goes on (the view sees the refusal)
-
-
-def service_errors_on(form: forms.Form, aliases: dict[str, str | None] | None = None) -> _ServiceErrorsOn:
+@contextmanager
+def service_errors_on(form: forms.Form, aliases: dict[str, str | None] | None = None) -> Iterator[None]:
     """A form's ``save`` calls its service inside this: a ValidationError the service raises is
     put on the form's fields (``add_service_errors``) and raised on, so the view renders the form
     again with them (``form_saved``)."""
-    return _ServiceErrorsOn(form, aliases)
+    try:
+        yield
+    except ValidationError as exc:
+        add_service_errors(form, exc, aliases)
+        raise
 
 
 def refusal_flash(request: HttpRequest, exc: ValidationError) -> None:
