@@ -120,21 +120,21 @@ def problem_text(problem: acta.Problem, language: str = "pt") -> str:
     return text + (_GAME[lang] % values if problem.game is not None else "")
 
 
-def _read_json(path: str) -> object:
+def json_read(path: str) -> object:
     return json.loads(Path(path).read_text(encoding="utf-8"))
 
 
-def _key_text(value: str) -> str:
+def key_text(value: str) -> str:
     """A public key given as its text (base64 or PEM) or as a file holding it."""
     path = Path(value)
     return path.read_text(encoding="utf-8") if path.is_file() else value
 
 
-def _receipts(paths: Sequence[str]) -> list[object]:
+def receipts_read(paths: Sequence[str]) -> list[object]:
     """The receipts in those files: one receipt per file, or a list of them."""
     found: list[object] = []
     for path in paths:
-        data = _read_json(path)
+        data = json_read(path)
         found.extend(data if isinstance(data, list) else [data])
     return found
 
@@ -171,13 +171,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     text = _TEXT[args.language]
     try:
-        data = _read_json(args.file)
-        receipts = _receipts(args.receipt)
+        data = json_read(args.file)
+        receipts = receipts_read(args.receipt)
     except (OSError, ValueError) as error:
         sys.stderr.write(text["unreadable"] % {"path": args.file, "why": error} + "\n")
         return 2
     try:
-        trusted = [acta.public_key_parse(_key_text(key)) for key in args.public_key] or None
+        trusted = [acta.public_key_parse(key_text(key)) for key in args.public_key] or None
     except (OSError, ValueError) as error:
         sys.stderr.write(text["bad_key"] % {"why": error} + "\n")
         return 2
