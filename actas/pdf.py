@@ -5,8 +5,9 @@ The input is the acta's plain data (``actas.selectors.acta_document``, the same 
 download gives): the session, every recorded game in order with its content (the
 ``session_export`` form of that game) and its place in the hash chain, the notes (complaints and
 the decision taken, equipment failures, occurrences), the ball replacements, the fate of the
-cards (R51-R52), and the chain's final hash. Nothing here reads the database, so no lock is held
-while rendering.
+cards (R51-R52), and the chain's final hash. After the first page's summary, every item R61
+says the acta states, a) to m), each with its values or «nenhuma» (``actas.r61``, which the
+screen renders too). Nothing here reads the database, so no lock is held while rendering.
 
 Every page carries the hall, the session, "página N de M" and the chain's final hash, so a
 page taken out of the acta still says which acta and which state of it it belongs to. The
@@ -19,33 +20,20 @@ fraction of a second (bench/acta.py).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
-from decimal import Decimal
 from typing import Any, BinaryIO
 
 from django.utils.translation import gettext as _
+from reportlab.lib.units import mm
 
-from bingo.common.money import money_display
-from bingo.common.pdf import FONT_MONO, LABEL_WIDTH, LEADING, PageWriter, page_writer
+from actas.r61 import acta_r61_items
+from actas.r61 import money_text as _money
+from actas.r61 import when_text as _when
+from bingo.common.pdf import FONT_BOLD, FONT_MONO, LABEL_WIDTH, LEADING, PageWriter, page_writer
 
 Data = Mapping[str, Any]
 
-
-def _when(value: object) -> str:
-    """An ISO 8601 time of the acta's data as the hall reads it: day/month/year hours:minutes:seconds
-    (the hall's time zone is stated once, on the first page)."""
-    if not value:
-        return "—"
-    try:
-        return f"{datetime.fromisoformat(str(value)):%d/%m/%Y %H:%M:%S}"
-    except ValueError:
-        return str(value)
-
-
-def _money(value: object, currency: str) -> str:
-    """An amount of the acta's data (a string with two decimals, as the export writes money) as
-    the acta prints it: "1500.00 CVE"; "—" for none."""
-    return "—" if value is None else money_display(Decimal(str(value)), currency, style="plain")
+#: How far an R61 item's values sit under its name.
+R61_INDENT = 6 * mm
 
 
 def _kind(kind: str) -> str:
@@ -222,6 +210,7 @@ def render_acta_pdf(acta: Data, out: BinaryIO) -> int:
     w = page_writer(out, head=head, foot=_("Seal: %(hash)s") % {"hash": final}, author=str(hall["name"]))
 
     _summary(w, acta, currency, final)
+    _r61(w, acta)
     entries: Sequence[Data] = acta.get("entries", [])
     w.title(_("Games"), size=11)
     for entry in entries:
@@ -269,6 +258,18 @@ def _summary(w: PageWriter, acta: Data, currency: str, final: str) -> None:
     w.field(_("Last hash of the games"), chains.get("entries"), font=FONT_MONO)
     w.field(_("Last hash of the notes"), chains.get("notes"), font=FONT_MONO)
     w.field(_("Seal of the acta (SHA-256)"), final, font=FONT_MONO)
+
+
+def _r61(w: PageWriter, acta: Data) -> None:
+    """Every item R61 says the acta states, a) to m), whether or not it happened: each item's
+    values, or that there was none («nenhuma»), as the screen shows them (``actas.r61``)."""
+    w.title(_("What the acta must state (R61)"), size=11)
+    for item in acta_r61_items(acta):
+        w.room(LEADING * 2)  # an item's name starts on the page that shows its first value
+        w.text(f"{item['item']}) {item['label']}", font=FONT_BOLD)
+        for value in item["values"] or [item["none"]]:
+            w.text(value, indent=R61_INDENT)
+    w.gap()
 
 
 def _notes(w: PageWriter, notes: Sequence[Data]) -> None:

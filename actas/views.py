@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET
 from actas.audit.selectors import AuditCursor, audit_event_list, audit_people
 from actas.forms import AuditFilterForm
 from actas.pdf import render_acta_pdf
+from actas.r61 import acta_r61_items
 from actas.selectors import acta_document, acta_verify
 from bingo.common.roles import Role, role_required
 from bingo.games import selectors as game_selectors
@@ -80,9 +81,11 @@ def _session_or_404(request: HttpRequest, pk: int) -> Session:
 def acta_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The session's acta on screen (R58-R61), game by game as recorded, with its notes, the
     ball sets' checks and replacements, the cards' fate and the seal; ``?verificar=1`` recomputes
-    every record's hash and chain and says whether it holds, naming the first that does not."""
+    every record's hash and chain and says whether it holds, naming the first that does not.
+    First, every item R61 says the acta states, as the PDF lists them (``actas.r61``)."""
     session = _session_or_404(request, pk)
     verification = acta_verify(session=session) if request.GET.get("verificar") else None
+    acta = acta_document(session=session)
     return render(
         request,
         "actas/acta_detail.html",
@@ -90,7 +93,8 @@ def acta_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "nav": "halls",
             "session": session,
             "hall": session.room.hall,
-            "acta": acta_document(session=session),
+            "acta": acta,
+            "r61": acta_r61_items(acta),
             "verification": verification,
         },
     )
