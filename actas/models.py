@@ -5,7 +5,8 @@ cards destroyed).
 Everything recorded here is insert-only and chained: each row keeps its content as canonical
 JSON text and a SHA-256 over the previous row's hash and that text (``bingo.engine.acta``). On
 PostgreSQL triggers refuse UPDATE and DELETE, and check each new row's position, link and hash
-(``migrations/0002``); ``selectors.acta_verify`` recomputes the chains.
+(``migrations/0002``); ``selectors.acta_verify`` recomputes the chains. After each record the
+operator's key signs the acta's state (``ActaReceipt``, insert-only too, ``migrations/0009``).
 
 Why a decision on a complaint is a note of its own (``ActaNote.Kind.DECISION``, pointing at the
 complaint) rather than a field filled in later: nothing recorded is ever updated, so the acta
@@ -15,12 +16,15 @@ taken on the spot is recorded with the complaint itself.
 
 from __future__ import annotations
 
+import json
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from actas.audit.models import AuditEvent  # noqa: F401  (the audit trail's table: Django finds models here)
+from bingo.engine.acta import RECEIPT_FORMAT
 
 #: What a stored hash looks like: SHA-256 in lower-case hex.
 HASH_PATTERN = r"^[0-9a-f]{64}$"
@@ -106,6 +110,9 @@ class ActaNote(models.Model):
         #: The session's end (R61 h), with its ball-set checks (R23) and replacements (R61 k) as
         #: they stood then, in the content: the last record of a closed session's acta.
         SESSION_CLOSED = "session_closed", _("Session closed (R61 h)")
+        #: The operator's key that signs the acta's receipts changed since the last receipt: the
+        #: previous key and the new one, in the content (``"signing_key"``). By the system.
+        SIGNING_KEY_CHANGED = "signing_key_changed", _("Signing key changed")
 
     acta = models.ForeignKey(Acta, verbose_name=_("acta"), on_delete=models.PROTECT, related_name="notes")
     #: 1 for the session's first note, then 2, 3, … in the order they were recorded.
@@ -163,6 +170,7 @@ class ActaNote(models.Model):
                         "cards_destroyed",
                         "winning_cards_destroyed",
                         "session_closed",
+                        "signing_key_changed",
                     ]
                 ),
                 name="acta_note_kind_known",
@@ -186,11 +194,11 @@ class ActaNote(models.Model):
                 condition=Q(content_hash__regex=HASH_PATTERN, previous_hash__regex=HASH_PATTERN),
                 name="acta_note_hashes_are_sha256",
             ),
-            # Only R52's destruction and a session closed by the system (the simulation) have no
-            # person; every other note has one.
+            # Only R52's destruction, a session closed by the system (the simulation) and a change
+            # of the signing key have no person; every other note has one.
             models.CheckConstraint(
                 condition=Q(recorded_by__isnull=False)
-                | Q(kind__in=["winning_cards_destroyed", "session_closed"]),
+                | Q(kind__in=["winning_cards_destroyed", "session_closed", "signing_key_changed"]),
                 name="acta_note_a_person_records_it",
             ),
         ]
@@ -202,3 +210,73 @@ class ActaNote(models.Model):
     def author(self) -> str:
         """Who recorded the note, as the acta names them: a username, or the system (R52)."""
         return self.recorded_by.get_username() if self.recorded_by is not None else str(_("the system"))
+
+
+class ActaReceipt(models.Model):
+    """The operator's signature over the acta's state, taken after each record (a game, a note,
+    the session's close): the session, how many records each chain held and the last one's hash,
+    the seal over both, when, and the key (docs/acta.md, «Signed receipts»). ``statement`` is the
+    canonical JSON exactly as signed; the columns repeat it to be read and listed. Insert-only.
+
+    A receipt handed to the regulator proves what the acta held at that moment: a chain cut short
+    or rewritten since no longer extends it (``bingo.engine.acta.receipt_extension_fault``)."""
+
+    class Reason(models.TextChoices):
+        GAME = "game", _("Game recorded")
+        NOTE = "note", _("Note recorded")
+        SESSION_CLOSED = "session_closed", _("Session closed")
+
+    acta = models.ForeignKey(Acta, verbose_name=_("acta"), on_delete=models.PROTECT, related_name="receipts")
+    #: 1 for the acta's first receipt, then 2, 3, … in the order they were signed.
+    number = models.PositiveIntegerField(_("number"))
+    reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices)
+    entries = models.PositiveIntegerField(_("games recorded"))
+    entries_hash = models.CharField(_("last hash of the games"), max_length=64)
+    notes = models.PositiveIntegerField(_("notes recorded"))
+    notes_hash = models.CharField(_("last hash of the notes"), max_length=64)
+    seal = models.CharField(_("seal"), max_length=64)
+    signed_at = models.DateTimeField(_("signed at"))
+    key_id = models.CharField(_("key id"), max_length=16)
+    #: The signing key's 32 raw bytes in base64 (``bingo.engine.acta.public_key_text``).
+    public_key = models.CharField(_("public key"), max_length=44)
+    #: The Ed25519 signature over ``statement``, in base64.
+    signature = models.CharField(_("signature"), max_length=88)
+    #: Canonical JSON (``bingo.engine.acta.canonical_json``): exactly the text signed.
+    statement = models.TextField(_("statement"))
+
+    class Meta:
+        verbose_name = _("acta receipt")
+        verbose_name_plural = _("acta receipts")
+        ordering = ("acta", "number")
+        constraints = [
+            models.UniqueConstraint(fields=["acta", "number"], name="acta_receipt_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="acta_receipt_number_from_one"),
+            models.CheckConstraint(
+                condition=Q(entries__gte=0, notes__gte=0), name="acta_receipt_counts_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(reason__in=["game", "note", "session_closed"]), name="acta_receipt_reason_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    entries_hash__regex=HASH_PATTERN, notes_hash__regex=HASH_PATTERN, seal__regex=HASH_PATTERN
+                ),
+                name="acta_receipt_hashes_are_sha256",
+            ),
+            models.CheckConstraint(
+                condition=Q(key_id__regex=r"^[0-9a-f]{16}$"), name="acta_receipt_key_id_is_hex"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.acta} · {self.get_reason_display()} {self.number}"
+
+    def as_receipt(self) -> dict[str, object]:
+        """The receipt exactly as signed (``bingo.engine.acta.receipt_sign``'s form), which
+        ``receipt_signature_fault`` checks with nothing but the engine."""
+        return {
+            "format": RECEIPT_FORMAT,
+            "statement": json.loads(self.statement),
+            "signature": self.signature,
+            "public_key": self.public_key,
+        }

@@ -5,9 +5,10 @@ The input is the acta's plain data (``actas.selectors.acta_document``, the same 
 download gives): the session, every recorded game in order with its content (the
 ``session_export`` form of that game) and its place in the hash chain, the notes (complaints and
 the decision taken, equipment failures, occurrences), the ball replacements, the fate of the
-cards (R51-R52), and the chain's final hash. After the first page's summary, every item R61
-says the acta states, a) to m), each with its values or «nenhuma» (``actas.r61``, which the
-screen renders too). Nothing here reads the database, so no lock is held while rendering.
+cards (R51-R52), the latest receipt the operator's key signed, and the chain's final hash. After
+the first page's summary, every item R61 says the acta states, a) to m), each with its values or
+«nenhuma» (``actas.r61``, which the screen renders too). Nothing here reads the database, so no
+lock is held while rendering.
 
 Every page carries the hall, the session, "página N de M" and the chain's final hash, so a
 page taken out of the acta still says which acta and which state of it it belongs to. The
@@ -258,6 +259,34 @@ def _summary(w: PageWriter, acta: Data, currency: str, final: str) -> None:
     w.field(_("Last hash of the games"), chains.get("entries"), font=FONT_MONO)
     w.field(_("Last hash of the notes"), chains.get("notes"), font=FONT_MONO)
     w.field(_("Seal of the acta (SHA-256)"), final, font=FONT_MONO)
+    _receipt_signed(w, acta)
+
+
+def _receipt_signed(w: PageWriter, acta: Data) -> None:
+    """The latest receipt the operator's key signed (docs/acta.md, «Signed receipts»): its number,
+    time, key and seal, which a copy of the receipt kept elsewhere confirms; and each change of
+    that key the acta recorded."""
+    receipts: Sequence[Data] = acta.get("receipts", [])
+    if not receipts:
+        w.field(_("Latest signed receipt"), _("none signed yet"))
+    else:
+        last = receipts[-1]
+        w.field(
+            _("Latest signed receipt"),
+            _("n.º %(number)s of %(at)s, key %(key)s")
+            % {"number": last["number"], "at": _when(last.get("signed_at")), "key": last.get("key_id")},
+        )
+        w.field(_("Seal it signed"), last.get("seal"), font=FONT_MONO)
+    for change in acta.get("signing_keys_changed", []):
+        w.field(
+            _("Signing key changed"),
+            _("%(at)s: key %(before)s replaced by key %(after)s")
+            % {
+                "at": _when(change.get("at")),
+                "before": (change.get("previous_key") or {}).get("key_id"),
+                "after": (change.get("key") or {}).get("key_id"),
+            },
+        )
 
 
 def _r61(w: PageWriter, acta: Data) -> None:

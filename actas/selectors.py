@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from actas.models import Acta, ActaEntry, ActaNote
+from actas.models import Acta, ActaEntry, ActaNote, ActaReceipt
 from bingo.common.clock import hall_isoformat, hall_zone
 from bingo.engine.acta import GENESIS, ChainFault, Fault, Link, acta_seal, chain_fault
 from bingo.engine.cards_kept import Card, winning_cards_due_at
@@ -41,9 +41,20 @@ def acta_get(*, session: Session) -> Acta | None:
                     "position"
                 ),
             ),
+            Prefetch("receipts", queryset=ActaReceipt.objects.order_by("number")),
         )
         .first()
     )
+
+
+def acta_receipt_list(*, session: Session) -> QuerySet[ActaReceipt]:
+    """``session``'s signed receipts (docs/acta.md, «Signed receipts»), in the order signed."""
+    return ActaReceipt.objects.filter(acta__session=session).order_by("number")
+
+
+def acta_receipt_get(*, session: Session, number: int) -> ActaReceipt | None:
+    """``session``'s receipt numbered ``number``, or None."""
+    return acta_receipt_list(session=session).filter(number=number).first()
 
 
 def games_unrecorded(*, session_id: int, before_number: int | None = None) -> list[int]:
@@ -300,9 +311,10 @@ def acta_document(*, session: Session) -> dict[str, Any]:
     and the ball-set checks (R23) and replacements (R61 k), as the closing note recorded them once
     the session closed (as they stand before); every recorded game as it was recorded, with its
     place in the chain; the notes (complaints with the decisions on them, failures,
-    occurrences); the cards destroyed and kept (R51-R52); the totals; the seal over both chains.
-    Money stays in strings, times in ISO 8601 in the hall's time zone. A fixed
-    number of queries whatever the number of games."""
+    occurrences); the cards destroyed and kept (R51-R52); the receipts the operator's key signed
+    and the changes of that key; the totals; the seal over both chains. Money stays in strings,
+    times in ISO 8601 in the hall's time zone. A fixed number of queries whatever the number of
+    games."""
     header = session_header_data(session=session)
     time_zone = header["hall"]["time_zone"]
     acta = acta_get(session=session)
@@ -322,6 +334,7 @@ def acta_document(*, session: Session) -> dict[str, Any]:
     entries = _acta_entries(entry_rows, time_zone)
     notes = _acta_notes(note_rows, time_zone)
     cards = _acta_cards_destroyed(note_rows, time_zone)
+    receipts = [_receipt_summary(r, time_zone) for r in (acta.receipts.all() if acta is not None else [])]
     entries_hash = entry_rows[-1].content_hash if entry_rows else GENESIS
     notes_hash = note_rows[-1].content_hash if note_rows else GENESIS
     return {
@@ -330,6 +343,8 @@ def acta_document(*, session: Session) -> dict[str, Any]:
         "entries": entries,
         "notes": notes,
         "cards_destroyed": cards,
+        "receipts": receipts,
+        "signing_keys_changed": _signing_keys_changed(note_rows, time_zone),
         "totals": _acta_totals(entries),
         "chains": {"entries": entries_hash, "notes": notes_hash},
         "final_hash": acta_seal(entries_hash=entries_hash, notes_hash=notes_hash),
@@ -359,6 +374,15 @@ def _acta_entries(entry_rows: list[ActaEntry], time_zone: str) -> list[dict[str,
 
 #: The notes that record the cards destroyed and kept (R51-R52): the acta lists them apart.
 _DESTRUCTION = (ActaNote.Kind.CARDS_DESTROYED, ActaNote.Kind.WINNING_CARDS_DESTROYED)
+#: The notes the acta shows elsewhere than among the complaints, failures and occurrences: the
+#: decisions under their complaint, the close in the session's end, the cards destroyed, the
+#: signing key's changes with the receipts.
+_NOT_LISTED_AS_NOTES = (
+    ActaNote.Kind.DECISION,
+    ActaNote.Kind.SESSION_CLOSED,
+    ActaNote.Kind.SIGNING_KEY_CHANGED,
+    *_DESTRUCTION,
+)
 
 
 def _acta_notes(note_rows: list[ActaNote], time_zone: str) -> list[dict[str, Any]]:
@@ -387,8 +411,40 @@ def _acta_notes(note_rows: list[ActaNote], time_zone: str) -> list[dict[str, Any
             "content_hash": note.content_hash,
         }
         for note in note_rows
-        if note.kind not in (ActaNote.Kind.DECISION, ActaNote.Kind.SESSION_CLOSED, *_DESTRUCTION)
+        if note.kind not in _NOT_LISTED_AS_NOTES
     ]
+
+
+def _receipt_summary(receipt: ActaReceipt, time_zone: str) -> dict[str, Any]:
+    """A signed receipt as the acta lists it (the whole receipt: ``ActaReceipt.as_receipt``)."""
+    return {
+        "number": receipt.number,
+        "reason": receipt.reason,
+        "signed_at": hall_isoformat(receipt.signed_at, time_zone),
+        "entries": receipt.entries,
+        "notes": receipt.notes,
+        "seal": receipt.seal,
+        "key_id": receipt.key_id,
+    }
+
+
+def _signing_keys_changed(note_rows: list[ActaNote], time_zone: str) -> list[dict[str, Any]]:
+    """Each change of the key that signs the receipts, as its note recorded it: when, the key
+    before and the key after (``{"key_id", "public_key"}``)."""
+    changes = []
+    for note in note_rows:
+        if note.kind != ActaNote.Kind.SIGNING_KEY_CHANGED:
+            continue
+        keys = _body(note.content).get("signing_key") or {}
+        changes.append(
+            {
+                "position": note.position,
+                "at": hall_isoformat(note.recorded_at, time_zone),
+                "previous_key": keys.get("previous_key"),
+                "key": keys.get("key"),
+            }
+        )
+    return changes
 
 
 def _acta_cards_destroyed(note_rows: list[ActaNote], time_zone: str) -> list[dict[str, Any]]:

@@ -6,6 +6,11 @@ check that the next game may start (R60).
 neither. Every record is insert-only and chained (``bingo.engine.acta``); the acta's row is
 locked while a record is added, after the game's row when there is one, so two records never
 take the same position.
+
+After each record, under the same lock and in the same transaction, the operator's key signs the
+acta's state (``ActaReceipt``, docs/acta.md «Signed receipts»): a game, every note, the session's
+close. When the key is not the one that signed the acta's last receipt, a ``signing_key_changed``
+note records the change first.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -23,10 +29,19 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from actas import selectors
-from actas.models import Acta, ActaEntry, ActaNote
+from actas.models import Acta, ActaEntry, ActaNote, ActaReceipt
+from actas.signing import signing_key
 from bingo.common.clock import hall_isoformat
 from bingo.common.roles import Role
-from bingo.engine.acta import GENESIS, link_make
+from bingo.engine.acta import (
+    GENESIS,
+    canonical_json,
+    key_id,
+    link_make,
+    public_key_text,
+    receipt_sign,
+    receipt_statement,
+)
 from bingo.engine.cards_kept import Card, cards_destroyed
 from bingo.games import locks
 from bingo.games.exports import game_export_data, session_equipment_data, session_header_data
@@ -66,13 +81,15 @@ def acta_record_game(*, game: Game, user: User | None = None) -> ActaEntry:
         existing = ActaEntry.objects.filter(game_id=game.pk).first()
         if existing is not None:
             return existing
+        now = timezone.now()
+        signer = _signer_ready(acta=acta, now=now)
         last = acta.entries.order_by("-position").values_list("position", "content_hash").first()
         position, previous_hash = (last[0] + 1, last[1]) if last is not None else (1, GENESIS)
         # R61: the hall and the session with its start (a)), then the game as it ended (b)-(i)).
         header = session_header_data(session=acta.session)
         export = game_export_data(game=game)
         kind = ActaEntry.Kind.FINISHED if state == GameState.FINISHED.value else ActaEntry.Kind.ANNULLED
-        now = timezone.now()
+        notes = selectors.notes_head(acta=acta)
         link = link_make(
             position=position,
             previous_hash=previous_hash,
@@ -86,11 +103,11 @@ def acta_record_game(*, game: Game, user: User | None = None) -> ActaEntry:
                 "recorded_by": _who(user),
                 # The notes recorded so far: deleting the last of them leaves no gap in their
                 # chain, but this entry still names them.
-                "notes": selectors.notes_head(acta=acta),
+                "notes": notes,
                 "export": export,
             },
         )
-        return ActaEntry.objects.create(
+        entry = ActaEntry.objects.create(
             acta=acta,
             position=link.position,
             game_id=game.pk,
@@ -101,6 +118,13 @@ def acta_record_game(*, game: Game, user: User | None = None) -> ActaEntry:
             recorded_at=now,
             recorded_by=user,
         )
+        _receipt_add(
+            signer,
+            reason=ActaReceipt.Reason.GAME,
+            entries=(entry.position, entry.content_hash),
+            notes=(notes["count"], notes["last_hash"]),
+        )
+        return entry
 
 
 def acta_require_recorded(*, game: Game) -> None:
@@ -199,8 +223,42 @@ def _note_add(
     cards: dict[str, Any] | None = None,
     closing: dict[str, Any] | None = None,
 ) -> ActaNote:
-    """Add a note at the next position of ``acta``'s notes, chained to the one before; the caller
-    holds the acta's lock (``_locked_acta``) and has checked the note may be written."""
+    """Add a note at the next position of ``acta``'s notes, chained to the one before, and sign
+    the acta as it then stands; the caller holds the acta's lock (``_locked_acta``) and has
+    checked the note may be written."""
+    signer = _signer_ready(acta=acta, now=now)
+    note = _note_insert(
+        acta=acta,
+        kind=kind,
+        user=user,
+        now=now,
+        text=text,
+        decision=decision,
+        game=game,
+        refers_to=refers_to,
+        extra={"cards": cards, "closing": closing},
+    )
+    reason = (
+        ActaReceipt.Reason.SESSION_CLOSED if kind == ActaNote.Kind.SESSION_CLOSED else ActaReceipt.Reason.NOTE
+    )
+    _receipt_add(signer, reason=reason, notes=(note.position, note.content_hash))
+    return note
+
+
+def _note_insert(
+    *,
+    acta: Acta,
+    kind: ActaNote.Kind,
+    user: User | None,
+    now: datetime,
+    text: str = "",
+    decision: str = "",
+    game: Game | None = None,
+    refers_to: ActaNote | None = None,
+    extra: dict[str, dict[str, Any] | None],
+) -> ActaNote:
+    """Insert the note at the next position of ``acta``'s notes, chained to the one before; the
+    ``extra`` parts that are not None go into its content, which the hash covers."""
     last = acta.notes.order_by("-position").values_list("position", "content_hash").first()
     position, previous_hash = (last[0] + 1, last[1]) if last is not None else (1, GENESIS)
     body: dict[str, Any] = {
@@ -212,13 +270,12 @@ def _note_add(
         "game": game.number if game is not None else None,
         "refers_to": refers_to.position if refers_to is not None else None,
         "recorded_at": hall_isoformat(now, acta.session.room.hall),
-        # None: the system (R52's daily task), shown as such.
+        # None: the system (R52's daily task, a change of the signing key), shown as such.
         "recorded_by": _who(user),
     }
-    if cards is not None:
-        body["cards"] = cards  # R51-R52: which cards were destroyed and which kept (docs/acta.md)
-    if closing is not None:
-        body["closing"] = closing  # R61 h), k), R23: the session's end and its ball sets' record
+    # cards: R51-R52, which cards were destroyed and which kept (docs/acta.md); closing: R61 h),
+    # k), R23, the session's end and its ball sets' record; signing_key: the keys before and after.
+    body.update({name: part for name, part in extra.items() if part is not None})
     link = link_make(position=position, previous_hash=previous_hash, body=body)
     return ActaNote.objects.create(
         acta=acta,
@@ -233,6 +290,87 @@ def _note_add(
         previous_hash=link.previous_hash,
         recorded_at=now,
         recorded_by=user,
+    )
+
+
+# --- the signed receipts (docs/acta.md, «Signed receipts») ---------------------------------------
+
+
+@dataclass(frozen=True)
+class _Signer:
+    """What signs the acta's next receipt: the operator's key, the receipt's number, the moment."""
+
+    acta: Acta
+    key: Ed25519PrivateKey
+    number: int
+    now: datetime
+
+
+def _signer_ready(*, acta: Acta, now: datetime) -> _Signer:
+    """The operator's key, ready to sign ``acta``'s next receipt (the caller holds the acta's
+    lock). When another key signed the acta's last receipt, a ``signing_key_changed`` note
+    records first which key gave way to which, so the acta itself says why its receipts change
+    key. Refuses (ImproperlyConfigured) before anything is written when no key is set."""
+    key = signing_key()
+    public = key.public_key()
+    current = {"key_id": key_id(public), "public_key": public_key_text(public)}
+    last = acta.receipts.order_by("-number").values_list("number", "key_id", "public_key").first()
+    if last is not None and last[1] != current["key_id"]:
+        _note_insert(
+            acta=acta,
+            kind=ActaNote.Kind.SIGNING_KEY_CHANGED,
+            user=None,
+            now=now,
+            extra={
+                "signing_key": {"previous_key": {"key_id": last[1], "public_key": last[2]}, "key": current}
+            },
+        )
+    return _Signer(acta=acta, key=key, number=last[0] + 1 if last is not None else 1, now=now)
+
+
+def _chain_head(records: Any) -> tuple[int, str]:
+    last = records.order_by("-position").values_list("position", "content_hash").first()
+    return (last[0], last[1]) if last is not None else (0, GENESIS)
+
+
+def _receipt_add(
+    signer: _Signer,
+    *,
+    reason: ActaReceipt.Reason,
+    entries: tuple[int, str] | None = None,
+    notes: tuple[int, str] | None = None,
+) -> ActaReceipt:
+    """Sign the acta's state after a record and keep the receipt: each chain's length and last
+    hash (``entries``, ``notes`` when the caller knows them, else read), the seal, the time on the
+    hall's clock, why. One INSERT; Ed25519 signs in some 50 µs."""
+    acta = signer.acta
+    entries = entries if entries is not None else _chain_head(acta.entries)
+    notes = notes if notes is not None else _chain_head(acta.notes)
+    statement = receipt_statement(
+        session=acta.session_id,
+        entries=entries[0],
+        entries_hash=entries[1],
+        notes=notes[0],
+        notes_hash=notes[1],
+        signed_at=hall_isoformat(signer.now, acta.session.room.hall) or "",
+        reason=reason.value,
+        public_key=signer.key.public_key(),
+    )
+    receipt = receipt_sign(statement, signer.key)
+    return ActaReceipt.objects.create(
+        acta=acta,
+        number=signer.number,
+        reason=reason,
+        entries=entries[0],
+        entries_hash=entries[1],
+        notes=notes[0],
+        notes_hash=notes[1],
+        seal=str(statement["seal"]),
+        signed_at=signer.now,
+        key_id=str(statement["key_id"]),
+        public_key=str(receipt["public_key"]),
+        signature=str(receipt["signature"]),
+        statement=canonical_json(statement),
     )
 
 

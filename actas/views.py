@@ -25,7 +25,8 @@ from actas.audit.selectors import AuditCursor, audit_event_list, audit_people
 from actas.forms import AuditFilterForm
 from actas.pdf import render_acta_pdf
 from actas.r61 import acta_r61_items
-from actas.selectors import acta_document, acta_verify
+from actas.selectors import acta_document, acta_file_data, acta_receipt_get, acta_verify
+from actas.signing import signing_identity
 from bingo.common.roles import Role, role_required
 from bingo.games import selectors as game_selectors
 from bingo.games.exports import session_export_data
@@ -56,7 +57,11 @@ def _hall_or_404(request: HttpRequest, hall_id: int) -> Hall:
 @role_required(*READERS)
 def hall_list(request: HttpRequest) -> HttpResponse:
     """The halls the reader inspects (or manages)."""
-    return render(request, "actas/hall_list.html", {"nav": "halls", "halls": _halls(request)})
+    return render(
+        request,
+        "actas/hall_list.html",
+        {"nav": "halls", "halls": _halls(request), "signing": signing_identity()},
+    )
 
 
 @require_GET
@@ -96,6 +101,7 @@ def acta_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "acta": acta,
             "r61": acta_r61_items(acta),
             "verification": verification,
+            "signing": signing_identity(),
         },
     )
 
@@ -126,6 +132,24 @@ def acta_json(request: HttpRequest, pk: int) -> HttpResponse:
     body = json.dumps(acta_document(session=session), ensure_ascii=False, indent=2)
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{_file_name(session, "json")}"'
+    return response
+
+
+@require_GET
+@role_required(*READERS)
+def acta_receipt(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """One receipt of the session's acta, exactly as the operator's key signed it (docs/acta.md,
+    «Signed receipts»): a file the inspector keeps, which shows later whether the acta still
+    holds what it held then (``python -m bingo.engine.acta_check``)."""
+    session = _session_or_404(request, pk)
+    receipt = acta_receipt_get(session=session, number=number)
+    if receipt is None:
+        raise Http404
+    body = json.dumps(receipt.as_receipt(), ensure_ascii=False, indent=2)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="recibo-sessao-{session.pk}-{receipt.number}.json"'
+    )
     return response
 
 

@@ -4,7 +4,8 @@
 a misconfigured server stops at start with a message saying what to do, instead of failing
 request by request. ``database_role_check`` is a deployment check (``manage.py check --deploy
 --database default``, run by ``make serve``): it warns when the app connects to PostgreSQL with
-more power than the app needs.
+more power than the app needs. ``acta_signing_key_check`` (``check --deploy``) fails when the
+operator's key that signs the acta's receipts is not set or cannot be read (actas/signing.py).
 """
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ from typing import Any
 from django.conf import settings
 from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
 from django.core.checks import CheckMessage, Tags, register
+from django.core.checks import Error as CheckError
 from django.core.checks import Warning as CheckWarning
 from django.core.exceptions import ImproperlyConfigured
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 
+from actas.signing import SETTINGS_NAMES, signing_key
 from bingo.common.db_roles import connection_role_get
 
 _ROLES_HINT = (
@@ -97,3 +100,30 @@ def database_role_check(
             )
         )
     return warnings
+
+
+@register(Tags.security, deploy=True)
+def acta_signing_key_check(app_configs: Sequence[Any] | None = None, **kwargs: Any) -> list[CheckMessage]:
+    """Fail when the operator's Ed25519 key that signs the acta's receipts is not set (with debug
+    off none is made up) or cannot be read; warn when its file may be read by others."""
+    try:
+        signing_key()
+    except ImproperlyConfigured as error:
+        return [
+            CheckError(
+                str(error),
+                hint=f"Set {SETTINGS_NAMES}: `manage.py acta_keygen --output PATH` creates a key and "
+                "prints its public half for the regulator (docs/acta.md, «Signed receipts»).",
+                id="bingo.E001",
+            )
+        ]
+    path = settings.ACTA_SIGNING_KEY_FILE
+    if path and not settings.ACTA_SIGNING_KEY and Path(path).stat().st_mode & 0o077:
+        return [
+            CheckWarning(
+                f"The acta's signing key file {path} may be read by other users.",
+                hint=f"chmod 600 {path}",
+                id="bingo.W005",
+            )
+        ]
+    return []

@@ -122,6 +122,22 @@ DATABASE_OWNER_URL = env.str("DATABASE_OWNER_URL", default="")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# --- the acta's signed receipts (docs/acta.md, «Signed receipts») -------------------------------
+
+# The operator's Ed25519 key that signs each state of an acta: never in the database. Either
+# ACTA_SIGNING_KEY (the key itself: a PEM PKCS8 private key, or base64 of its 32-byte seed) or
+# ACTA_SIGNING_KEY_FILE (the path of a PEM file, `manage.py acta_keygen --output PATH` makes one).
+# A PEM in one line of an environment file may spell its line breaks "\n" (multiline).
+ACTA_SIGNING_KEY = env.str("ACTA_SIGNING_KEY", default="", multiline=True)
+ACTA_SIGNING_KEY_FILE = env.str("ACTA_SIGNING_KEY_FILE", default="")
+# With neither and debug on (make run, the tests, make up's default), a key of this machine,
+# created on first use under var/ (git ignores it). With debug off there is none: `check
+# --deploy` fails and signing refuses (actas/signing.py), rather than sign with a key no
+# regulator registered.
+ACTA_SIGNING_KEY_DEVELOPMENT_FILE = (
+    str(VAR_DIR / "acta-signing-key.pem") if DEBUG and not (ACTA_SIGNING_KEY or ACTA_SIGNING_KEY_FILE) else ""
+)
+
 # --- redis: channel layer, Celery broker, cache -----------------------------------------------
 
 REDIS_URL = env.str("REDIS_URL", default="")

@@ -22,11 +22,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from django.conf import settings
 from django.db import connection
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from actas.signing import private_key_file_write
 from tests.db_roles import app_database_url
 from tests.processes import HOST, ROOT, free_port, stop, uvicorn, wait_until_serving
 from tests.sales.test_views import Desk
@@ -35,18 +37,28 @@ PROXY = {"X-Forwarded-Proto": "https"}  # what the TLS-terminating proxy adds
 START_TIMEOUT_SECONDS = 30
 
 
+def signing_key_file(folder: Path) -> Path:
+    """The operator's key that signs the acta's receipts, in a file of ``folder`` (made once), as
+    production keeps it outside the database (ACTA_SIGNING_KEY_FILE, docs/acta.md)."""
+    path = folder / "acta-signing-key.pem"
+    if not path.exists():
+        private_key_file_write(path, Ed25519PrivateKey.generate())
+    return path
+
+
 def production_env(tmp: Path, **extra: str) -> dict[str, str]:
     """This process's environment without our settings, then production's."""
     env = {
         key: value
         for key, value in os.environ.items()
-        if not key.startswith(("DJANGO_", "DATABASE_", "REDIS_URL", "CELERY_"))
+        if not key.startswith(("DJANGO_", "DATABASE_", "REDIS_URL", "CELERY_", "ACTA_SIGNING_KEY"))
     }
     env.update(
         DJANGO_DEBUG="false",
         DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
         DJANGO_ALLOWED_HOSTS=HOST,
         BINGO_VAR_DIR=str(tmp / "var"),
+        ACTA_SIGNING_KEY_FILE=str(signing_key_file(tmp)),
     )
     env.update(extra)
     return env

@@ -12,6 +12,8 @@ from pathlib import Path
 
 from django.conf import settings
 
+from tests.test_production_smoke import signing_key_file
+
 ROOT = Path(__file__).resolve().parent.parent
 STRONG_SECRET = "k3Qw9zT1-production-like-secret-LmN0pR7sUvXyZ2aB4cD6eF8gH0iJ_5oP"
 
@@ -20,7 +22,7 @@ def manage(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProces
     clean = {
         key: value
         for key, value in os.environ.items()
-        if not key.startswith(("DJANGO_", "DATABASE_", "REDIS_URL", "CELERY_"))
+        if not key.startswith(("DJANGO_", "DATABASE_", "REDIS_URL", "CELERY_", "ACTA_SIGNING_KEY"))
     }
     clean["BINGO_VAR_DIR"] = str(tmp_path / "var")
     clean.update(env)
@@ -52,10 +54,45 @@ def test_debug_off_with_production_settings_passes_the_deploy_check(tmp_path: Pa
         DJANGO_DEBUG="false",
         DJANGO_SECRET_KEY=STRONG_SECRET,
         DJANGO_ALLOWED_HOSTS="bingo.example",
+        ACTA_SIGNING_KEY_FILE=str(signing_key_file(tmp_path)),
     )
 
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
+
+
+def test_debug_off_without_the_actas_signing_key_fails_the_deploy_check(tmp_path: Path) -> None:
+    production = {
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": STRONG_SECRET,
+        "DJANGO_ALLOWED_HOSTS": "bingo.example",
+    }
+
+    result = manage(tmp_path, "check", "--deploy", **production)
+
+    # An error, not a warning: `make serve` stops here (no --fail-level needed).
+    assert result.returncode != 0
+    assert "bingo.E001" in result.stderr
+    assert "ACTA_SIGNING_KEY or ACTA_SIGNING_KEY_FILE" in result.stderr
+    # No key was made up under var/, as debug does.
+    assert not (tmp_path / "var" / "acta-signing-key.pem").exists()
+
+
+def test_the_deploy_check_refuses_a_signing_key_it_cannot_read(tmp_path: Path) -> None:
+    production = {
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": STRONG_SECRET,
+        "DJANGO_ALLOWED_HOSTS": "bingo.example",
+    }
+    missing = manage(
+        tmp_path, "check", "--deploy", ACTA_SIGNING_KEY_FILE=str(tmp_path / "nowhere.pem"), **production
+    )
+    garbled = manage(tmp_path, "check", "--deploy", ACTA_SIGNING_KEY="not a key", **production)
+
+    assert missing.returncode != 0
+    assert f"{tmp_path / 'nowhere.pem'} cannot be read" in missing.stderr
+    assert garbled.returncode != 0
+    assert "ACTA_SIGNING_KEY holds no Ed25519 private key" in garbled.stderr
 
 
 def test_demo_setup_refuses_to_run_with_debug_off(tmp_path: Path) -> None:

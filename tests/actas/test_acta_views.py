@@ -13,9 +13,11 @@ from django.utils import translation
 from django.utils.html import escape
 from pypdf import PdfReader
 
-from actas.models import ActaEntry
+from actas.models import ActaEntry, ActaReceipt
 from actas.selectors import acta_verify
+from actas.signing import signing_identity
 from bingo.common.roles import Role, user_roles_set
+from bingo.engine.acta import receipt_signature_fault
 from tests.actas.test_selectors import tampering
 from tests.actas.test_views import as_user
 from tests.actas.world import AuditedHall
@@ -126,3 +128,67 @@ def test_only_inspectors_and_managers_read_the_acta_here(praia: AuditedHall, rol
 def test_the_managers_read_their_halls_acta(praia: AuditedHall) -> None:
     user_roles_set(user=praia.manager, roles=[Role.MANAGER])
     assert as_user(praia.manager).get(urls(praia.session.pk)["acta_pdf"]).status_code == 200
+
+
+# --- the signed receipts (docs/acta.md, «Signed receipts») ---------------------------------------
+
+
+def receipt_url(session_id: int, number: int) -> str:
+    return reverse("actas:acta_receipt", args=[session_id, number])
+
+
+def test_the_acta_page_lists_the_receipts_and_shows_the_public_key(praia: AuditedHall) -> None:
+    body = as_user(praia.inspector).get(urls(praia.session.pk)["acta_detail"]).content.decode()
+    receipts = list(ActaReceipt.objects.filter(acta__session=praia.session).order_by("number"))
+    identity = signing_identity()
+
+    assert receipts
+    assert "Recibos assinados" in body
+    for receipt in receipts:
+        assert f'data-receipt="{receipt.number}"' in body
+        assert receipt.seal in body
+        assert receipt_url(praia.session.pk, receipt.number) in body
+    assert identity is not None
+    assert f"<code data-key-id>{identity.key_id}</code>" in body
+    assert identity.public_key in body
+    assert "A entidade reguladora regista esta chave pública" in body
+
+
+def test_the_portals_hall_list_shows_the_public_key(praia: AuditedHall) -> None:
+    body = as_user(praia.inspector).get(reverse("actas:hall_list")).content.decode()
+    identity = signing_identity()
+    assert identity is not None
+    assert identity.public_key in body
+    assert identity.key_id in body
+
+
+def test_the_inspector_downloads_a_receipt_as_signed(praia: AuditedHall) -> None:
+    receipt = ActaReceipt.objects.filter(acta__session=praia.session).order_by("number").last()
+    assert receipt is not None
+
+    response = as_user(praia.inspector).get(receipt_url(praia.session.pk, receipt.number))
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json; charset=utf-8"
+    assert (
+        response["Content-Disposition"]
+        == f'attachment; filename="recibo-sessao-{praia.session.pk}-{receipt.number}.json"'
+    )
+    downloaded = json.loads(response.content)
+    assert downloaded == receipt.as_receipt()
+    assert receipt_signature_fault(downloaded) is None
+    assert downloaded["statement"]["session"] == praia.session.pk
+
+
+def test_a_receipt_of_another_hall_or_that_does_not_exist_is_not_found(
+    praia: AuditedHall, mindelo: AuditedHall
+) -> None:
+    assert ActaReceipt.objects.filter(acta__session=praia.session, number=1).exists()
+    assert as_user(mindelo.inspector).get(receipt_url(praia.session.pk, 1)).status_code == 404
+    assert as_user(praia.inspector).get(receipt_url(praia.session.pk, 9999)).status_code == 404
+
+
+@pytest.mark.parametrize("role", [Role.CASHIER, Role.CALLER])
+def test_only_inspectors_and_managers_download_a_receipt(praia: AuditedHall, role: Role) -> None:
+    user = UserFactory(username=f"someone-{role.value}", roles=[role])
+    assert as_user(user).get(receipt_url(praia.session.pk, 1)).status_code == 403

@@ -14,6 +14,7 @@ from django.utils import translation
 from pypdf import PdfReader
 
 from actas import services as acta_services
+from actas.models import ActaReceipt
 from actas.pdf import render_acta_pdf
 from actas.selectors import acta_document, acta_verify
 from bingo.ballsets import services as ballset_services
@@ -187,3 +188,24 @@ def test_the_command_writes_the_pdf(db: None, tmp_path: Path) -> None:
     )
     assert acta_document(session=hall.session)["final_hash"] in out.getvalue()
     assert Game.objects.filter(session=hall.session).count() == 2
+
+
+def test_the_pdf_prints_the_latest_signed_receipt(db: None) -> None:
+    hall = Session()
+    document = acta_document(session=hall.session)
+    latest = ActaReceipt.objects.filter(acta__session=hall.session).order_by("number").last()
+    assert latest is not None
+    text, _pages = pdf_text(hall)
+    flat = squash(text)
+
+    assert latest.reason == "session_closed"  # the close is the last record, and signed
+    assert f"Último recibo assinado n.º {latest.number} de " in flat
+    assert f"chave {latest.key_id}" in flat
+    assert f"Selo que assinou {latest.seal}" in flat
+    assert latest.seal == document["final_hash"]  # every record is signed: the acta as it stands
+
+
+def test_the_pdf_says_when_no_receipt_was_signed_yet(db: None) -> None:
+    hall = ActaHall()  # nothing recorded yet
+    text, _pages = pdf_text(hall)  # type: ignore[arg-type]
+    assert "Último recibo assinado nenhum assinado ainda" in squash(text)

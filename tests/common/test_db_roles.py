@@ -45,12 +45,13 @@ from tests.sales.test_views import Desk
 pytestmark = pytest.mark.postgres
 
 # Every table whose rows are never changed or deleted once written (their triggers: bingo 0003,
-# 0005, 0011, 0013, 0017; halls 0004; actas 0002, 0004; TRUNCATE: bingo 0020, halls 0007,
-# actas 0007).
+# 0005, 0011, 0013, 0017; halls 0004; actas 0002, 0004, 0009; TRUNCATE: bingo 0020, halls 0007,
+# actas 0007, 0009).
 INSERT_ONLY = [
     "actas_acta",
     "actas_actaentry",
     "actas_actanote",
+    "actas_actareceipt",
     "actas_auditevent",
     "bingo_ball",
     "bingo_claim",
@@ -77,6 +78,7 @@ REFUSAL = {
     "actas_acta": "an acta is never changed or deleted (R58)",
     "actas_actaentry": "a game recorded in the acta is never changed or deleted (R59-R61)",
     "actas_actanote": "a note recorded in the acta is never changed or deleted (R61)",
+    "actas_actareceipt": "a receipt of the acta is never changed or deleted",
     "bingo_sale": "sales are never changed or cancelled (R41)",
     "halls_ballsetcheck": "ball checks are never changed or deleted (R23)",
     "halls_ballreplacement": "ball replacements are never changed or deleted (R25-R26)",
@@ -300,7 +302,7 @@ def test_db_grant_as_the_owner_is_idempotent(app_logged_in: LoggedIn, settings: 
     assert first["bingo_game"] == {"SELECT", "INSERT", "UPDATE", "DELETE"}
     assert first["(default r)"] == {"SELECT", "INSERT", "UPDATE", "DELETE"}  # the next tables
     assert all(not privileges & {"TRUNCATE", "TRIGGER", "REFERENCES"} for privileges in first.values())
-    assert "as 20 só de inserção" in out.getvalue()
+    assert "as 21 só de inserção" in out.getvalue()
     with connection.cursor() as cursor, pytest.raises(ProgrammingError, match="permission denied"):
         cursor.execute("DELETE FROM bingo_walletentry WHERE false")
 
