@@ -4,18 +4,33 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Prefetch, Q, QuerySet
+from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from actas.models import Acta, ActaEntry, ActaNote, ActaReceipt
 from bingo.common.clock import hall_isoformat, hall_zone
-from bingo.engine.acta import GENESIS, ChainFault, Fault, Link, acta_seal, chain_fault
+from bingo.engine.acta import (
+    FILE_FORMAT,
+    GENESIS,
+    ChainFault,
+    Fault,
+    Link,
+    acta_seal,
+    chain_fault,
+    notes_seen_fault,
+    receipts_problems,
+)
+from bingo.engine.acta import Problem as EngineProblem
+from bingo.engine.acta_check import problem_text
 from bingo.engine.cards_kept import Card, winning_cards_due_at
 from bingo.games.exports import session_equipment_data, session_header_data
 from bingo.models import Game, GameSeries, GameState, PrizeWinner, Sale, Session
@@ -76,9 +91,15 @@ class ActaProblem:
     fault: str
     #: The game it concerns, when known.
     game: int | None = None
+    #: The receipt (1 for the first checked) that the acta no longer extends, or that does not hold.
+    receipt: int | None = None
 
     def describe(self) -> str:
         """The problem in a sentence or two, in the active language."""
+        if self.receipt is not None:
+            # The receipts' problems are worded by the offline checker, the same on both sides.
+            problem = EngineProblem(self.record, self.position, self.fault, self.receipt, self.game)
+            return problem_text(problem, (get_language() or "pt")[:2])
         if self.fault == "unrecorded":
             return _("Game %(game)d ended but is not recorded in the acta (R60).") % {"game": self.game}
         sentences = {
@@ -117,6 +138,8 @@ class ActaVerification:
     #: The seal over both chains as stored (``bingo.engine.acta.acta_seal``): compare it with the
     #: one printed on a copy of the acta to see that nothing was rewritten since.
     seal: str = ""
+    #: How many signed receipts were checked (those stored and those given).
+    receipts: int = 0
 
     @property
     def intact(self) -> bool:
@@ -188,25 +211,6 @@ def _note_agrees(note: ActaNote, body: dict[str, Any], session_id: int) -> bool:
     )
 
 
-def _notes_seen_fault(
-    entry_bodies: list[dict[str, Any]], notes: list[ActaNote], fault: ChainFault | None
-) -> ChainFault | None:
-    """The notes each entry saw when it was recorded (their count and the last one's hash) must
-    still be there: deleting notes from the end of their chain leaves no gap, but an entry
-    recorded after them still names them. The earliest fault, this or ``fault``."""
-    hashes = {n.position: n.content_hash for n in notes}
-    for body in entry_bodies:
-        seen = body.get("notes")
-        if not isinstance(seen, dict):
-            continue
-        count = seen.get("count")
-        if not isinstance(count, int) or count < 1 or hashes.get(count) == seen.get("last_hash"):
-            continue
-        if fault is None or count < fault.position:
-            fault = ChainFault(count, Fault.CHANGED if count in hashes else Fault.MISSING)
-    return fault
-
-
 #: What acta_verify reads of each record.
 _ENTRY_FIELDS = (
     "position",
@@ -234,12 +238,24 @@ _NOTE_FIELDS = (
 )
 
 
-def acta_verify(*, session: Session) -> ActaVerification:
+def _links(rows: Sequence[ActaEntry] | Sequence[ActaNote]) -> list[Link]:
+    return [Link(r.position, r.content, r.content_hash, r.previous_hash) for r in rows]
+
+
+def acta_verify(
+    *,
+    session: Session,
+    receipts: Sequence[object] = (),
+    trusted: Sequence[Ed25519PublicKey] | None = None,
+) -> ActaVerification:
     """Recompute ``session``'s acta: each record's hash over its content, each link to the record
     before it, the positions without gaps, the columns against the content they were recorded
-    with, the notes each entry saw, and every ended game present. Names the first record of each
-    chain that does not hold, and every ended game with no entry (R59-R60). A fixed number of
-    queries; the hashing is linear in the records."""
+    with, the notes each entry saw, and every ended game present; then every signed receipt,
+    those stored and the ``receipts`` given (kept by an inspector): its signature (by one of the
+    ``trusted`` keys, when given) and that the chains still extend what it signed. Names the first
+    record of each chain that does not hold, every ended game with no entry (R59-R60) and every
+    receipt the acta no longer extends. A fixed number of queries; the work is linear in the
+    records and receipts."""
     entries = list(
         ActaEntry.objects.filter(acta__session=session)
         .select_related("game")
@@ -252,11 +268,12 @@ def acta_verify(*, session: Session) -> ActaVerification:
         .order_by("position")
         .only(*_NOTE_FIELDS)
     )
+    entry_links, note_links = _links(entries), _links(notes)
     problems: list[ActaProblem] = []
 
     entry_bodies = [_body(e.content) for e in entries]
     entry_fault = _first_fault(
-        [Link(e.position, e.content, e.content_hash, e.previous_hash) for e in entries],
+        entry_links,
         [_entry_agrees(e, body, session.pk) for e, body in zip(entries, entry_bodies, strict=True)],
     )
     if entry_fault is not None:
@@ -264,11 +281,8 @@ def acta_verify(*, session: Session) -> ActaVerification:
         game = None if entry_fault.fault is Fault.MISSING else entries[entry_fault.position - 1].game.number
         problems.append(ActaProblem("entry", entry_fault.position, entry_fault.fault.value, game))
 
-    note_fault = _first_fault(
-        [Link(n.position, n.content, n.content_hash, n.previous_hash) for n in notes],
-        [_note_agrees(n, _body(n.content), session.pk) for n in notes],
-    )
-    note_fault = _notes_seen_fault(entry_bodies, notes, note_fault)
+    note_fault = _first_fault(note_links, [_note_agrees(n, _body(n.content), session.pk) for n in notes])
+    note_fault = notes_seen_fault([e.content for e in entries], note_links, note_fault)
     if note_fault is not None:
         noted = notes[note_fault.position - 1] if note_fault.fault is not Fault.MISSING else None
         game = noted.game.number if noted is not None and noted.game is not None else None
@@ -277,11 +291,62 @@ def acta_verify(*, session: Session) -> ActaVerification:
     problems += [
         ActaProblem("entry", 0, "unrecorded", number) for number in games_unrecorded(session_id=session.pk)
     ]
+    every = [*acta_receipts_signed(session=session), *receipts]
+    problems += [
+        ActaProblem(p.record, p.position, p.fault, p.game, receipt=p.receipt)
+        for p in receipts_problems(
+            every, session=session.pk, entries=entry_links, notes=note_links, trusted=trusted
+        )
+    ]
     seal = acta_seal(
         entries_hash=entries[-1].content_hash if entries else GENESIS,
         notes_hash=notes[-1].content_hash if notes else GENESIS,
     )
-    return ActaVerification(session.pk, len(entries), len(notes), tuple(problems), seal)
+    return ActaVerification(session.pk, len(entries), len(notes), tuple(problems), seal, len(every))
+
+
+def acta_receipts_signed(*, session: Session) -> list[dict[str, Any]]:
+    """``session``'s signed receipts in the order they were signed, each exactly as signed
+    (``bingo.engine.acta.receipt_sign``'s form). One query."""
+    return [r.as_receipt() for r in acta_receipt_list(session=session)]
+
+
+def _file_links(rows: Iterable[tuple[int, str, str, str]]) -> list[dict[str, Any]]:
+    return [
+        {"position": position, "content": content, "hash": content_hash, "previous_hash": previous_hash}
+        for position, content, content_hash, previous_hash in rows
+    ]
+
+
+_LINK_COLUMNS = ("position", "content", "content_hash", "previous_hash")
+
+
+def acta_file_data(*, session: Session) -> dict[str, Any]:
+    """``session``'s acta as a self-contained file (``bingo-acta/1``, docs/acta.md): every record
+    of both chains with its content exactly as hashed, its hash and the previous hash; the seal;
+    every signed receipt; and, to read only, the hall and the session as the records name them.
+    ``bingo.engine.acta.acta_file_check`` (``python -m bingo.engine.acta_check``) checks it with
+    no database. Four queries."""
+    header = session_header_data(session=session)
+    entries = _file_links(
+        ActaEntry.objects.filter(acta__session=session).order_by("position").values_list(*_LINK_COLUMNS)
+    )
+    notes = _file_links(
+        ActaNote.objects.filter(acta__session=session).order_by("position").values_list(*_LINK_COLUMNS)
+    )
+    return {
+        "format": FILE_FORMAT,
+        "session": session.pk,
+        "about": {"hall": header["hall"], "session": header["session"]},
+        "exported_at": hall_isoformat(timezone.now(), header["hall"]["time_zone"]),
+        "entries": entries,
+        "notes": notes,
+        "seal": acta_seal(
+            entries_hash=entries[-1]["hash"] if entries else GENESIS,
+            notes_hash=notes[-1]["hash"] if notes else GENESIS,
+        ),
+        "receipts": acta_receipts_signed(session=session),
+    }
 
 
 def notes_head(*, acta: Acta) -> dict[str, Any]:

@@ -14,6 +14,7 @@ portal: list[URLPattern] = [
     path("sessoes/<int:pk>/acta/", views.acta_detail, name="acta_detail"),
     path("sessoes/<int:pk>/acta.pdf", views.acta_pdf, name="acta_pdf"),
     path("sessoes/<int:pk>/acta.json", views.acta_json, name="acta_json"),
+    path("sessoes/<int:pk>/acta.verificavel.json", views.acta_file, name="acta_file"),
     path("sessoes/<int:pk>/recibos/<int:number>.json", views.acta_receipt, name="acta_receipt"),
     path("auditoria/", views.audit_trail, name="audit_trail"),
 ]

@@ -155,6 +155,19 @@ def acta_receipt(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @require_GET
 @role_required(*READERS)
+def acta_file(request: HttpRequest, pk: int) -> HttpResponse:
+    """The session's acta as a self-contained file (``bingo-acta/1``): every record exactly as
+    hashed, with the seal and the signed receipts, to check away from the operator with
+    ``python -m bingo.engine.acta_check`` (docs/acta.md)."""
+    session = _session_or_404(request, pk)
+    body = json.dumps(acta_file_data(session=session), ensure_ascii=False, indent=2)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{_file_name(session, "verificavel.json")}"'
+    return response
+
+
+@require_GET
+@role_required(*READERS)
 def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A session and its games: state, times, cards sold, money collected, prizes awarded and
     paid; the card sets to regenerate and compare (R14); where the acta goes (R58-R61)."""

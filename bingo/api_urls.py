@@ -3,6 +3,7 @@
 from django.urls import URLPattern, path, re_path
 from drf_spectacular.views import SpectacularSwaggerView
 
+from actas import api as acta_api
 from actas.notes import api as acta_notes_api
 from bingo.ballsets import api as ballset_api
 from bingo.common.api import not_found
@@ -84,6 +85,12 @@ urlpatterns: list[URLPattern] = [
         "sessions/<int:session_id>/acta/notes/",
         acta_notes_api.SessionActaNoteListView.as_view(),
         name="session-acta-notes",
+    ),
+    # The acta as a self-contained file, checked with no database (docs/acta.md): actas/api.py.
+    path(
+        "sessions/<int:session_id>/acta/file/",
+        acta_api.SessionActaFileView.as_view(),
+        name="session-acta-file",
     ),
     path("games/<int:game_id>/", game_api.GameDetailView.as_view(), name="game-detail"),
     path("games/<int:game_id>/open-sales/", game_api.GameOpenSalesView.as_view(), name="game-open-sales"),

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -24,7 +22,7 @@ from actas.models import ActaNote
 from actas.notes.forms import NOTE_MAX_LENGTH
 from bingo.common.api import ErrorSerializer, Pagination, error_responses
 from bingo.common.roles import Role
-from bingo.games import selectors as game_selectors
+from bingo.games.access import session_for
 from bingo.models import Game, Session
 from halls.access import HALL_WRITES, request_user, require_hall_role
 
@@ -126,13 +124,6 @@ class ActaNoteCreateSerializer(serializers.Serializer[Any]):
             )
 
 
-def _session(request: Request, session_id: int) -> Session:
-    try:
-        return game_selectors.session_list_for(request_user(request)).get(pk=session_id)
-    except Session.DoesNotExist:
-        raise NotFound(_("There is no session %(id)d.") % {"id": session_id}) from None
-
-
 class SessionActaNoteListView(GenericAPIView[ActaNote]):
     """A session's acta notes: read by its hall's inspectors and managers, recorded by its callers
     and managers (R61 j), l), m))."""
@@ -149,7 +140,7 @@ class SessionActaNoteListView(GenericAPIView[ActaNote]):
         tags=["acta"],
     )
     def get(self, request: Request, session_id: int) -> Response:
-        session = _session(request, session_id)
+        session = session_for(request, session_id)
         require_hall_role(request, session.room.hall_id, *self.read_roles)
         page = self.paginate_queryset(selectors.acta_note_list(session=session))
         return self.get_paginated_response(ActaNoteSerializer(page, many=True).data)
@@ -167,7 +158,7 @@ class SessionActaNoteListView(GenericAPIView[ActaNote]):
         tags=["acta"],
     )
     def post(self, request: Request, session_id: int) -> Response:
-        session = _session(request, session_id)
+        session = session_for(request, session_id)
         require_hall_role(request, session.room.hall_id, *self.write_roles)
         form = ActaNoteCreateSerializer(data=request.data, context={"session": session})
         form.is_valid(raise_exception=True)

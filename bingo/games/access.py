@@ -14,7 +14,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 
 from bingo.games import selectors
-from bingo.models import Game
+from bingo.models import Game, Session
 from halls.access import request_user
 
 
@@ -24,6 +24,14 @@ def game_for(request: Request, game_id: int) -> Game:
         return selectors.game_list_for(request_user(request)).get(pk=game_id)
     except Game.DoesNotExist:
         raise NotFound(_("There is no game %(id)d.") % {"id": game_id}) from None
+
+
+def session_for(request: Request, session_id: int) -> Session:
+    """A session of a hall the requester works in (in any role); 404 for any other."""
+    try:
+        return selectors.session_list_for(request_user(request)).get(pk=session_id)
+    except Session.DoesNotExist:
+        raise NotFound(_("There is no session %(id)d.") % {"id": session_id}) from None
 
 
 def hall_id_of(game: Game) -> int:

@@ -23,7 +23,6 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound
 from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -46,7 +45,7 @@ from bingo.common.clock import hall_zone
 from bingo.common.forms import in_hall_times
 from bingo.common.roles import Role
 from bingo.games import selectors, services
-from bingo.games.access import game_for, hall_id_of
+from bingo.games.access import game_for, hall_id_of, session_for
 from bingo.models import Game, GameSeries, Sale, Session
 from cards.models import Series
 from halls.access import HALL_WRITES, request_user, require_hall_role, staff_halls
@@ -344,13 +343,6 @@ def _sessions(request: Request) -> QuerySet[Session]:
     return selectors.session_list_for(request_user(request))
 
 
-def _session(request: Request, session_id: int) -> Session:
-    try:
-        return _sessions(request).get(pk=session_id)
-    except Session.DoesNotExist:
-        raise NotFound(_("There is no session %(id)d.") % {"id": session_id}) from None
-
-
 def _game_response(game_id: int, request: Request, code: int = status.HTTP_200_OK) -> Response:
     game = game_for(request, game_id)
     headers = (
@@ -426,7 +418,7 @@ class SessionDetailView(APIView):
         tags=["sessions"],
     )
     def get(self, request: Request, session_id: int) -> Response:
-        return Response(SessionDetailSerializer(_session(request, session_id)).data)
+        return Response(SessionDetailSerializer(session_for(request, session_id)).data)
 
 
 class SessionCloseView(APIView):
@@ -449,7 +441,7 @@ class SessionCloseView(APIView):
         tags=["sessions"],
     )
     def post(self, request: Request, session_id: int) -> Response:
-        session = _session(request, session_id)
+        session = session_for(request, session_id)
         require_hall_role(request, session.room.hall_id, *self.write_roles)
         form = SessionCloseSerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -461,7 +453,7 @@ class SessionCloseView(APIView):
             },
             missing_check_reason=form.validated_data["missing_check_reason"],
         )
-        return Response(SessionDetailSerializer(_session(request, session_id)).data)
+        return Response(SessionDetailSerializer(session_for(request, session_id)).data)
 
 
 # --- games ------------------------------------------------------------------------------------
@@ -483,7 +475,7 @@ class SessionGamesView(APIView):
         tags=["games"],
     )
     def post(self, request: Request, session_id: int) -> Response:
-        session = _session(request, session_id)
+        session = session_for(request, session_id)
         require_hall_role(request, session.room.hall_id, *self.write_roles)
         form = GameCreateSerializer(data=request.data)
         form.is_valid(raise_exception=True)

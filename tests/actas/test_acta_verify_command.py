@@ -32,6 +32,7 @@ def test_an_intact_acta_exits_0_and_says_so() -> None:
     seal = acta_verify(session=hall.session).seal
     assert out.strip().splitlines() == [
         f"A acta da sessão {hall.session.pk} está íntegra (jogadas registadas: 2; notas: 0).",
+        "Recibos assinados verificados: 2.",
         f"Selo: {seal}",  # to compare with the seal printed on the PDF
     ]
     assert err == ""
