@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from actas.selectors import acta_file_data
-from bingo.common.api import error_responses
+from bingo.common.api import ErrorSerializer
 from bingo.common.roles import Role
 from bingo.engine.acta import FILE_FORMAT
 from bingo.games.access import session_for
@@ -62,7 +62,7 @@ class SessionActaFileView(APIView):
 
     @extend_schema(
         operation_id="sessions_acta_file",
-        responses={200: ActaFileSerializer, **error_responses(not_found=True)},
+        responses={200: ActaFileSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
         tags=["acta"],
     )
     def get(self, request: Request, session_id: int) -> Response:

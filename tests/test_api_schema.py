@@ -59,6 +59,7 @@ ENDPOINTS = {
     "/api/sessions/{session_id}/close/": {"post"},
     "/api/sessions/{session_id}/games/": {"post"},
     "/api/sessions/{session_id}/acta/notes/": {"get", "post"},
+    "/api/sessions/{session_id}/acta/file/": {"get"},
     "/api/games/{game_id}/": {"get"},
     "/api/games/{game_id}/open-sales/": {"post"},
     "/api/games/{game_id}/close-sales/": {"post"},
