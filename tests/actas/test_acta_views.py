@@ -15,9 +15,9 @@ from pypdf import PdfReader
 
 from actas.models import ActaEntry, ActaReceipt
 from actas.selectors import acta_verify
-from actas.signing import signing_identity
+from actas.signing import signing_identity, signing_key
 from bingo.common.roles import Role, user_roles_set
-from bingo.engine.acta import receipt_signature_fault
+from bingo.engine.acta import acta_file_check, receipt_signature_fault
 from tests.actas.test_selectors import tampering
 from tests.actas.test_views import as_user
 from tests.actas.world import AuditedHall
@@ -31,7 +31,8 @@ praia, mindelo = two_halls(AuditedHall)
 
 def urls(session_id: int) -> dict[str, str]:
     return {
-        name: reverse(f"actas:{name}", args=[session_id]) for name in ("acta_detail", "acta_pdf", "acta_json")
+        name: reverse(f"actas:{name}", args=[session_id])
+        for name in ("acta_detail", "acta_pdf", "acta_json", "acta_file")
     }
 
 
@@ -192,3 +193,17 @@ def test_a_receipt_of_another_hall_or_that_does_not_exist_is_not_found(
 def test_only_inspectors_and_managers_download_a_receipt(praia: AuditedHall, role: Role) -> None:
     user = UserFactory(username=f"someone-{role.value}", roles=[role])
     assert as_user(user).get(receipt_url(praia.session.pk, 1)).status_code == 403
+
+
+def test_the_inspector_downloads_the_acta_file_which_checks_whole(praia: AuditedHall) -> None:
+    """Issue 22: the file to check offline, every record as hashed and the signed receipts."""
+    response = as_user(praia.inspector).get(urls(praia.session.pk)["acta_file"])
+    assert response.status_code == 200
+    assert (
+        response["Content-Disposition"]
+        == f'attachment; filename="acta-sessao-{praia.session.pk}.verificavel.json"'
+    )
+    data = json.loads(response.content)
+    check = acta_file_check(data, trusted=[signing_key().public_key()])
+    assert check.intact, check.problems
+    assert check.receipts == ActaReceipt.objects.filter(acta__session=praia.session).count() > 0
