@@ -26,6 +26,7 @@ from bingo.engine.acta import (
     Link,
     acta_seal,
     chain_fault,
+    content_object,
     notes_seen_fault,
     receipts_problems,
 )
@@ -150,14 +151,6 @@ class ActaVerification:
         return self.problems[0] if self.problems else None
 
 
-def _body(content: str) -> dict[str, Any]:
-    try:
-        data = json.loads(content)
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
 def _same_time(text: object, value: datetime) -> bool:
     try:
         return isinstance(text, str) and datetime.fromisoformat(text) == value
@@ -271,7 +264,7 @@ def acta_verify(
     entry_links, note_links = _links(entries), _links(notes)
     problems: list[ActaProblem] = []
 
-    entry_bodies = [_body(e.content) for e in entries]
+    entry_bodies = [content_object(e.content) for e in entries]
     entry_fault = _first_fault(
         entry_links,
         [_entry_agrees(e, body, session.pk) for e, body in zip(entries, entry_bodies, strict=True)],
@@ -281,7 +274,9 @@ def acta_verify(
         game = None if entry_fault.fault is Fault.MISSING else entries[entry_fault.position - 1].game.number
         problems.append(ActaProblem("entry", entry_fault.position, entry_fault.fault.value, game))
 
-    note_fault = _first_fault(note_links, [_note_agrees(n, _body(n.content), session.pk) for n in notes])
+    note_fault = _first_fault(
+        note_links, [_note_agrees(n, content_object(n.content), session.pk) for n in notes]
+    )
     note_fault = notes_seen_fault([e.content for e in entries], note_links, note_fault)
     if note_fault is not None:
         noted = notes[note_fault.position - 1] if note_fault.fault is not Fault.MISSING else None
@@ -388,7 +383,12 @@ def acta_document(*, session: Session) -> dict[str, Any]:
 
     # R61 h), k), R23: once closed, the end and the ball sets' record as the acta recorded them.
     closing = next(
-        (_body(n.content).get("closing") for n in note_rows if n.kind == ActaNote.Kind.SESSION_CLOSED), None
+        (
+            content_object(n.content).get("closing")
+            for n in note_rows
+            if n.kind == ActaNote.Kind.SESSION_CLOSED
+        ),
+        None,
     )
     if closing:
         header["session"] = {**header["session"], "end": closing["end"]}
@@ -500,7 +500,7 @@ def _signing_keys_changed(note_rows: list[ActaNote], time_zone: str) -> list[dic
     for note in note_rows:
         if note.kind != ActaNote.Kind.SIGNING_KEY_CHANGED:
             continue
-        keys = _body(note.content).get("signing_key") or {}
+        keys = content_object(note.content).get("signing_key") or {}
         changes.append(
             {
                 "position": note.position,
@@ -587,7 +587,7 @@ def note_cards(note: ActaNote) -> dict[str, Any]:
     """The cards a destruction note recorded (R51-R52), as its content holds them (docs/acta.md):
     ``destroyed`` (R51: ``{"series", "first", "last"}`` ranges; R52: ``{"series", "card"}``),
     ``evidence`` and ``kept`` (``{"series", "card"}``); empty for any other note."""
-    cards = _body(note.content).get("cards")
+    cards = content_object(note.content).get("cards")
     return cards if isinstance(cards, dict) else {}
 
 

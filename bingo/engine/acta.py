@@ -24,6 +24,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -153,7 +154,7 @@ def notes_seen_fault(
     chain, this or ``fault``."""
     hashes = {n.position: n.content_hash for n in notes}
     for content in entry_contents:
-        seen = _object(content).get("notes")
+        seen = content_object(content).get("notes")
         if not isinstance(seen, dict):
             continue
         count = seen.get("count")
@@ -169,7 +170,8 @@ def notes_seen_fault(
     return fault
 
 
-def _object(content: str) -> dict[str, object]:
+def content_object(content: str) -> dict[str, Any]:
+    """A record's content as a JSON object; empty when it is not one (a damaged record)."""
     try:
         data = json.loads(content)
     except ValueError:
@@ -415,12 +417,12 @@ def _links(items: object) -> list[Link] | None:
 
 
 def _entry_session(content: str) -> object:
-    session = _object(content).get("session")
+    session = content_object(content).get("session")
     return session.get("id") if isinstance(session, dict) else None
 
 
 def _game_of(link: Link) -> int | None:
-    game = _object(link.content).get("game")
+    game = content_object(link.content).get("game")
     return game if isinstance(game, int) and not isinstance(game, bool) else None
 
 
@@ -449,7 +451,7 @@ def acta_chains_problems(*, session: int, entries: Sequence[Link], notes: Sequen
     if entry_problem is not None:
         problems.append(entry_problem)
     foreign_note = next(
-        (link.position for link in notes if _object(link.content).get("session") != session), None
+        (link.position for link in notes if content_object(link.content).get("session") != session), None
     )
     note_fault = notes_seen_fault([e.content for e in entries], notes, chain_fault(notes))
     note_problem = _chain_problem("note", list(notes), note_fault, foreign_note)
