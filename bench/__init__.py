@@ -1,0 +1,1 @@
+"""The benchmarks (README «Benchmarks»): scripts run as ``python bench/NAME.py``."""
