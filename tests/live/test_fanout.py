@@ -350,8 +350,12 @@ def test_a_display_that_missed_a_ball_reads_its_state_and_shows_every_ball(
         await display.connect()
         await display.message()
         await asyncio.sleep(1)  # the read each connect schedules is done
-        balls = [await sync_to_async(draw)(p) for p in (1, 2, 3)]
-        seen = [await display.message(), await display.message()]
+        # Ball 1's state seen before ball 2 is drawn: each state is read when it is sent, and a
+        # slow machine would otherwise send ball 1's after ball 2 was in.
+        balls = [await sync_to_async(draw)(1)]
+        seen = [await display.message()]
+        balls += [await sync_to_async(draw)(p) for p in (2, 3)]
+        seen.append(await display.message())
         before = len(reads)
         await asyncio.sleep(1)  # the read the gap asked for (DISPLAY_REFRESH_SECONDS later)
         read_again = len(reads) - before
