@@ -231,9 +231,10 @@ def repeated_lines(variant: Variant, cells: U8) -> int:
     Two lines can hold the same numbers only if they draw them from the same columns: a column
     line's numbers all come from its column's range, a row's or diagonal's one from each column
     it crosses. So the repeats are counted within each such space, where every set of numbers
-    has a dense code (a column's set as a bitmask, a row's or diagonal's ``_CrossIndex`` code),
-    by counting the distinct codes: the same count as sorting every line's numbers (the
-    engine's first way, ``_keys.line_codes``; the tests hold the two equal) in one pass.
+    has one code (a column's set as a bitmask, a row's or diagonal's ``_CrossIndex`` code), by
+    counting the distinct codes: the same count as sorting every line's numbers (the engine's
+    first way, ``_keys.line_codes``; the tests hold the two equal), in a counting pass for a
+    large set and by sorting the few codes of a small one.
     """
     geo = geometry(variant)
     n = cells.shape[0]
@@ -241,14 +242,22 @@ def repeated_lines(variant: Variant, cells: U8) -> int:
         return 0
     index = _cross(variant)
     codes = index.codes(cells)
-    repeated = codes.size - int(np.count_nonzero(np.bincount(codes.ravel(), minlength=index.space)))
+    repeated = codes.size - _distinct(codes.ravel(), index.space)
     if LineKind.COLUMN in geo.line_kinds:
         for col, (low, high) in enumerate(geo.column_ranges):
             mask = np.zeros(n, dtype=np.int64)
             for row in _cell_rows(variant, col):
                 mask |= np.left_shift(1, cells[:, row, col].astype(np.int64) - low)
-            repeated += n - int(np.count_nonzero(np.bincount(mask, minlength=1 << (high - low + 1))))
+            repeated += n - _distinct(mask, 1 << (high - low + 1))
     return repeated
+
+
+def _distinct(codes: I64, space: int) -> int:
+    """How many different values ``codes`` (each in ``[0, space)``) holds."""
+    if codes.size * 16 < space:  # few codes: sort them (np.unique's hashing is slower here)
+        ordered = np.sort(codes)
+        return int(np.count_nonzero(ordered[1:] != ordered[:-1])) + int(ordered.size > 0)
+    return int(np.count_nonzero(np.bincount(codes, minlength=space)))
 
 
 def _separate_equal_cards(variant: Variant, stream: Stream, label: str, cells: U8) -> U8:

@@ -127,3 +127,10 @@ def test_stream_rows_are_the_blocks_read_one_by_one():
     for label, row in zip(labels, rows, strict=True):
         assert np.array_equal(row, stream.u64(label, 1024))
     assert stream.u64_rows([], 4).shape == (0, 4)
+
+
+def test_distinct_counts_alike_by_sorting_and_by_counting():
+    rng = np.random.default_rng(3)
+    for size, space in [(0, 10), (1, 10), (50, 10_000), (5_000, 10_000), (200_000, 810_000)]:
+        codes = rng.integers(0, space, size=size)
+        assert gengrid._distinct(codes, space) == len(set(codes.tolist()))
