@@ -150,7 +150,11 @@ def _resident_mib() -> float:
 
 
 def _peak_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    """This process image's resident high-water mark (VmHWM: getrusage's ru_maxrss would also
+    count the parent it was forked from)."""
+    with open("/proc/self/status") as status:
+        line = next(line for line in status if line.startswith("VmHWM:"))
+    return int(line.split()[1]) / 1024
 
 
 def memory_child(what: str, path: str) -> None:
