@@ -1,17 +1,28 @@
 """Card-engine benchmark: generate and verify a K series (1,680 cards) per variant, and
-100,000 90-ball cards. Prints the best of several runs (after a warm-up) in milliseconds.
+100,000 90-ball cards; a million 75-ball cards; and ``manage.py cards_generate`` writing
+100,000 cards to JSON, the whole process as a user runs it. Prints the minimum, median and P95
+of several runs (after a warm-up) in milliseconds, and keeps them in bench/results.json.
+
+* A million 75-ball cards (seed 5) are checked against the fingerprint the generator gave
+  before it was made faster (issue 23): cards/1 may never change.
+* ``cards_generate`` is timed as a process (``python manage.py cards_generate ...``), beside
+  its parts measured in this process: the engine, the JSON text, and the process start (the
+  same command for one card).
 
 Targets on a 2-core machine: 90-ball K series generated + verified < 10 ms; 100,000 90-ball
-cards < 1 s. Run with ``make bench`` or ``python bench/cards.py [--repeat N]``.
+cards < 1 s; a million 75-ball cards < 10 s; cards_generate of 100,000 cards < 1.5 s. Run with
+``make bench`` or ``python bench/cards.py [--repeat N] [--skip-million]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import pathlib
 import platform
-import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -20,6 +31,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
+from bench.results import record, spread
 from bingo.engine import (
     ALGORITHM_CARDS,
     ALGORITHM_STRIPS,
@@ -27,6 +39,9 @@ from bingo.engine import (
     generate_card_set,
     verify_cards,
 )
+from cards import cardfile
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 T = TypeVar("T")
 
@@ -62,25 +77,91 @@ def case(variant: Variant, size: int, algorithm: str, repeat: int) -> None:
 
     ver_times, _ = timed(check, repeat)
     both = [g + v for g, v in zip(gen_times, ver_times, strict=True)]
+    generate, verify, together = spread(gen_times), spread(ver_times), spread(both)
     label = f"{variant}-ball {'strips' if algorithm == ALGORITHM_STRIPS else 'cards '} {size:>7,}"
     print(
-        f"{label}  generate {min(gen_times):8.1f} ms (median {statistics.median(gen_times):8.1f})"
-        f"  verify {min(ver_times):7.1f} ms  together {min(both):8.1f} ms"
-        f"  ({1000 * min(both) / size:5.2f} µs/card, {card_set.repeated_lines} repeated lines)"
+        f"{label}  generate {generate['min']:8.1f} ms (median {generate['median']:8.1f}, "
+        f"P95 {generate['p95']:8.1f})  verify {verify['median']:7.1f} ms  "
+        f"together {together['median']:8.1f} ms"
+        f"  ({1000 * together['min'] / size:5.2f} µs/card, {card_set.repeated_lines} repeated lines)"
+    )
+    record(
+        "cards",
+        {"generate_ms": generate, "verify_ms": verify, "together_ms": together},
+        setup={"variant": variant.value, "size": size, "algorithm": algorithm},
+    )
+
+
+#: The fingerprint of a million 75-ball cards of seed 5 from the generator before issue 23.
+MILLION_75 = "f423daf5ce13659750c7a4f6f34bd1552028b57ca017c61e27ab49d715597516"
+
+
+def million_75(repeat: int) -> None:
+    """A million 75-ball cards (the search spends its whole budget), checked against the pin."""
+    times, card_set = timed(lambda: generate_card_set(Variant.B75, 1_000_000, 5), repeat)
+    same = card_set.fingerprint == MILLION_75
+    found = spread([t / 1000 for t in times])
+    print(
+        f"75-ball cards  1,000,000  generate min {found['min']:.1f} s, median {found['median']:.1f} s, "
+        f"P95 {found['p95']:.1f} s  ({card_set.repeated_lines:,} repeated lines; "
+        f"fingerprint {'as before' if same else 'CHANGED'})"
+    )
+    record(
+        "cards_million_75",
+        {"generate_s": found, "fingerprint_unchanged": same},
+        setup={"variant": "75", "size": 1_000_000, "seed": 5},
+    )
+    if not same:
+        raise SystemExit("the million 75-ball cards of seed 5 changed: cards/1 may not change")
+
+
+def command(repeat: int) -> None:
+    """``manage.py cards_generate`` of 100,000 90-ball cards, the whole process, and its parts."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+
+    def run(size: int, out: pathlib.Path) -> float:
+        args = ["manage.py", "cards_generate", "--variant", "90", "--size", str(size), "--seed", "1"]
+        start = time.perf_counter()
+        subprocess.run(
+            [sys.executable, *args, "--output", str(out)], cwd=ROOT, env=env, check=True, capture_output=True
+        )
+        return (time.perf_counter() - start) * 1000
+
+    with tempfile.TemporaryDirectory() as folder:
+        out = pathlib.Path(folder) / "set.json"
+        run(1, out)  # warm the file system's caches
+        whole = spread([run(100_000, out) for _ in range(repeat)])
+        start = spread([run(1, out) for _ in range(repeat)])
+    engine_times, card_set = timed(lambda: generate_card_set(Variant.B90, 100_000, 1), repeat)
+    text_times, _ = timed(lambda: cardfile.to_text(card_set), repeat)
+    engine, text = spread(engine_times), spread(text_times)
+    print(
+        f"cards_generate 100,000 90-ball cards -> JSON, whole process: min {whole['min']:.0f} ms, "
+        f"median {whole['median']:.0f} ms, P95 {whole['p95']:.0f} ms  (of which, medians: process start "
+        f"{start['median']:.0f} ms, engine {engine['median']:.0f} ms, JSON text {text['median']:.0f} ms)"
+    )
+    record(
+        "cards_generate",
+        {"whole_ms": whole, "start_ms": start, "engine_ms": engine, "json_text_ms": text},
+        setup={"variant": "90", "size": 100_000},
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--skip-million", action="store_true", help="leave out the million 75-ball cards")
     args = parser.parse_args()
     versions = f"python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}"
-    print(f"{versions}, best of {args.repeat}")
+    print(f"{versions}, {args.repeat} runs, load {os.getloadavg()[0]:.2f}")
     for variant in Variant:
         case(variant, 1680, ALGORITHM_CARDS, args.repeat)
     case(Variant.B90, 1680, ALGORITHM_STRIPS, args.repeat)
     case(Variant.B90, 100_000, ALGORITHM_CARDS, max(3, args.repeat // 2))
     case(Variant.B90, 100_002, ALGORITHM_STRIPS, max(3, args.repeat // 2))
+    command(max(5, args.repeat))
+    if not args.skip_million:
+        million_75(3)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,15 @@ allows it (R14 applied "with the necessary adaptations", R62, R68, R78):
   repeats unchanged.
 
 The count of repeated line combinations that remains is returned and recorded with the set.
+
+What a seed gives is fixed for good (``cards/1``, docs/cards.md), so speed comes only from doing
+the same work in fewer, larger numpy steps: the search takes cards one at a time, as it must
+(each choice sees the lines the cards before it left), but works out every card's candidate
+orders and their line codes a chunk of cards at once, and reads each candidate's order from
+how its keys compare in pairs rather than sorting 256 rows of keys per column per card. A copy
+of the generator as it was (tests/engine/gengrid_a604ef3.py) holds it to the same cards.
+What is left at a million cards is mostly SHAKE-256 itself: the search reads 48 kB of key
+stream per card it re-orders, 4.9 GB for its 100,000 evaluations.
 """
 
 from __future__ import annotations
@@ -26,17 +35,19 @@ import math
 from collections import Counter
 from functools import cache
 from itertools import combinations, permutations, product
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from bingo.engine._keys import card_keys, later_duplicates, line_codes, repeats
+from bingo.engine._keys import card_keys, later_duplicates
 from bingo.engine.errors import GenerationError
 from bingo.engine.stream import Stream
 from bingo.engine.variants import LineKind, Variant, geometry, lines
 
 U8 = npt.NDArray[np.uint8]
 I64 = npt.NDArray[np.int64]
+SortKind = Literal["quicksort", "mergesort", "heapsort", "stable"]
 
 #: Random re-ordering rounds before the card-by-card search.
 _RANDOM_ROUNDS = 12
@@ -47,6 +58,8 @@ _STALE_PASSES = 30
 _CANDIDATES = 256
 #: Card-by-card evaluations at most in one generation (bounds time on huge, saturated sets).
 _SEARCH_BUDGET = 100_000
+#: Cards whose candidate orders the search works out at once (memory: about 60 kB a card).
+_CHUNK = 512
 
 
 @cache
@@ -73,12 +86,10 @@ class _CrossIndex:
     def __init__(self, variant: Variant) -> None:
         geo = geometry(variant)
         cross = [line for line in lines(variant) if line.kind is not LineKind.COLUMN]
-        width = max(len(line.cells) for line in cross)
-        self.rows = np.zeros((len(cross), width), dtype=np.int64)
-        self.cols = np.zeros((len(cross), width), dtype=np.int64)
-        self.strides = np.zeros((len(cross), width), dtype=np.int64)
-        self.lows = np.zeros((len(cross), width), dtype=np.int64)
         self.base = np.zeros(len(cross), dtype=np.int64)
+        #: terms[j]: line j's cells, by column, as (row, column, place among the column's
+        #: numbers from the top, the column's lowest number, stride).
+        self.terms: list[list[tuple[int, int, int, int, int]]] = []
         spaces: dict[tuple[int, ...], tuple[int, int]] = {}  # columns -> (base, size)
         self.space = 0
         self.floor_demand: Counter[tuple[int, ...]] = Counter()
@@ -91,18 +102,21 @@ class _CrossIndex:
                 self.space += size
             self.floor_demand[signature] += 1
             self.base[j] = spaces[signature][0]
-            stride = 1
-            for w, (r, c) in enumerate(cells):
-                self.rows[j, w], self.cols[j, w] = r, c
-                self.lows[j, w] = geo.column_ranges[c][0]
-                self.strides[j, w] = stride
+            terms, stride = [], 1
+            for r, c in cells:
+                terms.append((r, c, _cell_rows(variant, c).index(r), geo.column_ranges[c][0], stride))
                 stride *= geo.column_size(c)
+            self.terms.append(terms)
         self.sizes = {sig: size for sig, (_, size) in spaces.items()}
 
     def codes(self, cells: U8) -> I64:
         """Codes of every row and diagonal of every card: shape (cards, cross lines)."""
-        values = cells[:, self.rows, self.cols].astype(np.int64)
-        codes: I64 = ((values - self.lows) * self.strides).sum(axis=2) + self.base
+        codes = np.empty((cells.shape[0], self.base.size), dtype=np.int64)
+        for j, terms in enumerate(self.terms):
+            code = np.full(cells.shape[0], self.base[j], dtype=np.int64)
+            for row, col, _place, low, stride in terms:
+                code += (cells[:, row, col].astype(np.int64) - low) * stride
+            codes[:, j] = code
         return codes
 
 
@@ -140,8 +154,9 @@ def _deal_column_sets(variant: Variant, stream: Stream, label: str, n: int) -> l
 
 
 def _shuffle(stream: Stream, label: str, column: I64) -> I64:
-    """Each row of ``column`` (cards x count) in a random order."""
-    order = np.argsort(stream.keys(label, column.shape), axis=1, kind="stable")
+    """Each row of ``column`` (cards x count) in a random order: the stable argsort of its keys."""
+    every, _number = _orders(column.shape[1])
+    order = every[_sorting_orders(stream.keys(label, column.shape), kind="stable")]
     return np.take_along_axis(column, order, axis=1)
 
 
@@ -211,8 +226,38 @@ def cards(variant: Variant, stream: Stream, label: str, n: int) -> tuple[U8, int
 
 
 def repeated_lines(variant: Variant, cells: U8) -> int:
-    """Lines in ``cells`` whose set of numbers already appeared on an earlier line."""
-    return repeats(line_codes(variant, cells).ravel())
+    """Lines in ``cells`` whose set of numbers already appeared on an earlier line.
+
+    Two lines can hold the same numbers only if they draw them from the same columns: a column
+    line's numbers all come from its column's range, a row's or diagonal's one from each column
+    it crosses. So the repeats are counted within each such space, where every set of numbers
+    has one code (a column's set as a bitmask, a row's or diagonal's ``_CrossIndex`` code), by
+    counting the distinct codes: the same count as sorting every line's numbers (the engine's
+    first way, ``_keys.line_codes``; the tests hold the two equal), in a counting pass for a
+    large set and by sorting the few codes of a small one.
+    """
+    geo = geometry(variant)
+    n = cells.shape[0]
+    if n == 0:
+        return 0
+    index = _cross(variant)
+    codes = index.codes(cells)
+    repeated = codes.size - _distinct(codes.ravel(), index.space)
+    if LineKind.COLUMN in geo.line_kinds:
+        for col, (low, high) in enumerate(geo.column_ranges):
+            mask = np.zeros(n, dtype=np.int64)
+            for row in _cell_rows(variant, col):
+                mask |= np.left_shift(1, cells[:, row, col].astype(np.int64) - low)
+            repeated += n - _distinct(mask, 1 << (high - low + 1))
+    return repeated
+
+
+def _distinct(codes: I64, space: int) -> int:
+    """How many different values ``codes`` (each in ``[0, space)``) holds."""
+    if codes.size * 16 < space:  # few codes: sort them (np.unique's hashing is slower here)
+        ordered = np.sort(codes)
+        return int(np.count_nonzero(ordered[1:] != ordered[:-1])) + int(ordered.size > 0)
+    return int(np.count_nonzero(np.bincount(codes, minlength=space)))
 
 
 def _separate_equal_cards(variant: Variant, stream: Stream, label: str, cells: U8) -> U8:
@@ -235,12 +280,18 @@ def _search(variant: Variant, stream: Stream, label: str, cells: U8) -> U8:
     """Min-conflicts search: re-order one card at a time to the order whose rows and diagonals
     meet the fewest others, moving sideways among equally good orders (chosen at random) to
     leave plateaus. Stops when nothing repeats, after ``_STALE_PASSES`` passes without a new
-    best, or when the evaluation budget is spent."""
+    best, or when the evaluation budget is spent.
+
+    The cards are taken one at a time, each against the lines the cards before it left; what
+    does not depend on those lines (each card's candidate orders and their line codes) is
+    worked out for ``_CHUNK`` cards at once (``_Candidates``).
+    """
     index = _cross(variant)
-    every_order = _all_orders(variant)
     cells = cells.copy()
     codes = index.codes(cells)
     counts = np.bincount(codes.ravel(), minlength=index.space)
+    # present[code]: whether any card holds that line now (counts > 0), the cost's measure.
+    present = (counts > 0).view(np.uint8)
     best_cells, best_total = cells.copy(), int(np.maximum(counts - 1, 0).sum())
     budget, stale = _SEARCH_BUDGET, 0
     for pass_ in range(_SEARCH_PASSES):
@@ -248,30 +299,26 @@ def _search(variant: Variant, stream: Stream, label: str, cells: U8) -> U8:
         if todo.size == 0:
             break
         budget -= todo.size
-        picks = stream.u64(f"{label}/search/{pass_}/ties", todo.size)
-        for i, pick in zip(todo.tolist(), picks.tolist(), strict=True):
-            mine = codes[i].copy()
-            counts[mine] -= 1
-            columns = _split(variant, cells[i : i + 1])
-            if every_order is None:
-                orders = tuple(
-                    np.argsort(
-                        stream.keys(f"{label}/search/{pass_}/{i}/{c}", (_CANDIDATES, v.shape[1])), axis=1
-                    )
-                    for c, v in enumerate(columns)
-                )
-            else:
-                orders = every_order
-            candidates = _assemble(variant, [v[0][order] for v, order in zip(columns, orders, strict=True)])
-            candidate_codes = index.codes(candidates)
-            cost = (counts[candidate_codes] > 0).sum(axis=1)
-            least = int(cost.min())
-            if least <= int((counts[mine] > 0).sum()):
-                ties = np.flatnonzero(cost == least)
-                choice = int(ties[pick % ties.size])
-                cells[i] = candidates[choice]
-                codes[i] = candidate_codes[choice]
-            counts[codes[i]] += 1
+        picks = stream.u64(f"{label}/search/{pass_}/ties", todo.size).tolist()
+        for start in range(0, todo.size, _CHUNK):
+            chunk = todo[start : start + _CHUNK]
+            found = _Candidates(variant, stream, f"{label}/search/{pass_}", cells, chunk)
+            chosen = np.full(chunk.size, -1, dtype=np.intp)
+            for b, i in enumerate(chunk.tolist()):
+                mine = codes[i]
+                left = counts[mine] - 1
+                counts[mine] = left
+                present[mine] = left > 0
+                options = found.codes[b]
+                cost = present.take(options).sum(axis=0)
+                least = cost.min()
+                if least <= present.take(mine).sum():
+                    ties = np.flatnonzero(cost == least)
+                    chosen[b] = ties[picks[start + b] % ties.size]
+                    codes[i] = options[:, chosen[b]]
+                counts[codes[i]] += 1
+                present[codes[i]] = 1
+            found.apply(cells, chosen)
         total = int(np.maximum(counts - 1, 0).sum())
         if total < best_total:
             best_cells, best_total, stale = cells.copy(), total, 0
@@ -280,3 +327,119 @@ def _search(variant: Variant, stream: Stream, label: str, cells: U8) -> U8:
         if stale >= _STALE_PASSES or budget <= 0:
             break
     return best_cells
+
+
+@cache
+def _orders(k: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Every order of ``k`` things, shape (k!, k); and, for each way ``k`` different keys can
+    compare (bit ``p`` set when the ``p``-th pair of ``combinations(range(k), 2)`` is in
+    descending order), the number of the order that sorts them (-1 for impossible ways)."""
+    every = np.array(list(permutations(range(k))), dtype=np.intp)
+    pairs = list(combinations(range(k), 2))
+    number = np.full(1 << len(pairs), -1, dtype=np.intp)
+    for o, order in enumerate(every.tolist()):
+        rank = [0] * k
+        for place, item in enumerate(order):
+            rank[item] = place
+        number[sum(1 << bit for bit, (a, b) in enumerate(pairs) if rank[a] > rank[b])] = o
+    return every, number
+
+
+def _sorting_orders(keys: npt.NDArray[np.uint64], kind: SortKind | None = None) -> npt.NDArray[np.intp]:
+    """For each row of ``keys`` (..., k), the number in ``_orders(k)`` of ``np.argsort(row, kind=kind)``.
+
+    Rows of different keys have one sorting order, read from how each pair compares (k(k-1)/2
+    comparisons of whole arrays instead of a sort per row), here of the keys' upper 32 bits.
+    Rows where two of those are equal (about one in 400 million; equal 64-bit keys all but
+    never) are sorted by ``np.argsort`` on the whole keys, with ``kind``, as they always were.
+    """
+    k = keys.shape[-1]
+    every, number = _orders(k)
+    pairs = list(combinations(range(k), 2))
+    upper = keys.astype("<u8", copy=False).view("<u4")[..., 1::2].reshape(-1, k)
+    columns = np.ascontiguousarray(upper.T)  # (k, rows)
+    way = np.zeros(columns.shape[1], dtype=np.intp)
+    tied = np.zeros(columns.shape[1], dtype=bool)
+    greater = np.empty(columns.shape[1], dtype=bool)
+    for bit, (a, b) in enumerate(pairs):
+        np.greater(columns[a], columns[b], out=greater)
+        way += greater.view(np.uint8).astype(np.intp) << bit
+        tied |= columns[a] == columns[b]
+    found: npt.NDArray[np.intp] = number[way]
+    if tied.any():
+        digits = k ** np.arange(k - 1, -1, -1)
+        lookup = {int(code): o for o, code in enumerate((every @ digits).tolist())}
+        sorted_rows = np.argsort(keys.reshape(-1, k)[tied], axis=-1, kind=kind)
+        found[tied] = [lookup[int(code)] for code in (sorted_rows @ digits).tolist()]
+    return found.reshape(keys.shape[:-1])
+
+
+class _Candidates:
+    """The candidate orders of a chunk of cards and the codes of their rows and diagonals.
+
+    Candidate ``o`` of card ``b`` orders column ``c`` as ``_orders(k)[0][ids[c][b, o]]``: the
+    argsort of the card's keys of block ``{label}/{card}/{c}`` (``_CANDIDATES`` rows of ``k``),
+    or, where every combination can be tried (30-ball), the ``o``-th of ``_all_orders``.
+    ``codes[b]`` has shape (cross lines, candidates): what ``_CrossIndex.codes`` gives for the
+    candidate cards, summed line by line from the numbers each order puts on the line.
+    """
+
+    def __init__(self, variant: Variant, stream: Stream, label: str, cells: U8, chunk: I64) -> None:
+        index = _cross(variant)
+        geo = geometry(variant)
+        every_order = _all_orders(variant)
+        self.variant = variant
+        self.chunk = chunk
+        self.values: list[U8] = []
+        self.ids: list[npt.NDArray[np.intp]] = []
+        size = chunk.size
+        mine = cells[chunk]
+        # placed[c][p]: the number each candidate puts at place p of column c (top to bottom).
+        placed: list[list[npt.NDArray[np.int32]]] = []
+        for col in range(geo.cols):
+            values = mine[:, list(_cell_rows(variant, col)), col]
+            k = values.shape[1]
+            every, _number = _orders(k)
+            if every_order is None:
+                labels = [f"{label}/{i}/{col}" for i in chunk.tolist()]
+                keys = stream.u64_rows(labels, _CANDIDATES * k).reshape(size, _CANDIDATES, k)
+                ids = _sorting_orders(keys)
+            else:
+                ids = np.broadcast_to(_all_order_ids(variant)[col], (size, every_order[col].shape[0]))
+            self.values.append(values)
+            self.ids.append(ids)
+            rows = ids + (np.arange(size) * every.shape[0])[:, None]
+            # ordered[p]: for each card and order, the number at place p, flat (cards * k!).
+            ordered = values[:, every].transpose(2, 0, 1).reshape(k, -1)
+            placed.append([ordered[p].take(rows).astype(np.int32) for p in range(k)])
+        self.codes = np.empty((size, index.base.size, placed[0][0].shape[1]), dtype=np.int32)
+        for j, terms in enumerate(index.terms):
+            code = np.full(placed[0][0].shape, index.base[j], dtype=np.int32)
+            for _row, col, place, low, stride in terms:
+                code += (placed[col][place] - low) * stride
+            self.codes[:, j, :] = code
+
+    def apply(self, cells: U8, chosen: npt.NDArray[np.intp]) -> None:
+        """Re-order the cards whose ``chosen`` candidate is not -1 to that candidate."""
+        moved = np.flatnonzero(chosen >= 0)
+        if moved.size == 0:
+            return
+        for col, (values, ids) in enumerate(zip(self.values, self.ids, strict=True)):
+            every, _number = _orders(values.shape[1])
+            order = every[ids[moved, chosen[moved]]]
+            cells[self.chunk[moved][:, None], list(_cell_rows(self.variant, col)), col] = np.take_along_axis(
+                values[moved], order, axis=1
+            )
+
+
+@cache
+def _all_order_ids(variant: Variant) -> tuple[npt.NDArray[np.intp], ...]:
+    """``_all_orders(variant)`` as numbers in ``_orders(k)``, one array per column."""
+    every_order = _all_orders(variant)
+    assert every_order is not None
+    found = []
+    for orders in every_order:
+        k = orders.shape[1]
+        lookup = {tuple(order): o for o, order in enumerate(_orders(k)[0].tolist())}
+        found.append(np.array([lookup[tuple(order)] for order in orders.tolist()], dtype=np.intp))
+    return tuple(found)

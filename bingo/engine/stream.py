@@ -51,6 +51,15 @@ class Stream:
         data = hashlib.shake_256(f"{self._domain}|{label}".encode()).digest(8 * count)
         return np.frombuffer(data, dtype="<u8").astype(np.uint64)
 
+    def u64_rows(self, labels: list[str], count: int) -> npt.NDArray[np.uint64]:  # read-only
+        """``u64(label, count)`` of each of ``labels``, one row each: shape (labels, count)."""
+        if not labels or count <= 0:
+            return np.zeros((len(labels), max(count, 0)), dtype=np.uint64)
+        size, domain = 8 * count, self._domain
+        data = b"".join(hashlib.shake_256(f"{domain}|{label}".encode()).digest(size) for label in labels)
+        # Little-endian as read; the same values as ``u64``, without its copy.
+        return np.frombuffer(data, dtype="<u8").reshape(len(labels), count)
+
     def below(self, label: str, bounds: npt.ArrayLike, shape: tuple[int, ...]) -> npt.NDArray[np.int64]:
         """Integers in ``[0, bound)`` of block ``label``, ``bounds`` broadcast to ``shape``."""
         size = int(np.prod(shape))

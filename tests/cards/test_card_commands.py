@@ -217,3 +217,52 @@ def test_regenerate_reports_a_file_whose_inputs_cannot_be_regenerated(tmp_path):
 def test_sizes_in_other_scripts_are_refused(tmp_path):
     with pytest.raises(CommandError, match="size must be a whole number"):
         call_command("cards_generate", "--variant", "90", "--size", "²", "--output", str(tmp_path / "x.json"))
+
+
+def test_manage_py_generates_without_loading_the_apps(tmp_path):
+    """manage.py runs cards_generate without starting Django's apps (WITHOUT_APPS): no app's
+    models, tasks or views, nor DRF or ReportLab, is even imported."""
+    out, modules = tmp_path / "set.json", tmp_path / "modules.json"
+    args = [
+        "manage.py",
+        "cards_generate",
+        "--variant",
+        "75",
+        "--size",
+        "40",
+        "--seed",
+        "9",
+        "--output",
+        str(out),
+    ]
+    script = (
+        "import json, runpy, sys\n"
+        f"sys.argv = {args!r}\n"
+        "runpy.run_path('manage.py', run_name='__main__')\n"
+        f"open({str(modules)!r}, 'w').write(json.dumps(sorted(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=False, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    imported = json.loads(modules.read_text())
+    assert "cards.management.commands.cards_generate" in imported
+    roots = ("bingo.models", "bingo.apps", "cards.models", "cards.printing", "halls", "actas")
+    assert not [name for name in imported if name.startswith((*roots, "rest_framework", "reportlab"))]
+    assert json.loads(out.read_text())["fingerprint"] == generate_card_set(Variant.B75, 40, 9).fingerprint
+
+
+@pytest.mark.parametrize(
+    ("variant", "size", "algorithm"),
+    [
+        ("90", 60, "cards/1"),
+        ("90", 60, "strips/1"),
+        ("80", 7, "cards/1"),
+        ("75", 31, "cards/1"),
+        ("30", 1, "cards/1"),
+    ],
+)
+def test_the_file_is_the_card_sets_json_character_for_character(variant, size, algorithm):
+    """cardfile writes its text without a dict per card; it is json.dumps of those dicts."""
+    card_set = generate_card_set(Variant(variant), size, 424242, algorithm=algorithm)
+    assert cardfile.to_text(card_set) == json.dumps(cardfile.to_json(card_set), separators=(",", ":"))

@@ -525,3 +525,26 @@ def test_grid_of_round_trip_gives_the_same_check():
     cells = generate_card_set(Variant.B30, 1, seed=4).cells
     rules = prize_rules(Variant.B30)
     assert card_check(rules, grid_of(cells[0]), [1, 2, 3]) == card_check(rules, cells[0], [1, 2, 3])
+
+
+def test_a_cold_detector_holds_the_cards_the_index_and_the_counters_and_little_more():
+    """Issue 23: a million-card detector took twice the memory of the structures it needs. What
+    it needs: the cards (1 byte a cell), 4 bytes per number printed (the index from ball to
+    cards) and a 1-byte counter per card and target (and per prize of several targets); its
+    build may add a few arrays of a byte per card, not copies of every cell."""
+    import tracemalloc
+
+    n = 60_000
+    cells = generate_card_set(Variant.B90, n, seed=23).cells
+    blocks = [SoldCards(s + 1, 1, cells[s * 10_000 : (s + 1) * 10_000]) for s in range(6)]
+    rules = prize_rules(Variant.B90)
+    needed = n * 27 + 4 * n * 15 + n * (len(rules.targets) + 1)
+    tracemalloc.start()
+    try:
+        detector = Detector(rules, blocks)
+        held, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert detector.need_counts(LINE, 1) == (0, 0)
+    assert held <= 1.05 * needed
+    assert peak <= held + 20 * n  # the build's temporaries: some arrays of a byte or two per card

@@ -1,10 +1,13 @@
 """The generator's internal keys are exact: equal keys exactly when equal number sets."""
 
+import math
+
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bingo.engine import Variant, generate_card_set
+from bingo.engine import Variant, generate_card_set, geometry
 from bingo.engine._keys import card_keys, later_duplicates, line_codes, row_codes_90
 from tests.engine import reference
 
@@ -45,3 +48,23 @@ def test_line_codes_count_repeats_like_the_reference(variant, seed):
     codes = line_codes(variant, card_set.cells).ravel()
     grids = [card_set.card(i) for i in range(1, 301)]
     assert codes.size - np.unique(codes).size == reference.repeated_lines(variant.value, grids)
+
+
+@pytest.mark.parametrize("variant", [Variant.B80, Variant.B75, Variant.B30])
+def test_card_keys_are_the_mixed_radix_of_each_columns_colex_rank(variant):
+    """The key's value, not only its equalities: each column's numbers ranked among the sets of
+    their size (colexicographic, after the counts of smaller sets), as mixed-radix digits."""
+    geo = geometry(variant)
+    cells = generate_card_set(variant, 30, seed=5).cells
+    expected = []
+    for card in cells:
+        key, weight = 0, 1
+        for c, (low, high) in enumerate(geo.column_ranges):
+            size, most = high - low + 1, geo.column_counts[c]
+            members = sorted(int(v) - low for v in card[:, c] if v)
+            rank = sum(math.comb(size, k) for k in range(len(members)))
+            rank += sum(math.comb(a, i) for i, a in enumerate(members, start=1))
+            key += rank * weight
+            weight *= sum(math.comb(size, k) for k in range(most + 1))
+        expected.append(key)
+    assert card_keys(variant, cells).tolist() == expected

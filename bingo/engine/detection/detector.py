@@ -199,7 +199,7 @@ class Detector:
         flat = cells.reshape(n, geo.cells)
 
         scratch = from_scratch(layout, flat, self._drawn)
-        self._counters = [m.copy() for m in scratch.missing]
+        self._counters = list(scratch.missing)
         # need[k]: numbers each card still needs for prize k, the least over its targets; a
         # one-target prize reads its target's counter.
         self._need: list[Counts | None] = []
@@ -225,22 +225,29 @@ class Detector:
         self._skip: frozenset[int] = frozenset()
 
         # The inverted index: for each position p, cards sorted by the number printed there;
-        # ball b's cards at p are one slice of it. Blanks (0) are dropped.
+        # ball b's cards at p are one slice of it. Blanks (0) are dropped. Every position's
+        # cards sit in one int32 array, and the slices are views of it: one allocation of 4
+        # bytes a number printed (57 MiB for a million 90-ball cards) rather than a thousand
+        # small ones, between which the build's freed temporaries stayed resident (issue 23).
         self._by_ball: list[list[tuple[npt.NDArray[np.int32], tuple[int, ...]]]] = [
             [] for _ in range(geo.balls + 1)
         ]
         drawn_set = set(self._drawn)
-        for p, targets in enumerate(layout.targets_at):
-            if not targets or n == 0:
-                continue
-            values = np.ascontiguousarray(flat[:, p])
-            order = np.argsort(values, kind="stable").astype(np.int32)
-            ends = np.cumsum(np.bincount(values, minlength=geo.balls + 1))
+        indexed = [p for p, targets in enumerate(layout.targets_at) if targets and n]
+        per_ball = {p: np.bincount(flat[:, p], minlength=geo.balls + 1) for p in indexed}
+        index = np.empty(sum(n - int(per_ball[p][0]) for p in indexed), dtype=np.int32)
+        used = 0
+        for p in indexed:
+            blanks = int(per_ball[p][0])
+            segment = index[used : used + n - blanks]
+            used += segment.size
+            segment[:] = np.argsort(flat[:, p], kind="stable")[blanks:]
+            ends = np.cumsum(per_ball[p]) - blanks
             low, high = geo.column_ranges[p % geo.cols]
             for ball in range(low, high + 1):
                 start, end = int(ends[ball - 1]), int(ends[ball])
                 if end > start and ball not in drawn_set:
-                    self._by_ball[ball].append((order[start:end].copy(), targets))
+                    self._by_ball[ball].append((segment[start:end], layout.targets_at[p]))
 
     # -- identity of the cards ---------------------------------------------------------------
 

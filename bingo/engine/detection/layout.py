@@ -85,15 +85,20 @@ def from_scratch(layout: Layout, flat: Cells, drawn: Sequence[int]) -> Scratch:
 
     A cell's rank is the position of its number in the draw (blanks 0, undrawn _UNDRAWN): a
     target misses its undrawn cells and completed at the highest rank of its cells (R49).
+    Worked out one cell position at a time, so that a million cards need a few arrays of a
+    million bytes, not ranks of every cell at once (27 MB, and as much again per target).
     """
-    rank = _ranks(drawn)[flat]
+    rank_of = _ranks(drawn)
     missing: list[Counts] = []
     at: list[Counts] = []
     for pos in layout.positions:
-        sub = rank[:, pos]
-        miss = np.count_nonzero(sub == _UNDRAWN, axis=1).astype(np.uint8)
-        done = sub.max(axis=1)
+        miss = np.zeros(flat.shape[0], dtype=np.uint8)
+        done = np.zeros(flat.shape[0], dtype=np.uint8)
+        for p in pos.tolist():
+            rank = rank_of[flat[:, p]]
+            miss += rank == _UNDRAWN
+            np.maximum(done, rank, out=done)
         done[miss > 0] = 0
         missing.append(miss)
-        at.append(done.astype(np.uint8, copy=False))
+        at.append(done)
     return Scratch(tuple(missing), tuple(at))

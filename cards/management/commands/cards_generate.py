@@ -30,6 +30,9 @@ def parse_size(value: str) -> int:
 
 class Command(BaseCommand):
     help = "Generate a numbered card set (90, 80, 75 or 30 balls) and write it as JSON."
+    # It needs the engine and a file, no table and no app: manage.py runs it without loading
+    # the apps (WITHOUT_APPS), and the system checks, which need them, are not its business.
+    requires_system_checks: list[str] = []
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--variant", required=True, help="90, 80, 75 or 30")

@@ -213,6 +213,17 @@ def test_cards_are_read_once_whatever_the_run(django_assert_max_num_queries):
         render(series, 1, 90)
 
 
+def test_streams_are_binary_flate_not_ascii85():
+    """Issue 23: ReportLab's ASCII85 wrapping (pure Python here) cost a third of a print run;
+    every stream is Flate only, and the pages still read back."""
+    series = series_make(variant="75", size=12)
+    _pages, data = render(series, 1, 12)
+    assert b"/ASCII85Decode" not in data
+    assert data.count(b"/FlateDecode") >= 3  # the two pages and the card's form
+    reader = PdfReader(io.BytesIO(data))
+    assert str(card_set_cells(series.card_set)[11].max()) in reader.pages[1].extract_text()
+
+
 def test_progress_is_reported_per_page_up_to_100():
     series = series_make(variant="90", size=30)
     seen = []
