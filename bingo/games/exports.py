@@ -59,20 +59,6 @@ def session_export_data(*, session: Session) -> dict[str, Any]:
     }
 
 
-def session_export_data_per_game(*, session: Session) -> dict[str, Any]:
-    """``session_export_data`` as it was before issue 23, a dozen queries a game: kept only
-    until the test comparing it with the batched reading has proved them the same."""
-    session = Session.objects.select_related("room__hall").get(pk=session.pk)
-    hall = session.room.hall
-    when = _clock(hall)
-    games = Game.objects.filter(session=session).select_related(*_GAME_JOINS).order_by("number")
-    return {
-        **_header(session, when),
-        "ball_replacements": _ball_replacements(session, when),
-        "games": [_game(game, hall, when) for game in games],
-    }
-
-
 def session_header_data(*, session: Session) -> dict[str, Any]:
     """The head of ``session``'s export: the format, the hall, and the session with its start
     (R61 a)), as ``session_export_data`` writes them (one query)."""
@@ -103,14 +89,6 @@ def game_export_data(*, game: Game) -> dict[str, Any]:
     game = Game.objects.select_related("session__room__hall", *_GAME_JOINS).get(pk=game.pk)
     hall = game.session.room.hall
     return _games([game], hall, _clock(hall))[0]
-
-
-def game_export_data_per_game(*, game: Game) -> dict[str, Any]:
-    """``game_export_data`` as it was before issue 23: kept only until the test comparing it
-    with the batched reading has proved them the same."""
-    game = Game.objects.select_related("session__room__hall", *_GAME_JOINS).get(pk=game.pk)
-    hall = game.session.room.hall
-    return _game(game, hall, _clock(hall))
 
 
 def session_equipment_data(*, session: Session) -> dict[str, Any]:
@@ -361,55 +339,6 @@ def _games(games: Sequence[Game], hall: Hall, when: Clock) -> list[dict[str, Any
             }
         )
     return exported
-
-
-def _game(game: Game, hall: Hall, when: Clock) -> dict[str, Any]:
-    entries = GameSeries.objects.filter(game=game).select_related("series__card_set").order_by("position")
-    sold = game.sales.aggregate(cards=Sum("quantity"), total=Sum("amount"))
-    prizes = list(
-        Prize.objects.filter(game=game).prefetch_related("cards__series").order_by("awarded_at", "pk")
-    )
-    quantum = quantum_for(hall.currency)
-
-    def tax_on(share: Decimal) -> Decimal:
-        # R61 g): what the hall's rule withholds from one winning card's share when it is paid.
-        return tax_withheld(share, rate=hall.tax_rate, threshold=hall.tax_threshold, quantum=quantum)
-
-    taxes = {p.pk: tax_on(p.amount_each) for p in prizes}
-    tax = PrizePayment.objects.filter(winner__prize__game=game).aggregate(t=Sum("tax_withheld"))["t"]
-    refunded = game.refunds.aggregate(t=Sum("amount"))["t"]
-    return {
-        "number": game.number,
-        "variant": game.variant,
-        "state": game.state,
-        "state_reason": game.state_reason,
-        "draw_mode": game.draw_mode,
-        "manual_from_ball": game.manual_from_ball,
-        "sales_opened_at": when(game.sales_opened_at),
-        "sales_closed_at": when(game.sales_closed_at),
-        "finished_at": when(game.finished_at),
-        "opening_announcement": game.opening_announcement,
-        "closing_announcement": game.closing_announcement,
-        "series_sold": _series_sold(entries),
-        "cards_sold": sold["cards"] or 0,
-        "total_collected": _money(sold["total"]),
-        "double_cards": _double_cards(game),
-        "cards_in_play": doubles.cards_in_play(game),
-        "prize_base": _money(doubles.prize_base(game)),
-        "prize_plan": {
-            "shares": dict(game.prize_plan),
-            "remainder": _money(game.prize_remainder) if game.prize_remainder is not None else None,
-            "jackpot_active": game.jackpot_active,
-            "win_rules": game.win_rules,
-        },
-        "ball_set": _ball_set(game),
-        "balls": list(Ball.objects.filter(game=game).order_by("position").values_list("number", flat=True)),
-        "prizes": [_prize(p, taxes[p.pk]) for p in prizes],
-        "jackpot": _jackpot(game, list(JackpotMovement.objects.filter(game=game).order_by("pk"))),
-        "tax_due": _money(sum((taxes[p.pk] * p.winners for p in prizes), Decimal(0))),
-        "tax_withheld": _money(tax),
-        "refunded": _money(refunded),
-    }
 
 
 def _jackpot(game: Game, moves: list[JackpotMovement]) -> dict[str, Any] | None:

@@ -21,6 +21,7 @@ from bingo.games import exports
 from bingo.jackpot import services as jackpot_services
 from bingo.models import Game
 from tests.draw.test_services import Draw, all_numbers
+from tests.games import export_per_game
 from tests.games.test_doubles import Doubles
 
 pytestmark = pytest.mark.django_db
@@ -132,14 +133,14 @@ def test_the_batched_export_is_byte_for_byte_the_per_game_one() -> None:  # issu
         ball_set=hall.ball_set, ball_number=17, reason="chipped", session=hall.session
     )
     batched = exports.session_export_data(session=hall.session)
-    per_game = exports.session_export_data_per_game(session=hall.session)
+    per_game = export_per_game.session_export_data_per_game(session=hall.session)
     # What session_export writes, and what the acta hashes of each game.
     assert json.dumps(batched, ensure_ascii=False, indent=2) == json.dumps(
         per_game, ensure_ascii=False, indent=2
     )
     for game in games:
         one = exports.game_export_data(game=game)
-        before = exports.game_export_data_per_game(game=game)
+        before = export_per_game.game_export_data_per_game(game=game)
         assert json.dumps(one, ensure_ascii=False) == json.dumps(before, ensure_ascii=False)
         assert canonical_json(one) == canonical_json(before)
     # The session holds what it is meant to, or the comparison proves little.
