@@ -21,7 +21,11 @@ cards), its request key made unique per transaction, with as many clients as the
 cashiers, as many transactions each, the same ``--rate``, against the same database right after
 our run. Its per-transaction latencies come from its ``--log`` (the schedule lag taken out, as
 our open loop times a late sale from when it starts), and the ratio ours / pgbench of the P95
-is printed. pgbench uses the simple query protocol, as Django's psycopg cursors do.
+is printed. pgbench uses the simple query protocol, as Django's psycopg cursors do. Each side
+also prints its clients' processor time a sale (the cashier processes', all their threads
+counted; pgbench's) and how many of the machine's cores were busy meanwhile (/proc/stat): with
+every core busy the sale is bound by the processors, and what the clients spend on each sale
+decides the ratio.
 
 ``--runs`` repeats the whole (a new game each time) and prints min, median and P95 over the
 runs; the figures go to bench/results.json (bench/results.py). A throwaway test database is
@@ -36,6 +40,7 @@ import math
 import multiprocessing
 import os
 import pathlib
+import resource
 import shutil
 import statistics
 import subprocess
@@ -43,7 +48,8 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any
@@ -100,9 +106,13 @@ class Run:
     median_ms: float
     p95_ms: float
     p99_ms: float
+    client_cpu_ms: float
+    busy_cores: float
     pgbench_tps: float | None = None
     pgbench_median_ms: float | None = None
     pgbench_p95_ms: float | None = None
+    pgbench_client_cpu_ms: float | None = None
+    pgbench_busy_cores: float | None = None
     #: How many statements pgbench's transaction runs (those of one desk sale).
     statements: int | None = None
 
@@ -140,11 +150,15 @@ def selling_game(venue: Venue, order_number: int) -> Game:
 
 def _cashier(game_id, user_id, desk_id, index, count, gate, results, interval, offset):  # type: ignore[no-untyped-def]
     """One cashier: ``count`` sales, back to back (``interval`` 0) or one every ``interval``
-    seconds (open loop: a late sale starts at once); puts its latencies (ms) on ``results``."""
+    seconds (open loop: a late sale starts at once); puts its latencies (ms) and the processor
+    time it took (s: its process's, all threads, or its thread's when cashiers are threads) on
+    ``results``."""
     game = Game.objects.get(pk=game_id)
     user, desk = User.objects.get(pk=user_id), CashDesk.objects.get(pk=desk_id)
     mine = []
+    clock = time.process_time if threading.current_thread() is threading.main_thread() else time.thread_time
     gate.wait()
+    cpu = clock()
     due = time.perf_counter() + offset  # cashiers start staggered across one interval
     for n in range(count):
         if interval:
@@ -158,14 +172,45 @@ def _cashier(game_id, user_id, desk_id, index, count, gate, results, interval, o
             cash_received=Decimal("1000"), request_key=f"b-{game_id}-{index}-{n}",
         )  # fmt: skip
         mine.append((time.perf_counter() - start) * 1000)
+    cpu = clock() - cpu
     connections.close_all()
-    results.put(mine)
+    results.put((mine, cpu))
 
 
-def ours(
-    venue: Venue, game: Game, sales_each: int, use_threads: bool, rate: float
-) -> tuple[float, list[float]]:
-    """The cashiers' run: sales a second and every sale's latency (ms), sorted."""
+def busy_cores() -> Callable[[], float]:
+    """A stopwatch of the machine's processors: call the result to get how many cores were busy
+    on average since (from /proc/stat; 0 where there is none)."""
+
+    def ticks() -> tuple[int, int]:
+        try:
+            fields = [int(v) for v in pathlib.Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        except OSError:
+            return 0, 0
+        idle = fields[3] + fields[4]  # idle, iowait
+        return sum(fields) - idle, sum(fields)
+
+    busy0, total0 = ticks()
+
+    def since() -> float:
+        busy, total = ticks()
+        return (busy - busy0) / (total - total0) * (os.cpu_count() or 1) if total > total0 else 0.0
+
+    return since
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a run, ours or pgbench's: its rate, every latency (ms, sorted), the client's
+    processor time per sale (ms), and the cores the whole machine kept busy meanwhile."""
+
+    per_s: float
+    latencies: list[float]
+    client_cpu_ms: float
+    busy_cores: float
+
+
+def ours(venue: Venue, game: Game, sales_each: int, use_threads: bool, rate: float) -> Side:
+    """The cashiers' run."""
     cashiers = len(venue.staff)
     before = Sale.objects.filter(game=game).count()
     connections.close_all()  # children open their own connections
@@ -194,16 +239,19 @@ def ours(
     for w in pool:
         w.start()
     start_gate.wait()
-    began = time.perf_counter()
+    began, machine = time.perf_counter(), busy_cores()
     latencies: list[float] = []
+    cpu = 0.0
     for _ in range(cashiers):
-        latencies.extend(results.get())
-    elapsed = time.perf_counter() - began
+        mine, spent = results.get()
+        latencies.extend(mine)
+        cpu += spent
+    elapsed, busy = time.perf_counter() - began, machine()
     for w in pool:
         w.join()
     sold = Sale.objects.filter(game=game).count() - before
     assert sold == len(latencies), (sold, len(latencies))
-    return len(latencies) / elapsed, sorted(latencies)
+    return Side(len(latencies) / elapsed, sorted(latencies), cpu * 1000 / len(latencies), busy)
 
 
 def sale_statements(venue: Venue, game: Game, quantity: int) -> list[str]:
@@ -234,11 +282,9 @@ def pgbench_binary() -> str | None:
     return candidates[-1] if candidates else None
 
 
-def pgbench(
-    binary: str, scripts: list[list[str]], clients: int, transactions: int, rate: float
-) -> tuple[float, list[float]]:
+def pgbench(binary: str, scripts: list[list[str]], clients: int, transactions: int, rate: float) -> Side:
     """pgbench running ``scripts`` (one picked at random per transaction) with ``clients``
-    clients of ``transactions`` each: transactions a second and every one's latency (ms), sorted."""
+    clients of ``transactions`` each."""
     settings = connection.settings_dict
     env = {**os.environ, "PGPASSWORD": str(settings.get("PASSWORD") or "")}
     with tempfile.TemporaryDirectory(prefix="bench-sales-") as folder:
@@ -256,9 +302,12 @@ def pgbench(
         if rate:
             command += ["--rate", str(rate)]
         command.append(str(settings["NAME"]))
-        began = time.perf_counter()
+        began, machine = time.perf_counter(), busy_cores()
+        used = resource.getrusage(resource.RUSAGE_CHILDREN)
         done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
-        elapsed = time.perf_counter() - began
+        elapsed, busy = time.perf_counter() - began, machine()
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime
         if done.returncode != 0:
             raise RuntimeError(f"pgbench failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
         latencies = []
@@ -269,50 +318,80 @@ def pgbench(
                 latencies.append((int(fields[2]) - lag) / 1000)
     if len(latencies) != clients * transactions:
         raise RuntimeError(f"pgbench logged {len(latencies)} transactions of {clients * transactions}")
-    return len(latencies) / elapsed, sorted(latencies)
+    return Side(len(latencies) / elapsed, sorted(latencies), cpu * 1000 / len(latencies), busy)
 
 
 def one_run(venue: Venue, game: Game, args: argparse.Namespace, binary: str | None) -> Run:
     scripts = [sale_statements(venue, game, q) for q in (1, 2, 3)] if binary else []
-    rate_ours, lat = ours(venue, game, args.sales, args.threads, args.rate)
-    run = Run(rate_ours, statistics.median(lat), percentile(lat, 0.95), percentile(lat, 0.99))
+    side = ours(venue, game, args.sales, args.threads, args.rate)
+    lat = side.latencies
+    run = Run(
+        side.per_s,
+        statistics.median(lat),
+        percentile(lat, 0.95),
+        percentile(lat, 0.99),
+        side.client_cpu_ms,
+        side.busy_cores,
+    )
     print(
-        f"  ours:    {rate_ours:7,.0f} sales/s; latency median {run.median_ms:6.1f} ms, "
-        f"P95 {run.p95_ms:6.1f} ms, P99 {run.p99_ms:6.1f} ms, max {lat[-1]:6.1f} ms"
+        f"  ours:    {side.per_s:7,.0f} sales/s; latency median {run.median_ms:6.1f} ms, "
+        f"P95 {run.p95_ms:6.1f} ms, P99 {run.p99_ms:6.1f} ms, max {lat[-1]:6.1f} ms; "
+        f"client CPU {side.client_cpu_ms:.3f} ms a sale, machine {side.busy_cores:.2f} cores busy"
     )
     if not binary:
         return run
     before = Sale.objects.filter(game=game).count()
-    tps, ref = pgbench(binary, scripts, len(venue.staff), args.sales, args.rate)
-    assert Sale.objects.filter(game=game).count() - before == len(ref)
-    run = Run(**{**run.__dict__, "pgbench_tps": tps, "pgbench_median_ms": statistics.median(ref),
-                 "pgbench_p95_ms": percentile(ref, 0.95), "statements": len(scripts[0])})  # fmt: skip
-    print(
-        f"  pgbench: {tps:7,.0f} tps;     latency median {run.pgbench_median_ms:6.1f} ms, "
-        f"P95 {run.pgbench_p95_ms:6.1f} ms, P99 {percentile(ref, 0.99):6.1f} ms, max {ref[-1]:6.1f} ms"
-        f"   -> P95 ours / pgbench {run.p95_ms / run.pgbench_p95_ms:.2f}"  # type: ignore[operator]
+    ref = pgbench(binary, scripts, len(venue.staff), args.sales, args.rate)
+    assert Sale.objects.filter(game=game).count() - before == len(ref.latencies)
+    run = replace(
+        run,
+        pgbench_tps=ref.per_s,
+        pgbench_median_ms=statistics.median(ref.latencies),
+        pgbench_p95_ms=percentile(ref.latencies, 0.95),
+        pgbench_client_cpu_ms=ref.client_cpu_ms,
+        pgbench_busy_cores=ref.busy_cores,
+        statements=len(scripts[0]),
     )
+    print(
+        f"  pgbench: {ref.per_s:7,.0f} tps;     latency median {run.pgbench_median_ms:6.1f} ms, "
+        f"P95 {run.pgbench_p95_ms:6.1f} ms, P99 {percentile(ref.latencies, 0.99):6.1f} ms, "
+        f"max {ref.latencies[-1]:6.1f} ms; client CPU {ref.client_cpu_ms:.3f} ms a sale, "
+        f"machine {ref.busy_cores:.2f} cores busy"
+    )
+    print(f"  P95 ours / pgbench {run.p95_ms / (run.pgbench_p95_ms or 1):.2f}")
     return run
 
 
 def report(runs: list[Run], args: argparse.Namespace) -> None:
-    def line(label: str, values: list[float], unit: str) -> dict[str, float | int]:
+    def line(label: str, values: list[float], unit: str = "") -> dict[str, float | int]:
         s = spread(values)
-        print(f"{label:<28} min {s['min']:8.2f}  median {s['median']:8.2f}  P95 {s['p95']:8.2f} {unit}")
+        print(f"{label:<30} min {s['min']:8.2f}  median {s['median']:8.2f}  P95 {s['p95']:8.2f} {unit}")
         return s
 
     print(f"over {len(runs)} runs:")
     figures: dict[str, Any] = {
-        "sales_per_s": line("sales/s", [r.sales_per_s for r in runs], ""),
+        "sales_per_s": line("sales/s", [r.sales_per_s for r in runs]),
         "p95_ms": line("P95 latency", [r.p95_ms for r in runs], "ms"),
         "median_ms": line("median latency", [r.median_ms for r in runs], "ms"),
+        "client_cpu_ms": line("client CPU a sale", [r.client_cpu_ms for r in runs], "ms"),
+        "busy_cores": line("machine cores busy", [r.busy_cores for r in runs]),
     }
     if runs[0].pgbench_p95_ms is not None:
+        figures["pgbench_tps"] = line("pgbench tps", [r.pgbench_tps or 0 for r in runs])
         figures["pgbench_p95_ms"] = line("pgbench P95 latency", [r.pgbench_p95_ms or 0 for r in runs], "ms")
-        figures["pgbench_tps"] = line("pgbench tps", [r.pgbench_tps or 0 for r in runs], "")
+        figures["pgbench_median_ms"] = line(
+            "pgbench median latency", [r.pgbench_median_ms or 0 for r in runs], "ms"
+        )
+        figures["pgbench_client_cpu_ms"] = line(
+            "pgbench client CPU a sale", [r.pgbench_client_cpu_ms or 0 for r in runs], "ms"
+        )
+        figures["pgbench_busy_cores"] = line(
+            "machine cores busy (pgbench)", [r.pgbench_busy_cores or 0 for r in runs]
+        )
         figures["p95_ratio"] = line(
             "P95 ours / pgbench", [r.p95_ms / (r.pgbench_p95_ms or 1) for r in runs], "(goal <= 1.2)"
         )
+        figures["pgbench_statements"] = runs[0].statements
     record(
         "sales",
         figures,
@@ -322,7 +401,6 @@ def report(runs: list[Run], args: argparse.Namespace) -> None:
             "workers": "threads" if args.threads else "processes",
             "rate": args.rate,
             "database": connection.vendor,
-            "pgbench_statements": runs[0].statements,
         },
     )
 
