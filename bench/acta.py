@@ -7,7 +7,8 @@ Setup, not timed: a 200-game session run through the real simulation service
 in turn, a game suspended and annulled with its refunds, a player's complaint and its decision,
 a ball replaced. It runs on a throwaway test database of the configured one (PostgreSQL when
 DATABASE_URL is set, created and dropped here), or times an existing session with
-``--session ID`` (on the configured database itself, nothing built or dropped).
+``--session ID`` (on the configured database itself, nothing built or dropped). Django's debug
+mode is off on the throwaway database, as in production.
 
 Timed, each over several runs (min, median, P95, in milliseconds; the figures go to
 bench/results.json, bench/results.py):
@@ -38,7 +39,7 @@ import django
 
 django.setup()
 
-from django.db import connection  # noqa: E402
+from django.db import connection, reset_queries  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 from django.utils import translation  # noqa: E402
 
@@ -93,6 +94,7 @@ def measure(session: Session, repeat: int, setup: dict[str, Any]) -> None:
         f"session {session.pk}: {games} games; acta: {verified.entries} entries, {verified.notes} notes, "
         f"{'intact' if verified.intact else 'NOT INTACT'}; database: {connection.vendor}; {repeat} runs"
     )
+    reset_queries()  # the build filled the query log: a full one counts nothing new
     with CaptureQueriesContext(connection) as queries:
         session_export_data(session=session)
     figures: dict[str, Any] = {"session_export_queries": len(queries)}
@@ -131,7 +133,7 @@ def main() -> None:
     if args.session is not None:
         measure(Session.objects.get(pk=args.session), args.repeat, {"session": args.session})
         return
-    setup_test_environment()
+    setup_test_environment(debug=False)  # as in production: no query log kept
     old_name = connection.settings_dict["NAME"]
     connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
