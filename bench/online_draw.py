@@ -68,6 +68,7 @@ from bench.results import record, spread  # noqa: E402
 from bingo.autodraw import services as autodraw  # noqa: E402
 from bingo.common.roles import Role  # noqa: E402
 from bingo.draw import detection  # noqa: E402
+from bingo.draw import services as draw_services  # noqa: E402
 from bingo.engine import ALGORITHM_CARDS  # noqa: E402
 from bingo.engine.detection import Detector  # noqa: E402
 from bingo.live import events  # noqa: E402
@@ -187,7 +188,8 @@ def play(game: Game, ahead: float) -> dict[str, Any]:
         "build": Timed(Detector, "__init__"),
         "use": Timed(detection, "detector_use"),
         "announce": Timed(events, "game_changed"),
-        "pay": Timed(autodraw, "prize_pay_to_wallets"),
+        # R97: the bingo's award pays the wallets from the draw's services (one module global).
+        "pay": Timed(draw_services, "prize_pay_to_wallets"),
     }
     real_timezone = autodraw.timezone
     autodraw.timezone = AheadClock(ahead)  # type: ignore[assignment]
