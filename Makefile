@@ -87,6 +87,7 @@ bench: $(STAMP)
 	$(PY) bench/print.py
 	$(PY) bench/sales.py
 	$(PY) bench/sales.py --rate 500
+	$(PY) bench/sales.py --cashiers 32
 	$(PY) bench/detection.py
 	$(PY) bench/jackpot_odds.py
 	$(PY) bench/display.py

@@ -7,11 +7,14 @@ Setup, not timed: a 200-game session run through the real simulation service
 in turn, a game suspended and annulled with its refunds, a player's complaint and its decision,
 a ball replaced. It runs on a throwaway test database of the configured one (PostgreSQL when
 DATABASE_URL is set, created and dropped here), or times an existing session with
-``--session ID`` (on the configured database itself, nothing built or dropped).
+``--session ID`` (on the configured database itself, nothing built or dropped). Django's debug
+mode is off on the throwaway database, as in production.
 
-Timed, each over several runs (min, median, P95, in milliseconds):
+Timed, each over several runs (min, median, P95, in milliseconds; the figures go to
+bench/results.json, bench/results.py):
 
-* ``session_export_data`` for the whole session (what ``manage.py session_export`` writes);
+* ``session_export_data`` for the whole session (what ``manage.py session_export`` writes), and
+  the queries it makes (a fixed number whatever the number of games, issue 23: target < 0.3 s);
 * ``actas.selectors.acta_verify`` (what ``manage.py acta_verify`` runs);
 * the acta PDF: ``actas.selectors.acta_document`` and ``actas.pdf.render_acta_pdf``.
 
@@ -24,7 +27,6 @@ import argparse
 import io
 import os
 import pathlib
-import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -37,36 +39,31 @@ import django
 
 django.setup()
 
-from django.db import connection  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
+from django.db import connection, reset_queries  # noqa: E402
+from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 from django.utils import translation  # noqa: E402
 
 from actas import pdf as acta_pdf  # noqa: E402
 from actas import selectors as acta_selectors  # noqa: E402
+from bench.results import record, spread  # noqa: E402
 from bingo.engine.variants import Variant  # noqa: E402
 from bingo.games.exports import session_export_data  # noqa: E402
 from bingo.games.simulation import SimulationPlan, session_simulate  # noqa: E402
 from bingo.models import Session  # noqa: E402
 
 
-def percentile(ordered: list[float], q: float) -> float:
-    """The nearest-rank ``q`` quantile (0-1) of sorted values."""
-    return ordered[max(0, min(len(ordered) - 1, round(q * len(ordered)) - 1))]
-
-
-def timed(label: str, fn: Callable[[], object], repeat: int) -> None:
-    """Run ``fn`` once to warm up, then ``repeat`` times; print min, median and P95 in ms."""
+def timed(label: str, fn: Callable[[], object], repeat: int) -> dict[str, float | int]:
+    """Run ``fn`` once to warm up, then ``repeat`` times; print and return min, median and P95
+    in ms."""
     fn()
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
         fn()
         times.append((time.perf_counter() - start) * 1000)
-    times.sort()
-    print(
-        f"{label:<44} min {times[0]:8.1f} ms   median {statistics.median(times):8.1f} ms"
-        f"   P95 {percentile(times, 0.95):8.1f} ms"
-    )
+    ms = spread(times)
+    print(f"{label:<44} min {ms['min']:8.1f} ms   median {ms['median']:8.1f} ms   P95 {ms['p95']:8.1f} ms")
+    return ms
 
 
 def build(games: int, cards: int) -> Session:
@@ -90,15 +87,25 @@ def build(games: int, cards: int) -> Session:
     return session
 
 
-def measure(session: Session, repeat: int) -> None:
+def measure(session: Session, repeat: int, setup: dict[str, Any]) -> None:
     verified = acta_selectors.acta_verify(session=session)
     games = Session.objects.get(pk=session.pk).games.count()
     print(
         f"session {session.pk}: {games} games; acta: {verified.entries} entries, {verified.notes} notes, "
-        f"{'intact' if verified.intact else 'NOT INTACT'}; database: {connection.vendor}; best of {repeat}"
+        f"{'intact' if verified.intact else 'NOT INTACT'}; database: {connection.vendor}; {repeat} runs"
     )
-    timed("session_export_data (whole session)", lambda: session_export_data(session=session), repeat)
-    timed("acta_verify", lambda: acta_selectors.acta_verify(session=session), repeat)
+    reset_queries()  # the build filled the query log: a full one counts nothing new
+    with CaptureQueriesContext(connection) as queries:
+        session_export_data(session=session)
+    figures: dict[str, Any] = {"session_export_queries": len(queries)}
+    figures["session_export_ms"] = timed(
+        f"session_export_data (whole session, {len(queries)} queries)",
+        lambda: session_export_data(session=session),
+        repeat,
+    )
+    figures["acta_verify_ms"] = timed(
+        "acta_verify", lambda: acta_selectors.acta_verify(session=session), repeat
+    )
 
     pages: list[int] = []
 
@@ -107,12 +114,13 @@ def measure(session: Session, repeat: int) -> None:
         with translation.override("pt"):
             pages.append(acta_pdf.render_acta_pdf(document, out))
 
-    timed(
+    figures["acta_pdf_ms"] = timed(
         "acta PDF (acta_document + render_acta_pdf)",
         lambda: render(acta_selectors.acta_document(session=session)),
         repeat,
     )
     print(f"  {pages[-1]} pages (target: under 1 s for 200 games)")
+    record("acta", figures, setup={**setup, "games": games, "database": connection.vendor})
 
 
 def main() -> None:
@@ -123,13 +131,13 @@ def main() -> None:
     parser.add_argument("--session", type=int, help="time this existing session of the configured database")
     args = parser.parse_args()
     if args.session is not None:
-        measure(Session.objects.get(pk=args.session), args.repeat)
+        measure(Session.objects.get(pk=args.session), args.repeat, {"session": args.session})
         return
-    setup_test_environment()
+    setup_test_environment(debug=False)  # as in production: no query log kept
     old_name = connection.settings_dict["NAME"]
     connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
-        measure(build(args.games, args.cards), args.repeat)
+        measure(build(args.games, args.cards), args.repeat, {"cards": args.cards})
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
 

@@ -23,6 +23,8 @@ of the call (reading the balls and prizes, bringing the process's detector up to
 readers: winners, and the displays' one-to-go counts). The first ball builds the game's
 detector (reading the 100,000 cards from the card set): reported apart and left out of the
 per-ball figures. The balls that paid prizes are listed with the winners paid and their cost.
+The figures (min, median, P95 over the balls of the game, nearest rank) go to
+bench/results.json (bench/results.py).
 
 Setup (not measured): a 100,000-card online series (generated), 2,000 players registered with a
 deposit at the desk (``wallet_deposit``), each buying 50 cards with ``online_buy`` (the online
@@ -55,7 +57,6 @@ import django
 
 django.setup()
 
-import numpy as np  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.auth.models import Group, User  # noqa: E402
 from django.db import connection, connections  # noqa: E402
@@ -63,9 +64,11 @@ from django.db.models import Sum  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from bench.results import record, spread  # noqa: E402
 from bingo.autodraw import services as autodraw  # noqa: E402
 from bingo.common.roles import Role  # noqa: E402
 from bingo.draw import detection  # noqa: E402
+from bingo.draw import services as draw_services  # noqa: E402
 from bingo.engine import ALGORITHM_CARDS  # noqa: E402
 from bingo.engine.detection import Detector  # noqa: E402
 from bingo.live import events  # noqa: E402
@@ -83,10 +86,6 @@ from bingo.online import services as online_services  # noqa: E402
 from bingo.players import services as player_services  # noqa: E402
 from cards import services as card_services  # noqa: E402
 from halls.models import Hall, StaffMembership  # noqa: E402
-
-
-def percentile(values: list[float], q: float) -> float:
-    return float(np.percentile(np.array(values), q))
 
 
 class Timed:
@@ -180,7 +179,8 @@ def setup(players: int, cards_each: int) -> tuple[Game, Decimal]:
     return game, deposit * players
 
 
-def play(game: Game, ahead: float) -> None:
+def play(game: Game, ahead: float) -> dict[str, Any]:
+    """Draw ``game`` to its end ball by ball; print and return the figures."""
     detection.forget()
     timers = {
         "call": None,
@@ -188,7 +188,8 @@ def play(game: Game, ahead: float) -> None:
         "build": Timed(Detector, "__init__"),
         "use": Timed(detection, "detector_use"),
         "announce": Timed(events, "game_changed"),
-        "pay": Timed(autodraw, "prize_pay_to_wallets"),
+        # R97: the bingo's award pays the wallets from the draw's services (one module global).
+        "pay": Timed(draw_services, "prize_pay_to_wallets"),
     }
     real_timezone = autodraw.timezone
     autodraw.timezone = AheadClock(ahead)  # type: ignore[assignment]
@@ -227,6 +228,7 @@ def play(game: Game, ahead: float) -> None:
     )
     print(f"balls 2-{len(rows)} ({len(rest)} balls), milliseconds per ball:")
     print(f"  {'':36}{'min':>8}{'median':>8}{'P95':>8}{'max':>8}")
+    figures: dict[str, Any] = {"first_ball_ms": first["call"], "detector_build_ms": first["build"]}
     for label, key in (
         ("online_ball_draw (whole call)", "call"),
         ("  Detector.draw (detection)", "draw"),
@@ -234,10 +236,8 @@ def play(game: Game, ahead: float) -> None:
         ("  events.game_changed (after commit)", "announce"),
     ):
         values = [r[key] for r in rest]
-        print(
-            f"  {label:36}{min(values):8.2f}{statistics.median(values):8.2f}"
-            f"{percentile(values, 95):8.2f}{max(values):8.2f}"
-        )
+        ms = figures[f"ball_{key}_ms"] = spread(values)
+        print(f"  {label:36}{ms['min']:8.2f}{ms['median']:8.2f}{ms['p95']:8.2f}{max(values):8.2f}")
     uses = sorted({int(r["use_calls"]) for r in rest})
     draws = sorted({int(r["draw_calls"]) for r in rest})
     print(f"  (calls per ball: detector_use {uses}, Detector.draw {draws})")
@@ -260,6 +260,7 @@ def play(game: Game, ahead: float) -> None:
                 f"whole call {row['call']:.1f} ms, of which paying into wallets {row['pay']:.1f} ms"
             )
     check(game)
+    return figures
 
 
 def check(game: Game) -> None:
@@ -298,7 +299,8 @@ def main() -> None:
     )
     try:
         game, _deposits = setup(args.players, args.cards)
-        play(game, args.ahead)
+        figures = play(game, args.ahead)
+        record("online_draw", figures, setup={"players": args.players, "cards_each": args.cards})
     finally:
         connections.close_all()
         connection.creation.destroy_test_db(old_name, verbosity=0)

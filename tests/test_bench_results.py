@@ -34,6 +34,7 @@ def test_record_appends_with_machine_and_commit_and_compares_with_the_same_setup
     assert kept[0]["figures"]["per_s"]["median"] == 105.0
     assert kept[0]["machine"]["cpus"] >= 1
     assert "load_1m" in kept[0]["machine"]
+    assert kept[0]["machine"]["load_1m_at_start"] >= 0  # before the bench's own work
     assert kept[0]["commit"]
     assert "per_s: 126 (was 105" in out
     assert "+20.0 %" in out

@@ -18,7 +18,7 @@ How they play:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
 
 from django.db.models import Sum
@@ -34,39 +34,57 @@ def sells_doubles(game: Game, entries: Iterable[GameSeries] | None = None) -> bo
     return GameSeries.objects.filter(game=game, carried=False, series__double=True).exists()
 
 
-def _halves(first_game_id: int, *, second: bool) -> Decimal:
-    amounts = Sale.objects.filter(game_id=first_game_id).values_list("amount", flat=True)
+def _halves(
+    first_game_id: int, *, second: bool, sale_amounts: Mapping[int, Iterable[Decimal]] | None
+) -> Decimal:
+    if sale_amounts is not None:
+        amounts: Iterable[Decimal] = sale_amounts.get(first_game_id, ())
+    else:
+        amounts = Sale.objects.filter(game_id=first_game_id).values_list("amount", flat=True)
     return sum((double_card_halves(a)[1 if second else 0] for a in amounts), Decimal("0"))
 
 
 def prize_base(
-    game: Game, *, entries: Iterable[GameSeries] | None = None, sales_total: Decimal | None = None
+    game: Game,
+    *,
+    entries: Iterable[GameSeries] | None = None,
+    sales_total: Decimal | None = None,
+    sale_amounts: Mapping[int, Iterable[Decimal]] | None = None,
 ) -> Decimal:
     """The face value of the cards playing in ``game``, on which its prize money is worked out
     (R7): what its cards cost, or the half of it for each game of double cards (R15).
 
-    ``entries`` (with their series) and ``sales_total`` spare queries when the caller has them.
+    ``entries`` (with their series), ``sales_total`` and ``sale_amounts`` (every sale's amount
+    by game id, for the games of double cards: ``game`` or the first game it plays again) spare
+    queries when the caller has them.
     """
     if game.doubles_of_id is not None:
-        return _halves(game.doubles_of_id, second=True)
+        return _halves(game.doubles_of_id, second=True, sale_amounts=sale_amounts)
     if sells_doubles(game, entries):
-        return _halves(game.pk, second=False)
+        return _halves(game.pk, second=False, sale_amounts=sale_amounts)
     if sales_total is None:
         sales_total = Sale.objects.filter(game=game).aggregate(t=Sum("amount"))["t"] or Decimal("0")
     return sales_total
 
 
-def cards_in_play(game: Game) -> int:
+def cards_in_play(
+    game: Game, *, entries: Iterable[GameSeries] | None = None, sales_cards: int | None = None
+) -> int:
     """How many cards play in ``game``: those it sold, or in the second game of double cards,
-    those its first game sold."""
+    those its first game sold.
+
+    ``entries`` (all of ``game``'s) and ``sales_cards`` spare queries when the caller has them.
+    """
     if game.doubles_of_id is not None:
-        return sum(
-            last - start + 1
-            for start, last in GameSeries.objects.filter(game=game, carried=True).values_list(
-                "start_number", "last_number"
+        if entries is not None:
+            ranges = [(e.start_number, e.last_number) for e in entries if e.carried]
+        else:
+            ranges = list(
+                GameSeries.objects.filter(game=game, carried=True).values_list("start_number", "last_number")
             )
-            if last is not None
-        )
+        return sum(last - start + 1 for start, last in ranges if last is not None)
+    if sales_cards is not None:
+        return sales_cards
     return Sale.objects.filter(game=game).aggregate(n=Sum("quantity"))["n"] or 0
 
 

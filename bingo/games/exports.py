@@ -6,7 +6,9 @@ decimals (never floats), times in ISO 8601 with their offset, in the hall's time
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -16,7 +18,7 @@ from bingo.common.clock import hall_isoformat
 from bingo.common.money import quantum_for
 from bingo.engine.payout import tax_withheld
 from bingo.games import doubles
-from bingo.models import Ball, Game, GameSeries, Prize, PrizePayment, Session
+from bingo.models import Ball, Game, GameSeries, Prize, PrizePayment, Refund, Sale, Session
 from halls.models import BallReplacement, BallSetCheck, BallSetUse, Hall, JackpotMovement
 
 #: Bumped when a field changes meaning or goes away (adding one does not).
@@ -44,7 +46,8 @@ _GAME_JOINS = ("doubles_of", "ball_set_use__ball_set")
 
 
 def session_export_data(*, session: Session) -> dict[str, Any]:
-    """Everything about ``session`` an acta needs, game by game."""
+    """Everything about ``session`` an acta needs, game by game: every game read at once, so the
+    queries are as many for 200 games as for 2 (issue 23)."""
     session = Session.objects.select_related("room__hall").get(pk=session.pk)
     hall = session.room.hall
     when = _clock(hall)
@@ -52,7 +55,7 @@ def session_export_data(*, session: Session) -> dict[str, Any]:
     return {
         **_header(session, when),
         "ball_replacements": _ball_replacements(session, when),
-        "games": [_game(game, hall, when) for game in games],
+        "games": _games(list(games), hall, when),
     }
 
 
@@ -85,7 +88,7 @@ def game_export_data(*, game: Game) -> dict[str, Any]:
     game's position in its session."""
     game = Game.objects.select_related("session__room__hall", *_GAME_JOINS).get(pk=game.pk)
     hall = game.session.room.hall
-    return _game(game, hall, _clock(hall))
+    return _games([game], hall, _clock(hall))[0]
 
 
 def session_equipment_data(*, session: Session) -> dict[str, Any]:
@@ -139,14 +142,14 @@ def _ball_replacements(session: Session, when: Clock) -> list[dict[str, Any]]:
     ]
 
 
-def _double_cards(game: Game) -> dict[str, Any] | None:
+def _double_cards(game: Game, entries: Iterable[GameSeries] | None = None) -> dict[str, Any] | None:
     """R15: which game of double cards this is, and the other one's number. The first game's
     entry in the acta is recorded when it ends, before the second game exists; R15 makes the
     session's next game the second (``doubles.doubles_before``), so the first names it by its
     number then. A first game annulled refunded the double cards in full: no second game."""
     if game.doubles_of_id is not None:
         return {"game": "second", "other_game": game.doubles_of.number if game.doubles_of else None}
-    if doubles.sells_doubles(game):
+    if doubles.sells_doubles(game, entries):
         annulled = game.state == Game.State.ANNULLED
         return {"game": "first", "other_game": None if annulled else game.number + 1}
     return None
@@ -205,59 +208,142 @@ def _prize(p: Prize, tax_each: Decimal) -> dict[str, Any]:
     }
 
 
-def _game(game: Game, hall: Hall, when: Clock) -> dict[str, Any]:
-    entries = GameSeries.objects.filter(game=game).select_related("series__card_set").order_by("position")
-    sold = game.sales.aggregate(cards=Sum("quantity"), total=Sum("amount"))
-    prizes = list(
-        Prize.objects.filter(game=game).prefetch_related("cards__series").order_by("awarded_at", "pk")
+@dataclass
+class _Reads:
+    """What ``_games`` reads of every game at once, by game id: one query for each field (the
+    sale amounts only when a game of double cards is among them), whatever the number of games."""
+
+    entries: dict[int, list[GameSeries]] = field(default_factory=lambda: defaultdict(list))
+    #: The cards sold and the money they brought (None for each when nothing was sold).
+    sold: dict[int, tuple[int | None, Decimal | None]] = field(default_factory=dict)
+    sale_amounts: dict[int, list[Decimal]] = field(default_factory=lambda: defaultdict(list))
+    prizes: dict[int, list[Prize]] = field(default_factory=lambda: defaultdict(list))
+    tax_withheld: dict[int, Decimal] = field(default_factory=dict)
+    refunded: dict[int, Decimal] = field(default_factory=dict)
+    balls: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
+    jackpot: dict[int, list[JackpotMovement]] = field(default_factory=lambda: defaultdict(list))
+
+
+def _reads(games: Sequence[Game]) -> _Reads:
+    """Read what ``_games`` needs of ``games`` beyond their rows: ten queries at most."""
+    ids = [g.pk for g in games]
+    reads = _Reads()
+    for entry in (
+        GameSeries.objects.filter(game_id__in=ids)
+        .select_related("series__card_set")
+        .order_by("game_id", "position")
+    ):
+        reads.entries[entry.game_id].append(entry)
+    for row in (
+        Sale.objects.filter(game_id__in=ids)
+        .order_by()
+        .values("game_id")
+        .annotate(cards=Sum("quantity"), total=Sum("amount"))
+    ):
+        reads.sold[row["game_id"]] = (row["cards"], row["total"])
+    # R15: the prize base of a game of double cards is half of each of its first game's sales.
+    halved = {g.doubles_of_id for g in games if g.doubles_of_id is not None} | {
+        g.pk for g in games if g.doubles_of_id is None and doubles.sells_doubles(g, reads.entries[g.pk])
+    }
+    for game_id, amount in (
+        Sale.objects.filter(game_id__in=halved).order_by().values_list("game_id", "amount")
+    ):
+        reads.sale_amounts[game_id].append(amount)
+    for prize in (
+        Prize.objects.filter(game_id__in=ids)
+        .prefetch_related("cards__series")
+        .order_by("game_id", "awarded_at", "pk")
+    ):
+        reads.prizes[prize.game_id].append(prize)
+    reads.tax_withheld = dict(
+        PrizePayment.objects.filter(winner__prize__game_id__in=ids)
+        .order_by()
+        .values("winner__prize__game_id")
+        .annotate(t=Sum("tax_withheld"))
+        .values_list("winner__prize__game_id", "t")
     )
+    reads.refunded = dict(
+        Refund.objects.filter(game_id__in=ids)
+        .order_by()
+        .values("game_id")
+        .annotate(t=Sum("amount"))
+        .values_list("game_id", "t")
+    )
+    for game_id, number in (
+        Ball.objects.filter(game_id__in=ids).order_by("game_id", "position").values_list("game_id", "number")
+    ):
+        reads.balls[game_id].append(number)
+    for move in JackpotMovement.objects.filter(game_id__in=ids).order_by("pk"):
+        if move.game_id is not None:  # always, by the filter: for the type checker
+            reads.jackpot[move.game_id].append(move)
+    return reads
+
+
+def _games(games: Sequence[Game], hall: Hall, when: Clock) -> list[dict[str, Any]]:
+    """Each of ``games`` (read with ``_GAME_JOINS``) as the export lists it, in as many queries
+    for one game as for a whole session."""
+    if not games:
+        return []
+    reads = _reads(games)
     quantum = quantum_for(hall.currency)
 
     def tax_on(share: Decimal) -> Decimal:
         # R61 g): what the hall's rule withholds from one winning card's share when it is paid.
         return tax_withheld(share, rate=hall.tax_rate, threshold=hall.tax_threshold, quantum=quantum)
 
-    taxes = {p.pk: tax_on(p.amount_each) for p in prizes}
-    tax = PrizePayment.objects.filter(winner__prize__game=game).aggregate(t=Sum("tax_withheld"))["t"]
-    refunded = game.refunds.aggregate(t=Sum("amount"))["t"]
-    return {
-        "number": game.number,
-        "variant": game.variant,
-        "state": game.state,
-        "state_reason": game.state_reason,
-        "draw_mode": game.draw_mode,
-        "manual_from_ball": game.manual_from_ball,
-        "sales_opened_at": when(game.sales_opened_at),
-        "sales_closed_at": when(game.sales_closed_at),
-        "finished_at": when(game.finished_at),
-        "opening_announcement": game.opening_announcement,
-        "closing_announcement": game.closing_announcement,
-        "series_sold": _series_sold(entries),
-        "cards_sold": sold["cards"] or 0,
-        "total_collected": _money(sold["total"]),
-        "double_cards": _double_cards(game),
-        "cards_in_play": doubles.cards_in_play(game),
-        "prize_base": _money(doubles.prize_base(game)),
-        "prize_plan": {
-            "shares": dict(game.prize_plan),
-            "remainder": _money(game.prize_remainder) if game.prize_remainder is not None else None,
-            "jackpot_active": game.jackpot_active,
-            "win_rules": game.win_rules,
-        },
-        "ball_set": _ball_set(game),
-        "balls": list(Ball.objects.filter(game=game).order_by("position").values_list("number", flat=True)),
-        "prizes": [_prize(p, taxes[p.pk]) for p in prizes],
-        "jackpot": _jackpot(game),
-        "tax_due": _money(sum((taxes[p.pk] * p.winners for p in prizes), Decimal(0))),
-        "tax_withheld": _money(tax),
-        "refunded": _money(refunded),
-    }
+    exported = []
+    for game in games:
+        entries = reads.entries[game.pk]
+        cards, total = reads.sold.get(game.pk, (None, None))
+        prizes = reads.prizes[game.pk]
+        taxes = {p.pk: tax_on(p.amount_each) for p in prizes}
+        exported.append(
+            {
+                "number": game.number,
+                "variant": game.variant,
+                "state": game.state,
+                "state_reason": game.state_reason,
+                "draw_mode": game.draw_mode,
+                "manual_from_ball": game.manual_from_ball,
+                "sales_opened_at": when(game.sales_opened_at),
+                "sales_closed_at": when(game.sales_closed_at),
+                "finished_at": when(game.finished_at),
+                "opening_announcement": game.opening_announcement,
+                "closing_announcement": game.closing_announcement,
+                "series_sold": _series_sold(entries),
+                "cards_sold": cards or 0,
+                "total_collected": _money(total),
+                "double_cards": _double_cards(game, entries),
+                "cards_in_play": doubles.cards_in_play(game, entries=entries, sales_cards=cards or 0),
+                "prize_base": _money(
+                    doubles.prize_base(
+                        game,
+                        entries=entries,
+                        sales_total=total or Decimal("0"),
+                        sale_amounts=reads.sale_amounts,
+                    )
+                ),
+                "prize_plan": {
+                    "shares": dict(game.prize_plan),
+                    "remainder": _money(game.prize_remainder) if game.prize_remainder is not None else None,
+                    "jackpot_active": game.jackpot_active,
+                    "win_rules": game.win_rules,
+                },
+                "ball_set": _ball_set(game),
+                "balls": reads.balls[game.pk],
+                "prizes": [_prize(p, taxes[p.pk]) for p in prizes],
+                "jackpot": _jackpot(game, reads.jackpot[game.pk]),
+                "tax_due": _money(sum((taxes[p.pk] * p.winners for p in prizes), Decimal(0))),
+                "tax_withheld": _money(reads.tax_withheld.get(game.pk)),
+                "refunded": _money(reads.refunded.get(game.pk)),
+            }
+        )
+    return exported
 
 
-def _jackpot(game: Game) -> dict[str, Any] | None:
-    """The jackpot's movements caused by ``game``: its contribution (R10), and its win and reset
-    (R11) when a bingo within the announced balls (R9) took it."""
-    moves = list(JackpotMovement.objects.filter(game=game).order_by("pk"))
+def _jackpot(game: Game, moves: list[JackpotMovement]) -> dict[str, Any] | None:
+    """The jackpot's movements caused by ``game`` (``moves``, in their order): its contribution
+    (R10), and its win and reset (R11) when a bingo within the announced balls (R9) took it."""
     if not game.jackpot_active and not moves:
         return None
     if not moves:

@@ -11,6 +11,7 @@ from functools import partial
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone, translation
 
 from bingo.common.roles import Role
@@ -180,6 +181,31 @@ def test_a_cashier_of_one_hall_can_do_nothing_in_another(praia):
     with pytest.raises(ValidationError, match="another hall"):
         praia.sell(game, 1, desk=other.desk)
     assert not Sale.objects.exists()
+
+
+def test_a_cashier_removed_while_the_game_sells_sells_nothing_more(praia):  # R34
+    game = praia.game(praia.series(1))
+    praia.sell(game, 2)  # the sale context is now cached in this process: the fast path applies
+    StaffMembership.objects.filter(user=praia.cashier, hall=praia.hall).delete()
+    with pytest.raises(ValidationError, match="Only a cashier of this hall"):
+        praia.sell(game, 1)
+    assert Sale.objects.filter(game=game).count() == 1
+    assert Series.objects.get(pk=game.on_sale.get().series_id).last_sold == 2
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)  # as a request sells: in autocommit, no savepoint
+def test_a_desk_sale_is_one_statement_once_the_game_is_known():
+    """The common desk sale on PostgreSQL: the numbers, the ledger row and the cashier's check in
+    one statement, one round trip (issue 23; its latency is bench/sales.py's)."""
+    postgresql_only("the one-statement sale is PostgreSQL's (SQLite takes the numbers, then inserts)")
+    hall = HallSetup(name="Sala Rápida")
+    game = hall.game(hall.series(1))
+    hall.sell(game, 1)  # the process now knows the game (its first series, price, hall)
+    with CaptureQueriesContext(connection) as captured:
+        result = hall.sell(game, 3)
+    assert ranges(result) == [("A-1", 2, 4)]
+    assert len(captured) == 1, [q["sql"] for q in captured.captured_queries]
 
 
 def test_the_per_player_limit(db):
