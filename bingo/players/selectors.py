@@ -6,12 +6,12 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db.models import Min, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from bingo.common.clock import hall_day_start
-from bingo.common.roles import Role
+from bingo.common.roles import Role, role_flags, user_roles_remember
 from bingo.engine.screen import card_label
 from bingo.models import Game, GameState, Player, PrizeKind, Sale, WalletEntry
 from halls.models import Hall
@@ -52,6 +52,20 @@ def player_get(*, user: AbstractBaseUser | AnonymousUser) -> Player:
     if not user.is_authenticated:
         raise Player.DoesNotExist
     return Player.objects.select_related("user", "hall").get(pk=user.pk)
+
+
+def player_and_roles_get(*, user: AbstractBaseUser) -> tuple[Player | None, frozenset[Role]]:
+    """The roles ``user`` holds (kept on ``user`` for the request, as ``user_roles`` keeps them)
+    and the player they are, hall joined (None for anyone else, or for a user given the player
+    role by hand who never registered), in one query: the request's player and roles are read
+    once, by whichever of the middleware and the view asks first."""
+    row = User.objects.filter(pk=user.pk).select_related("player__hall").annotate(**role_flags()).first()
+    if row is None:  # gone since the session was opened
+        return None, frozenset()
+    roles = user_roles_remember(user, row)
+    user_roles_remember(row, row)
+    player: Player | None = getattr(row, "player", None)
+    return (player if Role.PLAYER in roles else None), roles
 
 
 def wallet_staff_hall_list(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Hall]:
