@@ -195,7 +195,7 @@ _TAKE_NUMBERS = """
        AND last_sold + %(quantity)s <= size
        AND NOT EXISTS (SELECT 1 FROM halls_hall
                         WHERE id = %(hall)s AND card_limit_per_player IS NOT NULL)
- RETURNING last_sold
+ RETURNING last_sold, size_letter, order_number
 """
 
 # PostgreSQL: the numbers and the ledger row in one statement. Run outside any transaction it
@@ -205,10 +205,11 @@ _TAKE_NUMBERS = """
 # row takes of the game at commit waits for no game lock (all FOR NO KEY UPDATE), and a close
 # holding the game waits for this statement, then counts its sale; one that starts during the
 # close finds the series no longer on sale and falls to the locked path, which refuses it.
+# The series' letter and number come back with it, for the answer's label.
 _TAKE_NUMBERS_AND_RECORD = (
     "WITH taken AS ("
     + _TAKE_NUMBERS
-    + """)
+    + """), sold AS (
 INSERT INTO bingo_sale (game_id, series_id, first_number, last_number, quantity, unit_price,
                         amount, cash_desk_id, cashier_id, cash_received, player, request_key,
                         part, created_at)
@@ -216,8 +217,27 @@ SELECT %(game)s, %(series)s, last_sold - %(quantity)s + 1, last_sold, %(quantity
        %(amount)s, %(desk)s, %(cashier)s, %(received)s, %(player)s, %(key)s, 1, %(now)s
   FROM taken
 RETURNING id, first_number, last_number
+)
+SELECT sold.id, sold.first_number, sold.last_number, taken.size_letter, taken.order_number
+  FROM sold, taken
 """
 )
+
+
+def _series_named(
+    series_id: int, size_letter: str, order_number: int, price: Decimal, *, online: bool
+) -> Series:
+    """Series ``series_id`` as a one-statement sale read it back (its label and price); its other
+    fields are read on demand. from_db takes the values in the model's field order."""
+    known = {
+        "id": series_id,
+        "order_number": order_number,
+        "size_letter": size_letter,
+        "price": price,
+        "online": online,
+    }
+    names = [f.attname for f in Series._meta.concrete_fields if f.attname in known]
+    return Series.from_db(connection.alias, names, [known[name] for name in names])
 
 
 def _sell_fast(
@@ -262,7 +282,7 @@ def _sell_fast(
             row = cursor.fetchone()
         if row is None:
             return None
-        sale_id, first, last = row
+        sale_id, first, last, size_letter, order_number = row
     else:
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(_TAKE_NUMBERS, params)
@@ -279,7 +299,7 @@ def _sell_fast(
     sale = Sale(
         id=sale_id,
         game_id=game_id,
-        series_id=series_id,
+        series=_series_named(series_id, size_letter, order_number, price, online=False),
         first_number=first,
         last_number=last,
         quantity=quantity,
@@ -427,17 +447,7 @@ def _sell_online_fast(
     if row is None:
         return None
     first, last, size_letter, order_number = row
-    # The series as the answer names it (its label), read back by the statement; its other
-    # fields are read on demand. from_db takes the values in the model's field order.
-    known = {
-        "id": context.series_id,
-        "order_number": order_number,
-        "size_letter": size_letter,
-        "price": context.price,
-        "online": True,
-    }
-    names = [f.attname for f in Series._meta.concrete_fields if f.attname in known]
-    series = Series.from_db(connection.alias, names, [known[name] for name in names])
+    series = _series_named(context.series_id, size_letter, order_number, context.price, online=True)
     sale = Sale(
         id=sale_id,
         game_id=game_id,
