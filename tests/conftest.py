@@ -100,9 +100,11 @@ def _forget_sale_contexts() -> None:
     """Test databases reuse ids after each rollback; real games never do."""
     from bingo.draw import detection
     from bingo.live import events
+    from bingo.online import selectors as online_selectors
     from bingo.sales import services as sales_services
 
     sales_services._sale_contexts.clear()
+    online_selectors.online_game_offers_forget()
     events._last_notice.clear()
     events._last_display_notice.clear()
     events._game_rooms.clear()

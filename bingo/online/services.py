@@ -494,7 +494,13 @@ def online_buy(
         )
     try:
         game = _purchase_game(game)
-        _purchase_offer_check(player, game, now)
+        try:
+            _purchase_offer_check(player, game, now)
+        except ValidationError:
+            # The game may be as the API view's process read it a moment ago
+            # (online_selectors.online_game_offer_get): a refusal is judged on it as it is now.
+            game = _purchase_game(Game(pk=game.pk))
+            _purchase_offer_check(player, game, now)
         with transaction.atomic():
             return _buy(player, game, quantity, request_key, now or timezone.now())
     except (IntegrityError, ValidationError):
