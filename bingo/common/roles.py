@@ -98,7 +98,14 @@ def role_flags(user: str = "pk") -> dict[str, models.Exists]:
 def user_roles_remember(user: AbstractBaseUser, row: object) -> frozenset[Role]:
     """The roles ``row`` (annotated with ``role_flags``) says ``user`` holds, cached on ``user``
     for the request as ``user_roles`` caches them."""
-    roles = frozenset(role for role in Role if getattr(row, f"_holds_{role.value}"))
+    return user_roles_remember_set(
+        user, frozenset(role for role in Role if getattr(row, f"_holds_{role.value}"))
+    )
+
+
+def user_roles_remember_set(user: AbstractBaseUser, roles: frozenset[Role]) -> frozenset[Role]:
+    """``roles``, read with another query of the request, cached on ``user`` as ``user_roles``
+    caches them."""
     setattr(user, _ROLES_CACHE_ATTR, roles)
     return roles
 

@@ -18,11 +18,13 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce, Greatest
 from django.urls import reverse
 from django.utils import timezone
 
+from bingo.common import rows
 from bingo.models import Game, GameState, Player, PlayLimit, PlaySession, Sale, WalletEntry
 
 #: PT-806/70 b): games in a row without a purchase before the invitation to end the session.
@@ -177,6 +179,26 @@ def play_session_due_get(
     inactivity (PT-806/70-71) are read with it. None when there is no such session. The
     middleware asks it at every request of a player."""
     now = _now(now)
+    if connection.vendor == "postgresql":
+        found = _play_session_due_sql(session_id, player, now)
+    else:
+        found = _play_session_due_orm(session_id, player, now)
+    if found is None:
+        return None
+    session, limit, last_purchase_at, games = found
+    session.player = player
+    if session.ended_at is not None:
+        return session, None
+    limit_at = time_limit_at(session=session, limits=_limits_of(limit, now))
+    idle_now = _stage(session, games, last_purchase_at)
+    return session, _due(session=session, now=now, limit_at=limit_at, idle=idle_now)
+
+
+_Found = tuple[PlaySession, PlayLimit | None, datetime | None, int]
+
+
+def _play_session_due_orm(session_id: int, player: Player, now: datetime) -> _Found | None:
+    """``play_session_due_get``'s read as a queryset (SQLite)."""
     last_purchase = WalletEntry.objects.filter(
         player_id=OuterRef("player_id"),
         kind=WalletEntry.Kind.PURCHASE,
@@ -211,13 +233,41 @@ def play_session_due_get(
     session = sessions.annotate(idle_games=Coalesce(Subquery(idle), 0)).first()
     if session is None:
         return None
-    limit = getattr(session.player, "play_limit", None)
-    session.player = player
-    if session.ended_at is not None:
-        return session, None
-    limit_at = time_limit_at(session=session, limits=_limits_of(limit, now))
-    idle_now = _stage(session, session.idle_games, session.last_purchase_at)
-    return session, _due(session=session, now=now, limit_at=limit_at, idle=idle_now)
+    return session, getattr(session.player, "play_limit", None), session.last_purchase_at, session.idle_games
+
+
+# PostgreSQL: the same read written out (compiling the queryset cost more than running it): the
+# session, the player's time limit, their last purchase in the session and the idle games.
+_PLAY_SESSION_DUE = f"""
+SELECT {rows.columns(PlaySession, "ps")}, {rows.columns(PlayLimit, "pl")}, last.at, idle.games
+  FROM bingo_playsession ps
+  LEFT JOIN bingo_playlimit pl ON pl.player_id = ps.player_id
+  LEFT JOIN LATERAL (
+      SELECT max(w.created_at) AS at FROM bingo_walletentry w
+       WHERE w.player_id = ps.player_id AND w.kind = 'purchase' AND w.created_at >= ps.started_at
+  ) last ON TRUE
+  LEFT JOIN LATERAL (
+      SELECT count(*) AS games FROM bingo_game g JOIN bingo_session s ON s.id = g.session_id
+       WHERE s.room_id = ps.room_id AND g.sales_close_at <= %(now)s
+         AND g.sales_close_at > GREATEST(ps.started_at, ps.room_since, last.at)
+         AND g.state NOT IN ('planned', 'selling')
+         AND NOT EXISTS (SELECT 1 FROM bingo_sale sa WHERE sa.game_id = g.id AND sa.buyer_id = ps.player_id)
+  ) idle ON TRUE
+ WHERE ps.id = %(session)s AND ps.player_id = %(player)s
+"""  # noqa: S608 - the models' column names, no input
+
+
+def _play_session_due_sql(session_id: int, player: Player, now: datetime) -> _Found | None:
+    with connection.cursor() as cursor:
+        cursor.execute(_PLAY_SESSION_DUE, {"session": session_id, "player": player.pk, "now": now})
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    width = rows.width(PlaySession)
+    session = rows.instance(PlaySession, row[:width])
+    assert session is not None
+    limit = rows.instance(PlayLimit, row[width : width + rows.width(PlayLimit)])
+    return session, limit, row[-2], row[-1]
 
 
 def _due(
