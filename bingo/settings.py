@@ -411,6 +411,8 @@ SPECTACULAR_SETTINGS = {
 # --- security (production values when DEBUG is off) --------------------------------------------
 
 SESSION_COOKIE_HTTPONLY = True
+# Django's database sessions, loaded with one written-out statement on PostgreSQL.
+SESSION_ENGINE = "bingo.common.sessions"
 # A refused CSRF token is JSON under /api/ (bingo/common/api.py), the usual page elsewhere.
 CSRF_FAILURE_VIEW = "bingo.common.api.csrf_failure"
 X_FRAME_OPTIONS = "DENY"
