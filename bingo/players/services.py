@@ -1,10 +1,11 @@
 """Writes of online players and their wallets (R85-R103).
 
 The wallet is an insert-only ledger (``WalletEntry``): every movement is one entry carrying the
-balance after it, and nothing else holds a balance. ``wallet_post`` is the one way to write an
-entry; it locks the player's row, so movements of one wallet queue one after another, and the
-database checks the chain again (``bingo/migrations/0011``): an entry follows the previous one,
-its balance is the previous plus its amount, and never below zero.
+balance after it, and nothing else holds a balance. ``wallet_post`` writes every entry but an
+online purchase's; it locks the player's row, so movements of one wallet queue one after another.
+A purchase's debit is ``wallet_purchase_debit``, under the same lock its transaction took first
+(``wallet_lock``). The database checks the chain again (``bingo/migrations/0011``): an entry
+follows the previous one, its balance is the previous plus its amount, and never below zero.
 """
 
 from __future__ import annotations
