@@ -1,29 +1,40 @@
-"""Online buying benchmark: players buying cards of one selling online game at once, over HTTP.
+"""Online buying benchmark: players buying cards of one selling online game at once, over HTTP,
+beside cashiers selling a hall's game at their desks through the same server.
 
 The path production takes: a real uvicorn (``bingo.asgi:application``) in a subprocess with
 ``--workers 2`` (docs/deploy.md's default), debug off, the production settings (static files
-collected, secure cookies, the TLS proxy's ``X-Forwarded-Proto: https``), on PostgreSQL and the
-Redis of REDIS_URL. Each player is registered (``player_register``), credited at the desk
-(``wallet_deposit``), logs in through the login page (``/entrar/``, CSRF token and session
-cookie), then buys back to back (closed loop) with ``POST /api/online/games/{id}/purchases/``
-(JSON ``quantity`` 1-3 in turn and a fresh ``key``, the CSRF header): the API view, the online
-purchase service (``online_buy``: the series row lock, the sale in numbered order (R36-R38),
-the wallet debited in the same transaction). The game is opened by the autodraw service of a
-continuous room (R90) with a long sales window.
+collected, secure cookies, the TLS proxy's ``X-Forwarded-Proto: https``, each worker's pool of
+PostgreSQL connections), on PostgreSQL and the Redis of REDIS_URL. Each player is registered
+(``player_register``), credited at the desk (``wallet_deposit``), logs in through the login page
+(``/entrar/``, CSRF token and session cookie), then buys back to back (closed loop) with
+``POST /api/online/games/{id}/purchases/`` (JSON ``quantity`` 1-3 in turn and a fresh ``key``,
+the CSRF header): the API view, the online purchase service (``online_buy``: the buyer's row
+locked, the debit, then the cards in number order (R36-R38) with one statement). The game is
+opened by the autodraw service of a continuous room (R90) with a long sales window. Each cashier
+(a hall's cashier with a desk of their own) logs in the same way and sells back to back with
+``POST /api/games/{id}/sales/`` (1-3 cards, cash, an ``Idempotency-Key``): the desk's sale
+(``sale_make``, one statement), the yardstick the online purchase is measured against.
 
-Clients: one thread and one keep-alive connection per player, in this process (http.client);
-the client's own work is small beside the server's but runs on the same 2 cores. Two loads, one
-after the other in the same game: 8 concurrent players, then 32 (the first 8 among them).
-Latency = the request sent to the response read, per purchase. Throughput = purchases / the
-wall time from the start gate to the last response. No fixed target (issue 12): the figures.
+Clients: one thread and one keep-alive connection per player or cashier, in this process
+(http.client); the clients' own work is small beside the server's but runs on the same cores.
+Loads: for each level (8 players, then 32: the first 8 among them) and each of ``--runs`` runs,
+the players buy, then as many cashiers sell, one load after the other in the same games.
+Latency = the request sent to the response read. Throughput = requests / the wall time from the
+start gate to the last response. Printed per level: purchases/s and P95 of each run, their
+minimum, median and P95 over the runs, the desk's in the same runs, and the online purchase's
+throughput as a share of the desk's; kept in bench/results.json (``bench.results.record``).
+Goals (issue 23): at 32 players at least 250 purchases/s with P95 under 150 ms; at 8, P95 under
+50 ms. The load average is printed before the first load: measure on a quiet machine.
 
 Checked after each load, on the database: every request answered 201; the game's online sales
 cover cards 1..N of the series with no card sold twice and none skipped (R36); each purchase is
 one sale and one wallet debit with its key, of the sale's amount; the wallets' balances plus the
-sales equal the deposits. A throwaway database is created and dropped.
+sales equal the deposits; the desk's sales cover cards 1..N of theirs. A throwaway database is
+created and dropped.
 
 Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/bingo_bench_online \
-     REDIS_URL=redis://127.0.0.1:6379/12 python bench/online_buy.py [--players 8,32] [--purchases 40]
+     REDIS_URL=redis://127.0.0.1:6379/12 python bench/online_buy.py [--players 8,32] [--purchases 40] \
+     [--runs 3]
 """
 
 from __future__ import annotations
@@ -43,8 +54,10 @@ import sys
 import tempfile
 import threading
 import time
-from datetime import date
+from collections.abc import Callable
+from datetime import date, timedelta
 from decimal import Decimal
+from typing import Any
 from urllib.parse import quote, urlencode
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -61,16 +74,19 @@ from django.contrib.auth.models import User  # noqa: E402
 from django.db import connection, connections  # noqa: E402
 from django.db.models import Sum  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
+from django.utils import timezone  # noqa: E402
 
+from bench.results import record, spread  # noqa: E402
 from bingo.autodraw import services as autodraw  # noqa: E402
-from bingo.common.roles import Role  # noqa: E402
+from bingo.common.roles import Role, user_roles_set  # noqa: E402
 from bingo.engine import ALGORITHM_CARDS  # noqa: E402
+from bingo.games import services as game_services  # noqa: E402
 from bingo.models import Game, Player, RoomMode, Sale, WalletEntry  # noqa: E402
 from bingo.online import services as online_services  # noqa: E402
 from bingo.players import selectors as player_selectors  # noqa: E402
 from bingo.players import services as player_services  # noqa: E402
 from cards import services as card_services  # noqa: E402
-from halls.models import Hall, StaffMembership  # noqa: E402
+from halls.models import CashDesk, Hall, Room, StaffMembership  # noqa: E402
 
 HOST = "127.0.0.1"
 PROXY = {"X-Forwarded-Proto": "https"}  # what the TLS proxy in front adds
@@ -193,6 +209,19 @@ class Browser:
         assert status == 302, status
         assert "sessionid" in self.cookies, self.cookies.keys()
 
+    def sell(self, game_id: int, desk_id: int, quantity: int, key: str) -> tuple[int, bytes]:
+        body = json.dumps({"quantity": quantity, "cash_desk": desk_id, "cash_received": "100.00"}).encode()
+        return self.request(
+            "POST",
+            f"/api/games/{game_id}/sales/",
+            body,
+            **{
+                "Content-Type": "application/json",
+                "X-CSRFToken": self.cookies["csrftoken"],
+                "Idempotency-Key": key,
+            },
+        )
+
     def buy(self, game_id: int, quantity: int, key: str) -> tuple[int, bytes]:
         body = json.dumps({"quantity": quantity, "key": key}).encode()
         return self.request(
@@ -206,16 +235,21 @@ class Browser:
 # --- the load ----------------------------------------------------------------------------------
 
 
+def _card_set(cards: int, seed: int) -> Any:
+    card_services.INLINE_LIMIT = max(card_services.INLINE_LIMIT, cards)
+    return card_services.card_set_request(
+        variant="90", size=cards, seed=seed, algorithm=ALGORITHM_CARDS, user=None
+    )
+
+
 def setup(players: int, cards: int, deposit: Decimal) -> tuple[Game, list[str]]:
+    """The hall, its online room with the game it opens (R90), and ``players`` players with
+    ``deposit`` in their wallets."""
     hall = Hall.objects.create(name="Bench online")
     cashier = User.objects.create(username="caixa")
     StaffMembership.objects.create(hall=hall, user=cashier, role=Role.CASHIER.value)
-    card_services.INLINE_LIMIT = max(card_services.INLINE_LIMIT, cards)
-    card_set = card_services.card_set_request(
-        variant="90", size=cards, seed=1, algorithm=ALGORITHM_CARDS, user=None
-    )
     card_services.series_create(
-        hall=hall, order_number=1, card_set=card_set, price=str(PRICE), back_colour="#000000",
+        hall=hall, order_number=1, card_set=_card_set(cards, 1), price=str(PRICE), back_colour="#000000",
         face_colour="#FFFFFF", authorization="bench", online=True, user=None,
     )  # fmt: skip
     online = online_services.online_room_create(
@@ -236,22 +270,102 @@ def setup(players: int, cards: int, deposit: Decimal) -> tuple[Game, list[str]]:
     return game, names
 
 
-def load(
-    browsers: list[Browser], game_id: int, purchases: int, tag: str
-) -> tuple[list[float], list[str], float]:
-    """Every browser buys ``purchases`` times back to back; latencies (ms), errors, wall time."""
+def desk_setup(cashiers: int, cards: int) -> tuple[Game, list[tuple[str, int]]]:
+    """A hall's room selling a game at its desks, and ``cashiers`` cashiers, a desk each."""
+    hall = Hall.objects.get(name="Bench online")
+    room = Room.objects.create(hall=hall, name="Salão")
+    series = card_services.series_create(
+        hall=hall, order_number=2, card_set=_card_set(cards, 2), price=str(PRICE), back_colour="#000000",
+        face_colour="#FFFFFF", authorization="bench", user=None,
+    )  # fmt: skip
+    now = timezone.now()
+    session = game_services.session_open(
+        room=room, starts_at=now, scheduled_end=now + timedelta(hours=4), user=None
+    )
+    game = game_services.game_open_sales(
+        game=game_services.game_create(session=session, variant="90"), series=[series]
+    )
+    staff = []
+    for i in range(cashiers):
+        user = User.objects.create_user(username=f"caixa{i}", password=PASSWORD)
+        user_roles_set(user=user, roles=[Role.CASHIER])
+        StaffMembership.objects.create(hall=hall, user=user, role=Role.CASHIER.value)
+        staff.append((user.username, CashDesk.objects.create(hall=hall, name=f"Caixa {i}").pk))
+    return game, staff
+
+
+Act = Callable[[int, "Browser", int], tuple[int, bytes]]
+
+#: The uvicorn master's process id, once it serves (its workers are its children).
+SERVER: dict[str, int] = {}
+
+
+def _cpu_seconds(pids: list[int]) -> dict[int, float]:
+    """Each process's CPU time so far (user and system, /proc), by pid; gone ones left out."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    found = {}
+    for pid in pids:
+        try:
+            fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        found[pid] = (int(fields[11]) + int(fields[12])) / ticks
+    return found
+
+
+def _children(parent: int) -> list[int]:
+    pids = []
+    for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == parent:
+                pids.append(int(stat.parent.name))
+        except (OSError, ValueError):
+            continue
+    return pids
+
+
+def cpu_snapshot() -> dict[str, dict[int, float]]:
+    """CPU so far of the web workers, the database's backends for this database, and this process."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        backends = [pid for (pid,) in cursor.fetchall()]
+    own = os.times()
+    return {
+        "web": _cpu_seconds(_children(SERVER["pid"])) if SERVER else {},
+        "db": _cpu_seconds(backends),
+        "clients": {os.getpid(): own.user + own.system},
+    }
+
+
+def cpu_per_request(
+    before: dict[str, dict[int, float]], after: dict[str, dict[int, float]], count: int
+) -> dict[str, float]:
+    """Milliseconds of CPU per request spent by each side between two snapshots."""
+    return {
+        side: sum(after[side].get(pid, 0.0) - before[side].get(pid, 0.0) for pid in after[side])
+        * 1000
+        / count
+        for side in after
+    }
+
+
+def load(browsers: list[Browser], act: Act, requests_each: int) -> tuple[list[float], list[str], float]:
+    """Every browser sends ``act`` ``requests_each`` times back to back; latencies (ms), errors,
+    wall time."""
     gate = threading.Barrier(len(browsers) + 1)
     latencies: list[float] = []
     errors: list[str] = []
     lock = threading.Lock()
 
-    def player(index: int, browser: Browser) -> None:
+    def client(index: int, browser: Browser) -> None:
         mine, bad = [], []
         gate.wait()
-        for n in range(purchases):
+        for n in range(requests_each):
             start = time.perf_counter()
             try:
-                status, body = browser.buy(game_id, 1 + n % 3, f"{tag}-{index}-{n}")
+                status, body = act(index, browser, n)
             except OSError as exc:
                 status, body = 0, repr(exc).encode()
             mine.append((time.perf_counter() - start) * 1000)
@@ -264,14 +378,21 @@ def load(
     for browser in browsers:
         browser.reconnect()
         browser.reconnects = 0
-    threads = [threading.Thread(target=player, args=(i, b)) for i, b in enumerate(browsers)]
+    threads = [threading.Thread(target=client, args=(i, b)) for i, b in enumerate(browsers)]
     for t in threads:
         t.start()
+    before = cpu_snapshot()
     gate.wait()
     began = time.perf_counter()
     for t in threads:
         t.join()
-    return latencies, errors, time.perf_counter() - began
+    elapsed = time.perf_counter() - began
+    LAST_CPU.update(cpu_per_request(before, cpu_snapshot(), len(latencies)))
+    return latencies, errors, elapsed
+
+
+#: What the last load cost in CPU per request (ms): web workers, database, clients.
+LAST_CPU: dict[str, float] = {}
 
 
 def check(game: Game, deposits: Decimal, expected_purchases: int) -> str:
@@ -300,6 +421,17 @@ def check(game: Game, deposits: Decimal, expected_purchases: int) -> str:
     )
 
 
+def check_desk(game: Game, expected: int) -> str:
+    """R36 at the desks: cards 1..N of the hall's series, each once, one sale per request."""
+    following = 1
+    sales = list(Sale.objects.filter(game=game).order_by("first_number"))
+    for sale in sales:
+        assert sale.first_number == following, f"R36: card {following} skipped or sold twice ({sale.pk})"
+        following = sale.last_number + 1
+    assert len(sales) == expected, (len(sales), expected)
+    return f"checked: {len(sales)} desk sales, cards 1..{following - 1} each sold once (R36)"
+
+
 def reference(game: Game, username: str, count: int) -> None:
     """For reference only (not the production path): ``online_buy`` called in this process,
     one purchase at a time, no HTTP, no server: what the service costs without the web layer."""
@@ -316,17 +448,96 @@ def reference(game: Game, username: str, count: int) -> None:
     )
 
 
+def measured(latencies: list[float], errors: list[str], elapsed: float, what: str) -> tuple[float, float]:
+    """Print one load's figures; its requests a second and P95 latency (ms)."""
+    latencies.sort()
+    rate, p95 = len(latencies) / elapsed, percentile(latencies, 95)
+    print(
+        f"    {what}: {len(latencies)} in {elapsed:.2f} s, {rate:.0f}/s; latency ms: min {latencies[0]:.1f}, "
+        f"median {statistics.median(latencies):.1f}, P95 {p95:.1f}, P99 {percentile(latencies, 99):.1f}, "
+        f"max {latencies[-1]:.1f}"
+    )
+    print(
+        f"      CPU per request: web workers {LAST_CPU['web']:.1f} ms, PostgreSQL {LAST_CPU['db']:.1f} ms, "
+        f"the clients {LAST_CPU['clients']:.1f} ms ({os.cpu_count()} cores)"
+    )
+    if errors:
+        raise SystemExit(f"{len(errors)} requests refused, e.g. {errors[0]}")
+    return rate, p95
+
+
+def _spread_line(name: str, values: list[float], unit: str) -> str:
+    s = spread(values)
+    return (
+        f"{name}: min {s['min']:.1f}, median {s['median']:.1f}, P95 {s['p95']:.1f} {unit} ({s['runs']} runs)"
+    )
+
+
+def level_runs(
+    level: int,
+    requests_each: int,
+    runs: int,
+    figures: dict[str, Any],
+    players: list[Browser],
+    cashiers: list[Browser],
+    game: Game,
+    desk_game: Game,
+    staff: list[tuple[str, int]],
+) -> tuple[int, int]:
+    """``runs`` runs at one level, each ``level`` players buying then ``level`` cashiers
+    selling; their figures printed and put in ``figures``. Returns the purchases and sales made."""
+    rates: dict[str, list[float]] = {"online": [], "desk": []}
+    p95s: dict[str, list[float]] = {"online": [], "desk": []}
+    bought = sold = 0
+    print(f"{level} players, then {level} cashiers, {requests_each} requests each (1-3 cards), {runs} runs:")
+    for run in range(runs):
+        tag = f"p{level}-r{run}"
+
+        def buy(i: int, b: Browser, n: int, tag: str = tag) -> tuple[int, bytes]:
+            return b.buy(game.pk, 1 + n % 3, f"{tag}-{i}-{n}")
+
+        def sell(i: int, b: Browser, n: int, tag: str = tag) -> tuple[int, bytes]:
+            return b.sell(desk_game.pk, staff[i][1], 1 + n % 3, f"{tag}-{i}-{n}")
+
+        latencies, errors, elapsed = load(players[:level], buy, requests_each)
+        rate, p95 = measured(latencies, errors, elapsed, f"run {run + 1}, online purchases")
+        rates["online"].append(rate)
+        p95s["online"].append(p95)
+        bought += len(latencies)
+        latencies, errors, elapsed = load(cashiers[:level], sell, requests_each)
+        rate, p95 = measured(latencies, errors, elapsed, f"run {run + 1}, desk sales      ")
+        rates["desk"].append(rate)
+        p95s["desk"].append(p95)
+        sold += len(latencies)
+    for kind in ("online", "desk"):
+        print("  " + _spread_line(f"{kind} per second", rates[kind], "/s"))
+        print("  " + _spread_line(f"{kind} P95 latency", p95s[kind], "ms"))
+        figures[f"{kind}_{level}_per_s"] = spread(rates[kind])
+        figures[f"{kind}_{level}_p95_ms"] = spread(p95s[kind])
+    ratios = [o / d for o, d in zip(rates["online"], rates["desk"], strict=True)]
+    figures[f"online_to_desk_{level}"] = spread(ratios)
+    print(
+        f"  online purchases/s as a share of the desk's in the same run: "
+        f"median {statistics.median(ratios):.2f} (min {min(ratios):.2f}, max {max(ratios):.2f})"
+    )
+    return bought, sold
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--players", default="8,32", help="concurrent players, one load each, in order")
-    parser.add_argument("--purchases", type=int, default=40, help="purchases per player and load")
+    parser.add_argument(
+        "--players", default="8,32", help="concurrent players (and cashiers), one level each, in order"
+    )
+    parser.add_argument("--purchases", type=int, default=40, help="requests per player (and cashier) and run")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each load at each level")
     parser.add_argument("--workers", type=int, default=2, help="uvicorn workers")
     parser.add_argument("--reference", type=int, default=50, help="in-process purchases for reference")
     args = parser.parse_args()
     levels = [int(n) for n in args.players.split(",")]
     most = max(levels)
-    cards_needed = (sum(levels) * args.purchases + args.reference) * 3
-    deposit = PRICE * 3 * (args.purchases * len(levels) + args.reference)
+    per_player = args.purchases * args.runs * len(levels)
+    cards_needed = (sum(levels) * args.purchases * args.runs + args.reference) * 3
+    deposit = PRICE * 3 * (per_player + args.reference)
     if connection.vendor != "postgresql" or not settings.REDIS_URL:
         print(
             f"{pathlib.Path(__file__).name}: skipped, it measures the production path: set DATABASE_URL "
@@ -342,44 +553,47 @@ def main() -> None:
         f"uvicorn --workers {args.workers}, clients: threads of this process"
     )
     process = None
+    figures: dict[str, Any] = {}
     try:
         with tempfile.TemporaryDirectory() as tmp:
             game, names = setup(most, cards_needed, deposit)
+            desk_game, staff = desk_setup(most, cards_needed)
             connections.close_all()
             process, address, _log = serve(pathlib.Path(tmp), args.workers)
-            browsers = []
+            SERVER["pid"] = process.pid
+            players, cashiers = [], []
             for name in names:
-                browser = Browser(address)
-                browser.login(name)
-                browsers.append(browser)
-            done = 0
+                players.append(Browser(address))
+                players[-1].login(name)
+            for name, _desk in staff:
+                cashiers.append(Browser(address))
+                cashiers[-1].login(name)
+            loadavg = os.getloadavg()[0]
+            print(f"load average (1 min) before the first load: {loadavg:.2f}")
+            bought = sold = 0
             for level in levels:
-                latencies, errors, elapsed = load(browsers[:level], game.pk, args.purchases, f"p{level}")
-                done += len(latencies) - len(errors)
-                latencies.sort()
-                count = len(latencies)
-                print(
-                    f"{level} players, {count} purchases ({args.purchases} each, 1-3 cards) "
-                    f"in {elapsed:.2f} s: "
-                    f"{count / elapsed:.0f} purchases/s"
+                done = level_runs(
+                    level, args.purchases, args.runs, figures, players, cashiers, game, desk_game, staff
                 )
-                print(
-                    f"  latency ms: min {latencies[0]:.1f}, median {statistics.median(latencies):.1f}, "
-                    f"P95 {percentile(latencies, 95):.1f}, P99 {percentile(latencies, 99):.1f}, "
-                    f"max {latencies[-1]:.1f}"
-                )
-                reconnects = sum(b.reconnects for b in browsers[:level])
-                if reconnects:
-                    print(f"  {reconnects} request(s) sent again on a new connection (closed by the server)")
-                if errors:
-                    print(f"  {len(errors)} requests refused, e.g. {errors[0]}")
-                print("  " + check(game, deposit * most, done))
-                if errors:
-                    raise SystemExit("some purchases failed")
-            for browser in browsers:
+                bought, sold = bought + done[0], sold + done[1]
+                print("  " + check(game, deposit * most, bought))
+                print("  " + check_desk(desk_game, sold))
+            for browser in players + cashiers:
                 browser.client.close()
             reference(game, names[0], args.reference)
-            print("  " + check(game, deposit * most, done + args.reference))
+            print("  " + check(game, deposit * most, bought + args.reference))
+            record(
+                "online_buy",
+                figures,
+                setup={
+                    "levels": levels,
+                    "requests_each": args.purchases,
+                    "runs": args.runs,
+                    "workers": args.workers,
+                    "server": "uvicorn, debug off, PostgreSQL pool, Redis",
+                },
+                note=f"load average (1 min) before the first load: {loadavg:.2f}",
+            )
     finally:
         if process is not None:
             process.terminate()

@@ -6,13 +6,32 @@ session's user; consumers authenticate further and only relay events.
 
 import gc
 import os
+from typing import Any
 
-from django.core.asgi import get_asgi_application
+import django
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bingo.settings")
 
+
+class OneThreadASGIHandler(ASGIHandler):
+    """Django's ASGI handler with its middleware and views run as one synchronous chain, in one
+    thread per request. Every view here is synchronous, and so is much of the middleware: in
+    Django's asynchronous chain each synchronous hook (a session's, CSRF's, a MiddlewareMixin's
+    process_request and process_response) is a thread of its own to go to and come back from,
+    some twenty per request, which cost the online purchase more than its own work (issue 23).
+    Within the request's ThreadSensitiveContext the chain's thread is the one its database
+    connection and the end of request (request_finished) use, as before."""
+
+    def load_middleware(self, is_async: bool = False) -> None:
+        super().load_middleware(is_async=False)
+        self._middleware_chain: Any = sync_to_async(self._middleware_chain, thread_sensitive=True)
+
+
 # Django must be set up before anything imports models (consumers, routing).
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
+django_asgi_app = OneThreadASGIHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -109,10 +109,35 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 else:
-    # Under ASGI every request runs in a thread of its own, so persistent connections would
-    # pile up (Django's docs: disable them under ASGI); 0 closes each at the end of its request.
-    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DJANGO_CONN_MAX_AGE", default=0))
+    # Under ASGI every request runs in a thread of its own, so persistent connections would pile
+    # up (Django's docs: disable them under ASGI). Each process keeps a pool of connections
+    # instead (psycopg_pool, Django's "pool" option): a request takes one when it first reads and
+    # gives it back at its end, so no request pays for connecting (docs/deploy.md, «Database
+    # connections»: how to size it per process, and PgBouncer). DATABASE_POOL_MAX=0: no pool,
+    # a connection per request (CONN_MAX_AGE 0), closed at its end.
+    _pool_max = env.int("DATABASE_POOL_MAX", default=10)
+    if _pool_max > 0:
+        if env.int("DJANGO_CONN_MAX_AGE", default=0):
+            raise ImproperlyConfigured(
+                "DJANGO_CONN_MAX_AGE keeps a connection per thread, which the connection pool "
+                "replaces: leave it unset, or set DATABASE_POOL_MAX=0 to have no pool."
+            )
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": min(env.int("DATABASE_POOL_MIN", default=2), _pool_max),
+            "max_size": _pool_max,
+            # A request waits this long for a connection when all are in use, then fails (500).
+            "timeout": env.float("DATABASE_POOL_TIMEOUT", default=10.0),
+        }
+    else:
+        DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DJANGO_CONN_MAX_AGE", default=0))
+    # With the pool: a connection is checked as it is handed out (one round trip), so one the
+    # server dropped (a restart) is replaced, not given to a request.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # Behind PgBouncer in transaction mode a server-side cursor cannot outlive its transaction.
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env.bool(
+        "DATABASE_DISABLE_SERVER_SIDE_CURSORS", default=False
+    )
 
 # The tables' owner (docs/deploy.md, «The database's roles»): `manage.py migrate` and
 # `manage.py db_grant` connect with DATABASE_OWNER_URL when it is set, and the processes that
@@ -386,6 +411,8 @@ SPECTACULAR_SETTINGS = {
 # --- security (production values when DEBUG is off) --------------------------------------------
 
 SESSION_COOKIE_HTTPONLY = True
+# Django's database sessions, loaded with one written-out statement on PostgreSQL.
+SESSION_ENGINE = "bingo.common.sessions"
 # A refused CSRF token is JSON under /api/ (bingo/common/api.py), the usual page elsewhere.
 CSRF_FAILURE_VIEW = "bingo.common.api.csrf_failure"
 X_FRAME_OPTIONS = "DENY"

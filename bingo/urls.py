@@ -40,6 +40,9 @@ handler500 = "bingo.common.api.server_error"
 
 urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
+    # The API first: every include below with an empty prefix is walked and fails (an exception
+    # each) before a path is found after it, which cost an API request more than its own work.
+    path("api/", include("bingo.api_urls")),
     path("", include("bingo.accounts.urls")),
     # The accounts' two pages whose views other features own, under unprefixed names as the
     # accounts' are. Django's LogoutView accepts POST only, so a link or a prefetch cannot log
@@ -62,7 +65,6 @@ urlpatterns = [
     path("online/", include("bingo.online.urls")),
     path("demo/", include("bingo.demo.urls")),
     path("jackpot/calculadora/", jackpot_views.jackpot_calculator, name="jackpot_calculator"),
-    path("api/", include("bingo.api_urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

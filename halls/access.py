@@ -43,7 +43,9 @@ def staff_halls(user: User) -> QuerySet[Hall]:
 
 
 def hall_roles(user: User, hall_id: int) -> frozenset[Role]:
-    """The roles ``user`` holds in hall ``hall_id`` (empty when they do not work there)."""
+    """The roles ``user`` holds in hall ``hall_id`` (empty when they do not work there), from
+    their memberships read once for the request."""
+    selectors.staff_roles_remember(user)
     return selectors.hall_roles_for(user, hall_id=hall_id)
 
 
@@ -66,7 +68,9 @@ class WriteRoleInSomeHall(BasePermission):
         if request.method in SAFE_METHODS:
             return True
         roles: tuple[Role, ...] = view.write_roles  # type: ignore[attr-defined]
-        return selectors.hall_list_for(request.user, *roles).exists()
+        # The memberships are read once for the request: the object's hall is checked next
+        # (require_hall_role), and the service checks them again (staff_has_role).
+        return selectors.staff_roles_anywhere(request.user, *roles)
 
 
 #: The permissions of an API view whose writes need a role in the object's hall.

@@ -22,6 +22,43 @@ def _manages_every_hall(user: AnyUser) -> bool:
     return bool(getattr(user, "is_superuser", False)) and Role.MANAGER in user_roles(user)
 
 
+#: Where a request's user keeps their memberships once read (``staff_roles_remember``).
+_STAFF_ROLES_ATTR = "_bingo_staff_roles"
+
+
+def staff_roles_remember(user: AnyUser) -> dict[int, frozenset[Role]]:
+    """The roles ``user`` holds in each hall they work in, read once and kept on ``user`` (which
+    lives for one request): the API's checks of a request (``halls.access``) and the services it
+    calls (``staff_has_role``, ``hall_roles_for``) then answer from them. Only the request's
+    adapters call this, so a user object kept longer (a test's, a task's) is always read afresh."""
+    kept: dict[int, frozenset[Role]] | None = getattr(user, _STAFF_ROLES_ATTR, None)
+    if kept is None:
+        by_hall: dict[int, set[Role]] = {}
+        if user.is_authenticated:
+            for hall_id, role in StaffMembership.objects.filter(user_id=user.pk).values_list(
+                "hall_id", "role"
+            ):
+                by_hall.setdefault(hall_id, set()).add(Role(role))
+        kept = {hall_id: frozenset(roles) for hall_id, roles in by_hall.items()}
+        setattr(user, _STAFF_ROLES_ATTR, kept)
+    return kept
+
+
+def _kept_staff_roles(user: AnyUser) -> dict[int, frozenset[Role]] | None:
+    kept: dict[int, frozenset[Role]] | None = getattr(user, _STAFF_ROLES_ATTR, None)
+    return kept
+
+
+def staff_roles_anywhere(user: AnyUser, *roles: Role) -> bool:
+    """Whether ``user`` holds one of ``roles`` in some hall (a superuser manager: every hall),
+    from the memberships read once for the request (``staff_roles_remember``)."""
+    if not user.is_authenticated:
+        return False
+    if Role.MANAGER in roles and _manages_every_hall(user):
+        return Hall.objects.exists()
+    return any(held & set(roles) for held in staff_roles_remember(user).values())
+
+
 def hall_list_for(user: AnyUser, *roles: Role) -> QuerySet[Hall]:
     """The halls where ``user`` holds one of ``roles`` (any staff role when none is given)."""
     if not user.is_authenticated:
@@ -42,8 +79,14 @@ def hall_roles_for(user: AnyUser, *, hall_id: int) -> frozenset[Role]:
     """The roles ``user`` holds in hall ``hall_id`` (empty where they do not work)."""
     if not user.is_authenticated:
         return frozenset()
-    names = StaffMembership.objects.filter(user_id=user.pk, hall_id=hall_id).values_list("role", flat=True)
-    held = {Role(name) for name in names}
+    kept = _kept_staff_roles(user)
+    if kept is not None:
+        held = set(kept.get(hall_id, frozenset()))
+    else:
+        names = StaffMembership.objects.filter(user_id=user.pk, hall_id=hall_id).values_list(
+            "role", flat=True
+        )
+        held = {Role(name) for name in names}
     if _manages_every_hall(user) and Hall.objects.filter(pk=hall_id).exists():
         held.add(Role.MANAGER)
     return frozenset(held)
@@ -115,4 +158,7 @@ def staff_has_role(*, user: AbstractBaseUser | AnonymousUser, hall_id: int, role
     """Whether ``user`` works in hall ``hall_id`` in ``role`` (one hall's cashier has no say in another)."""
     if not user.is_authenticated:
         return False
+    kept = _kept_staff_roles(user)
+    if kept is not None:  # read for this request already (staff_roles_remember)
+        return role in kept.get(hall_id, frozenset())
     return StaffMembership.objects.filter(user_id=user.pk, hall_id=hall_id, role=role.value).exists()

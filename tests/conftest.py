@@ -39,6 +39,13 @@ def pytest_configure(config: pytest.Config) -> None:
     # The suite makes its own roles on the test database (tests/db_roles.py): an owner's URL in
     # the environment names a real database, which no test may migrate.
     settings.DATABASE_OWNER_URL = ""
+    # Its connections take the app's role once the test database is made, and the flush takes
+    # the owner's back for a moment, each by changing the connection's settings (tests/db_roles.py):
+    # a connection pool opened before would hand out connections of the role it opened them as.
+    # The suite connects without one; the servers it starts (tests/test_production_smoke.py,
+    # tests/test_topology.py) pool their connections as production does (bingo/settings.py).
+    for database in settings.DATABASES.values():
+        database.get("OPTIONS", {}).pop("pool", None)
 
 
 @pytest.fixture(scope="session")
@@ -93,9 +100,11 @@ def _forget_sale_contexts() -> None:
     """Test databases reuse ids after each rollback; real games never do."""
     from bingo.draw import detection
     from bingo.live import events
+    from bingo.online import selectors as online_selectors
     from bingo.sales import services as sales_services
 
     sales_services._sale_contexts.clear()
+    online_selectors.online_game_offers_forget()
     events._last_notice.clear()
     events._last_display_notice.clear()
     events._game_rooms.clear()

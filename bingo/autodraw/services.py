@@ -26,6 +26,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from actas import services as acta_services
 from bingo.autodraw import selectors
 from bingo.common.clock import hall_day_start, hall_today
 from bingo.common.roles import Role
@@ -38,6 +39,7 @@ from bingo.faults import selectors as fault_selectors
 from bingo.faults import services as fault_services
 from bingo.games import locks
 from bingo.games import services as game_services
+from bingo.jackpot import services as jackpot_services
 from bingo.live import events
 from bingo.models import (
     UNDER_WAY_STATES,
@@ -306,6 +308,13 @@ def online_game_sales_close(*, game_id: int) -> list[Game]:
         hall = session.room.hall
         online = session.room.online
         system = system_user(hall=hall)
+        if not all(Sale.objects.filter(game=item).exists() for item in due):
+            # A game closed with no card sold is annulled below, which moves the jackpot (R10)
+            # and records in the acta: both are locked now, before any series is (nothing of the
+            # lock order is locked after a series on sale, docs/architecture.md). A game with a
+            # sale keeps it: it is never annulled here.
+            jackpot_services.jackpot_lock(hall=hall)
+            acta_services.acta_lock(session_id=session.pk)
         for item in due:
             again = now + timedelta(seconds=online.sales_seconds)
             if (

@@ -83,6 +83,38 @@ def user_roles(user: AbstractBaseUser | AnonymousUser) -> frozenset[Role]:
     return cached
 
 
+def role_flags(user: str = "pk") -> dict[str, models.Exists]:
+    """Annotations for a query of users (or of rows whose ``user`` field holds a user's key) that
+    say which roles each holds, so another read of the request brings the roles with it; read
+    them with ``user_roles_remember``."""
+    return {
+        f"_holds_{role.value}": models.Exists(
+            Group.objects.filter(user=models.OuterRef(user), name=role.value)
+        )
+        for role in Role
+    }
+
+
+def user_roles_remember(user: AbstractBaseUser, row: object) -> frozenset[Role]:
+    """The roles ``row`` (annotated with ``role_flags``) says ``user`` holds, cached on ``user``
+    for the request as ``user_roles`` caches them."""
+    return user_roles_remember_set(
+        user, frozenset(role for role in Role if getattr(row, f"_holds_{role.value}"))
+    )
+
+
+def user_roles_remember_set(user: AbstractBaseUser, roles: frozenset[Role]) -> frozenset[Role]:
+    """``roles``, read with another query of the request, cached on ``user`` as ``user_roles``
+    caches them."""
+    setattr(user, _ROLES_CACHE_ATTR, roles)
+    return roles
+
+
+def user_roles_known(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Whether ``user``'s roles were read for this request already."""
+    return getattr(user, _ROLES_CACHE_ATTR, None) is not None
+
+
 @transaction.atomic
 def user_roles_set(*, user: User, roles: Iterable[Role]) -> None:
     """Make ``roles`` exactly the roles ``user`` holds; other (non-role) groups are kept."""

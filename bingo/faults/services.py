@@ -98,22 +98,53 @@ def online_game_fault(
     history, marked as a system fault. Declared by a manager or caller of the hall, or by the
     system user when the reconciler finds it (``source``).
 
-    Any state not yet decided: a game still selling has its sales closed first (the same locks
-    as a sale: every card sold is counted and refunded, no later sale); sales closed, drawing,
-    or suspended (at once: R55's 15 minutes are for the hall's own failures). Once: a game
-    already null refunds nothing more (declared again, or retried, it is returned as it is).
-    A finished game was decided: refused (R99, its prizes stand)."""
+    Any state not yet decided: a game still selling has its sales closed first, in a
+    transaction of its own (the same locks as a sale: every card sold is counted and refunded,
+    no later sale); sales closed, drawing, or suspended (at once: R55's 15 minutes are for the
+    hall's own failures). Once: a game already null refunds nothing more (declared again, or
+    retried, it is returned as it is). A finished game was decided: refused (R99, its prizes
+    stand)."""
     reason = reason.strip()
     if not reason:
         raise ValidationError(_("Say what failed (R98)."))
     now = now or timezone.now()
+    for _attempt in range(3):
+        _sales_close_first(game, user)
+        annulled = _fault_annul(game, user=user, reason=reason, source=source, now=now)
+        if annulled is not None:
+            return annulled
+    raise RuntimeError(f"game {game.pk} kept selling again while its fault was declared")  # pragma: no cover
+
+
+def _sales_close_first(game: Game, user: User) -> None:
+    """A game still selling has its sales closed, in a transaction of its own that commits
+    before the annulment: the annulment takes the buyers' wallets, which an online purchase
+    holds while it waits for the series, so no transaction holds a series on sale while it waits
+    for a wallet (docs/architecture.md, "Lock order"). The purchases in flight are counted by
+    the close, or refused once it commits. Should the annulment then fail, the sales stay
+    closed and the fault is declared again."""
+    if not Game.objects.filter(pk=game.pk, state=GameState.SELLING.value).exists():
+        return
     with transaction.atomic():
-        # The lock order (docs/architecture.md): the game, then (closing its sales) its series
-        # and the jackpot, then (annulling it) the jackpot, the acta and the buyers' wallets.
+        closing = locks.game_lock(game_id=game.pk)
+        _may_declare(user, closing)
+        if closing.state == GameState.SELLING.value:
+            game_services.game_close_sales(game=closing, user=user)
+
+
+def _fault_annul(game: Game, *, user: User, reason: str, source: str, now: datetime) -> Game | None:
+    """Annul ``game`` for a fault (R98) and refund its cards, in one transaction; None, writing
+    nothing, when it is selling again (suspended and resumed since its close): its sales close
+    first once more."""
+    with transaction.atomic():
+        # The lock order (docs/architecture.md): the game, then the jackpot, the acta and the
+        # buyers' wallets; no series.
         game = locks.game_lock(game_id=game.pk)
         _may_declare(user, game)
         if game.state == GameState.ANNULLED.value:
             return game  # null already: nothing more is refunded
+        if game.state == GameState.SELLING.value:
+            return None
         if game.state not in FAULT_STATES:
             raise ValidationError(
                 _(
@@ -122,8 +153,6 @@ def online_game_fault(
                 )
                 % {"n": game.number, "state": Game.State(game.state).label}
             )
-        if game.state == GameState.SELLING.value:
-            game = game_services.game_close_sales(game=game, user=user)
         # The acta is in the hall's language (R54), and so is the reason the players read.
         with translation.override(settings.LANGUAGE_CODE):
             marked = _("System fault (R98): %(reason)s") % {"reason": reason}

@@ -18,10 +18,14 @@ from bingo.models import Game, Session
 from halls.access import request_user
 
 
-def game_for(request: Request, game_id: int) -> Game:
-    """A game of a hall the requester works in (in any role); 404 for any other."""
+def game_for(request: Request, game_id: int, *, series: bool = True) -> Game:
+    """A game of a hall the requester works in (in any role); 404 for any other. ``series``
+    False: without its series on sale (a sale reads its own: one query less)."""
+    games = selectors.game_list_for(request_user(request))
+    if not series:
+        games = games.prefetch_related(None)
     try:
-        return selectors.game_list_for(request_user(request)).get(pk=game_id)
+        return games.get(pk=game_id)
     except Game.DoesNotExist:
         raise NotFound(_("There is no game %(id)d.") % {"id": game_id}) from None
 

@@ -2,16 +2,20 @@
 follows (docs/architecture.md, "Lock order"):
 
 1. the online room (``online_room_lock``);
-2. the player's play session (R101, ``bingo.playtime.services.play_purchase_check``);
-3. the session (``session_lock``);
-4. the game, several in the order of their keys (``game_lock``, ``games_lock``);
-5. the series on sale, in the order of their keys (``game_series_lock``, ``series_lock``);
-6. then, each by its own service: the ball sets, the hall's jackpot, the session's acta, the
-   prize shares being paid, and the players' wallets (in the order of their keys).
+2. the session (``session_lock``);
+3. the game, several in the order of their keys (``game_lock``, ``games_lock``);
+4. then, each by its own service: the ball sets, the hall's jackpot, the session's acta, the
+   prize shares being paid, and the players' wallets (in the order of their keys; an online
+   purchase's first lock, ``bingo.players.services.wallet_lock``), each wallet before its
+   player's play session;
+5. last of all, the series on sale, in the order of their keys (``game_series_lock``,
+   ``series_lock``): nothing of this order is locked after one.
 
-A transaction takes a row only while it holds none that comes later. A sale locks its game
-before the series (and the series as late as it can); the close does the same, so a sale
-either goes through before the close and is counted, or waits and sees the game closed.
+A transaction takes a row only while it holds none that comes later. The desk's locked sale locks
+its game before the series, and the close the game, the jackpot, then the series, so a sale
+either goes through before the close and is counted, or waits and sees the game closed. An online
+purchase locks its buyer's wallet, then, with its last statement, the series: the series row,
+which every purchase of the game queues on, is held from there to the commit only.
 
 Every lock is FOR NO KEY UPDATE (``no_key=True``), the lock PostgreSQL's own UPDATE takes, never
 FOR UPDATE. Django's foreign keys are checked at commit (DEFERRABLE INITIALLY DEFERRED): a new row
@@ -65,7 +69,7 @@ def session_lock(*, session_id: int) -> Session:
 
 def game_lock(*, game_id: int) -> Game:
     """Lock game ``game_id`` (its session, room, hall and online room joined, not locked): after
-    its session, before its series."""
+    its session, before its jackpot, acta and series."""
     return (
         Game.objects.select_for_update(of=("self",), no_key=True)
         .select_related("session__room__hall", "session__room__online")

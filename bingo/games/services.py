@@ -501,8 +501,12 @@ def game_close_sales(*, game: Game, user: User | None = None) -> Game:
     with transaction.atomic():
         # The lock order (docs/architecture.md), as every sale takes it: the game, then its
         # series. Sales in flight finish first and are counted; later ones see the game closed.
+        # The series come last of all: the jackpot that R10's contribution moves is taken before
+        # them, since an online purchase holds its buyer's wallet while it waits for a series.
         game = locks.game_lock(game_id=game.pk)
         hall = game.session.room.hall
+        if game.jackpot_active:
+            jackpot_services.jackpot_lock(hall=hall)
         locked = {s.pk: s for s in locks.game_series_lock(game_id=game.pk)}
         _move(game, GameState.SALES_CLOSED)
         entries = list(GameSeries.objects.filter(game=game).order_by("position"))
@@ -545,8 +549,8 @@ def game_close_sales(*, game: Game, user: User | None = None) -> Game:
         game.save(update_fields=["state", "closing_announcement", "sales_closed_at", "prize_remainder"])
         audit_record(user=user, hall_id=hall.pk, action=AuditAction.SALES_CLOSED, game=game)
         if game.jackpot_active:
-            # R10: 3 % of the prize money goes to the jackpot as the sale closes (the lock
-            # order: game, series, then the jackpot, as prize_award takes them).
+            # R10: 3 % of the prize money goes to the jackpot as the sale closes (its row
+            # locked above, before the series).
             jackpot_services.jackpot_contribute(
                 hall=hall, game_id=game.pk, amount=amounts.jackpot_contribution
             )

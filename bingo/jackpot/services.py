@@ -44,9 +44,17 @@ def _typed_amount(amount: Decimal, *, field: str = "amount") -> Decimal:
 
 def _locked_jackpot(hall: Hall) -> Jackpot:
     # get_or_create re-reads after losing a creation race; then the row lock serializes writers.
-    # The lock order (docs/architecture.md): after the games and series, before the acta.
+    # The lock order (docs/architecture.md): after the games, before the acta, the wallets and
+    # the series on sale.
     Jackpot.objects.get_or_create(hall=hall)
     return Jackpot.objects.select_for_update(no_key=True).get(hall=hall)
+
+
+def jackpot_lock(*, hall: Hall) -> Jackpot:
+    """Lock ``hall``'s jackpot until the transaction ends (made on first use), for a transaction
+    that moves it only after locking a series on sale: the close takes it first, since nothing
+    of the lock order is locked after a series on sale (docs/architecture.md)."""
+    return _locked_jackpot(hall)
 
 
 def _game_of_hall(*, hall: Hall, game_id: int) -> None:

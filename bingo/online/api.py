@@ -433,7 +433,12 @@ class PurchaseView(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         player = player_from_request(request)
-        game = _player_game(player, game_id)
+        try:
+            # As this process read it a moment ago when it was selling: the purchase judges it
+            # again under the series' lock (bingo/online/services.py online_buy).
+            game = selectors.online_game_offer_get(player=player, game_id=game_id)
+        except Game.DoesNotExist:
+            raise Http404 from None
         form = PurchaseSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         try:

@@ -8,9 +8,10 @@ player buying cards from the wallet.
 * ``online_session_schedule``: a session of a session-mode room with several games at once,
   different variants and prices (R92), whose sales open at the session's start and close at one
   moment for all of them (R93). The autodraw reconciler opens, closes and draws at those times.
-* ``online_buy``: the next cards of the game's online series in number order (R36-R38), sold by
-  the same locked path as a desk's sale (``bingo.sales.services.sale_make_online``) and paid
-  from the wallet in the same transaction; a retried request (same key) counts once.
+* ``online_buy``: the next cards of the game's online series in number order (R36-R38)
+  (``bingo.sales.services.sale_make_online``), paid from the wallet in the same transaction:
+  the wallet's lock, the checks and the debit first, the cards last; a retried request (same
+  key) counts once.
 """
 
 from __future__ import annotations
@@ -429,6 +430,37 @@ def _same_purchase(done: OnlinePurchase, game: Game, quantity: int) -> OnlinePur
     return done
 
 
+def _purchase_game(game: Game) -> Game:
+    """``game`` with its session, room, hall and online room, as the API view and the page read
+    it for the request (``online_selectors.online_game_get``); read here for any other caller."""
+    if Game.session.is_cached(game):
+        room = game.session.room if Session.room.is_cached(game.session) else None
+        if room is not None and Room.hall.is_cached(room) and Room.online.is_cached(room):
+            return game
+    return Game.objects.select_related("session__room__hall", "session__room__online").get(pk=game.pk)
+
+
+def _purchase_offer_check(player: Player, game: Game, now: datetime | None) -> None:
+    """Refuse, before any lock, a purchase the game as read refuses: not an online game, another
+    operator's, a room closed to players, not selling (R93). The sale's own statement, under the
+    series' lock, is the last word on the last two."""
+    room = game.session.room
+    online = getattr(room, "online", None)
+    if online is None:
+        raise ValidationError(
+            _("Game %(n)d is played in the hall: its cards are sold at the desks.") % {"n": game.number}
+        )
+    if room.hall_id != player.hall_id:
+        raise ValidationError(
+            _("This game is another operator's: play in the rooms of %(hall)s.") % {"hall": player.hall}
+        )
+    if not online.active:
+        raise ValidationError(_("This room is closed to players."))
+    if not online_selectors.game_on_sale(game=game, now=now) or game.price is None:
+        # R93: at the announced close sales end for everyone, closed by the reconciler or not.
+        raise ValidationError(_("Game %(n)d is not selling cards.") % {"n": game.number})
+
+
 def online_buy(
     *, player: Player, game: Game, quantity: int, key: str, now: datetime | None = None
 ) -> OnlinePurchase:
@@ -442,6 +474,11 @@ def online_buy(
     another operator's, the player's play session reached their time limit (R101), or (R101,
     ``bingo.protection.services.purchase_check``, judged at ``now``) an exclusion bars the player
     or the cost would pass a loss limit of theirs.
+
+    The transaction locks the player's row once (the wallet's lock), judges and writes the debit
+    under it, and takes the cards last: on PostgreSQL one statement each for the debit and the
+    cards where nothing is left to judge, so the series row, which every purchase of the game
+    queues on, is held only from that last statement to the commit (docs/architecture.md).
     """
     key = (key or "").strip()
     if not key or len(key) > KEY_MAX:
@@ -455,57 +492,80 @@ def online_buy(
         raise ValidationError(
             {"quantity": _("Buy at most %(n)d cards at once.") % {"n": bounds.SALE_MAX_CARDS}}
         )
-    if (done := _purchase_done(player, request_key)) is not None:
-        return _same_purchase(done, game, quantity)
-    game = Game.objects.select_related("session__room__hall", "session__room__online").get(pk=game.pk)
-    room = game.session.room
-    online = getattr(room, "online", None)
-    if online is None:
-        raise ValidationError(
-            _("Game %(n)d is played in the hall: its cards are sold at the desks.") % {"n": game.number}
-        )
-    if room.hall_id != player.hall_id:
-        raise ValidationError(
-            _("This game is another operator's: play in the rooms of %(hall)s.") % {"hall": player.hall}
-        )
-    if not online.active:
-        raise ValidationError(_("This room is closed to players."))
-    if not online_selectors.game_on_sale(game=game, now=now):
-        # R93: at the announced close sales end for everyone, closed by the reconciler or not.
-        raise ValidationError(_("Game %(n)d is not selling cards.") % {"n": game.number})
-    if game.price is not None:
-        # Told before any lock; the wallet's own lock checks it again (wallet_post).
-        balance = player_selectors.wallet_balance(player=player)
-        if balance < game.price * quantity:
-            raise ValidationError(
-                _("%(n)d cards cost %(cost)s and the wallet holds %(balance)s: nothing was bought.")
-                % {"n": quantity, "cost": game.price * quantity, "balance": balance}
-            )
     try:
+        game = _purchase_game(game)
+        try:
+            _purchase_offer_check(player, game, now)
+        except ValidationError:
+            # The game may be as the API view's process read it a moment ago
+            # (online_selectors.online_game_offer_get): a refusal is judged on it as it is now.
+            game = _purchase_game(Game(pk=game.pk))
+            _purchase_offer_check(player, game, now)
         with transaction.atomic():
-            # R101: the session time limit the player set, checked under the session's lock.
-            playtime_services.play_purchase_check(player=player, now=now)
-            result = sales_services.sale_make_online(
-                game=game, quantity=quantity, buyer=player, request_key=request_key
-            )
-            protection_services.purchase_check(player=player, amount=result.amount, now=now)
-            entry = player_services.wallet_post(
-                player=player,
-                kind=WalletEntry.Kind.PURCHASE,
-                amount=result.amount,
-                key=request_key,
-                sale=result.sales[0],
-            )
-    except IntegrityError:
-        # The same key at the same time from another request: its purchase stands, this one none.
+            return _buy(player, game, quantity, request_key, now or timezone.now())
+    except (IntegrityError, ValidationError):
+        # Refused now, but perhaps a retry of a purchase that went through (even the same key at
+        # the same moment from another request): answer as it did. None: this one stands refused.
         if (done := _purchase_done(player, request_key)) is not None:
             return _same_purchase(done, game, quantity)
         raise
-    except ValidationError:
+
+
+def _buy(player: Player, game: Game, quantity: int, request_key: str, now: datetime) -> OnlinePurchase:
+    """The purchase's transaction: the wallet's lock, the debit, then the cards."""
+    assert game.price is not None  # selling: _purchase_offer_check
+    amount = game.price * quantity
+    player_services.wallet_lock(player=player)
+    # Where nothing is left to judge (no R35 limit in the hall, no R101 restriction the player
+    # set or was given), the debit is one statement; else it is judged here first.
+    entry = player_services.wallet_purchase_debit(
+        player=player,
+        amount=amount,
+        key=request_key,
+        now=now,
+        guards=(
+            sales_services.ONLINE_NO_CARD_LIMIT_SQL,
+            playtime_services.PURCHASE_UNLIMITED_SQL,
+            protection_services.PURCHASE_UNRESTRICTED_SQL,
+        ),
+        params={"hall": game.session.room.hall_id},
+    )
+    if entry is None:
         if (done := _purchase_done(player, request_key)) is not None:
             return _same_purchase(done, game, quantity)
-        raise
+        entry = _debit_judged(player, game, quantity, request_key, amount, now)
+    assert entry.sale_id is not None
+    # The cards last (R36-R38): the series row is locked from here to the commit.
+    result = sales_services.sale_make_online(
+        game=game,
+        quantity=quantity,
+        buyer=player,
+        request_key=request_key,
+        sale_id=entry.sale_id,
+        amount=amount,
+        now=now,
+    )
     return OnlinePurchase(result.sales, result.amount, entry)
+
+
+def _debit_judged(
+    player: Player, game: Game, quantity: int, request_key: str, amount: Decimal, now: datetime
+) -> WalletEntry:
+    """The debit judged in full, under the wallet's lock: R35's count, R101's session time
+    limit, exclusion and loss limits, then the balance (the debit's own condition); refused
+    (ValidationError) with the reason, writing nothing."""
+    sales_services.online_card_limit_check(game=game, buyer=player, quantity=quantity)
+    # R101: the session time limit the player set; an exclusion; the loss limits.
+    playtime_services.play_purchase_check(player=player, now=now)
+    protection_services.purchase_check(player=player, amount=amount, now=now)
+    entry = player_services.wallet_purchase_debit(player=player, amount=amount, key=request_key, now=now)
+    if entry is None:  # the key is new (no purchase of it): the balance is short
+        balance = player_selectors.wallet_balance(player=player)
+        raise ValidationError(
+            _("%(n)d cards cost %(cost)s and the wallet holds %(balance)s: nothing was bought.")
+            % {"n": quantity, "cost": amount, "balance": balance}
+        )
+    return entry
 
 
 # --- the player's choices (R96) ----------------------------------------------------------------

@@ -7,7 +7,8 @@ API's ``{"detail": "Your role does not allow this."}`` (docs/api.md, docs/player
 not logged in is sent to the login page (screens) or told so (API, 403).
 
 * ``player_from_request(request)`` — the player making a request; PermissionDenied for anyone
-  else. Read once per request: the decorator or the permission and the view share the row.
+  else. Read once per request, with the user's roles (``request_player``: None for anyone else):
+  the play sessions' middleware, the decorator or the permission and the view share the row.
 * ``player_required`` — the decorator of a player's screen.
 * ``IsPlayer`` — the permission of a player's API view.
 
@@ -28,7 +29,7 @@ from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from bingo.common.api import HasRole
-from bingo.common.roles import Role, role_required, user_roles
+from bingo.common.roles import Role, role_required, user_roles, user_roles_known
 from bingo.models import Player
 from bingo.players import selectors
 
@@ -38,15 +39,22 @@ ViewFunc = TypeVar("ViewFunc", bound=Callable[..., HttpResponse])
 _PLAYER_ATTR = "_bingo_player"
 
 
-def _request_player(request: HttpRequest | Request) -> Player | None:
-    """The player making ``request``, read once and kept on the request; None for anyone else."""
-    # DRF's Request wraps Django's: the player is kept on Django's, which the permission and the
-    # view share.
+def request_player(request: HttpRequest | Request, *, likely: bool = False) -> Player | None:
+    """The player making ``request``, read once and kept on the request; None for anyone else.
+    ``likely``: the caller has reason to think the user is a player (a play session in their
+    Django session): their roles and their player row are then read together, in one query;
+    otherwise the roles first (staff requests read no player)."""
+    # DRF's Request wraps Django's: the player is kept on Django's, which the middleware, the
+    # permission and the view share.
     http: HttpRequest = getattr(request, "_request", request)
+    user = request.user
+    if not user.is_authenticated:
+        return None  # nothing read, nothing kept: DRF may authenticate the request later
     if not hasattr(http, _PLAYER_ATTR):
-        user = request.user
         player = None
-        if user.is_authenticated and Role.PLAYER in user_roles(user):
+        if likely and not user_roles_known(user):
+            player, _roles = selectors.player_and_roles_get(user=user)
+        elif Role.PLAYER in user_roles(user):
             try:
                 player = selectors.player_get(user=user)
             except Player.DoesNotExist:
@@ -59,7 +67,7 @@ def _request_player(request: HttpRequest | Request) -> Player | None:
 def player_from_request(request: HttpRequest | Request) -> Player:
     """The player making ``request`` (hall and user joined); PermissionDenied (403) for anyone
     who is not one."""
-    player = _request_player(request)
+    player = request_player(request)
     if player is None:
         raise PermissionDenied
     return player
@@ -86,4 +94,4 @@ class IsPlayer(HasRole):
     write_roles = roles
 
     def has_permission(self, request: Request, view: APIView) -> bool:
-        return super().has_permission(request, view) and _request_player(request) is not None
+        return super().has_permission(request, view) and request_player(request) is not None

@@ -6,12 +6,14 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
+from django.db import connection
 from django.db.models import Min, Q, QuerySet
 from django.utils.translation import gettext as _
 
+from bingo.common import rows
 from bingo.common.clock import hall_day_start
-from bingo.common.roles import Role
+from bingo.common.roles import Role, role_flags, user_roles_remember, user_roles_remember_set
 from bingo.engine.screen import card_label
 from bingo.models import Game, GameState, Player, PrizeKind, Sale, WalletEntry
 from halls.models import Hall
@@ -52,6 +54,49 @@ def player_get(*, user: AbstractBaseUser | AnonymousUser) -> Player:
     if not user.is_authenticated:
         raise Player.DoesNotExist
     return Player.objects.select_related("user", "hall").get(pk=user.pk)
+
+
+def player_and_roles_get(*, user: AbstractBaseUser) -> tuple[Player | None, frozenset[Role]]:
+    """The roles ``user`` holds (kept on ``user`` for the request, as ``user_roles`` keeps them)
+    and the player they are, hall joined (None for anyone else, or for a user given the player
+    role by hand who never registered), in one query: the request's player and roles are read
+    once, by whichever of the middleware and the view asks first."""
+    if connection.vendor == "postgresql":
+        return _player_and_roles_sql(user)
+    row = User.objects.filter(pk=user.pk).select_related("player__hall").annotate(**role_flags()).first()
+    if row is None:  # gone since the session was opened
+        return None, frozenset()
+    roles = user_roles_remember(user, row)
+    player: Player | None = getattr(row, "player", None)
+    if player is not None:
+        player.user = user  # type: ignore[assignment]
+    return (player if Role.PLAYER in roles else None), roles
+
+
+# PostgreSQL: the same read written out (compiling the queryset cost more than running it). The
+# user's roles come as one array; the player and their hall by outer joins (NULL: not a player).
+_PLAYER_AND_ROLES = f"""
+SELECT ARRAY(SELECT g.name FROM auth_group g JOIN auth_user_groups ug ON ug.group_id = g.id
+              WHERE ug.user_id = %(user)s AND g.name = ANY(%(roles)s)),
+       {rows.columns(Player, "p")}, {rows.columns(Hall, "h")}
+  FROM (SELECT 1) AS one
+  LEFT JOIN bingo_player p ON p.user_id = %(user)s
+  LEFT JOIN halls_hall h ON h.id = p.hall_id
+"""  # noqa: S608 - the models' column names, no input
+
+
+def _player_and_roles_sql(user: AbstractBaseUser) -> tuple[Player | None, frozenset[Role]]:
+    with connection.cursor() as cursor:
+        cursor.execute(_PLAYER_AND_ROLES, {"user": user.pk, "roles": list(Role.values)})
+        row = cursor.fetchone()
+    roles = frozenset(Role(name) for name in row[0])
+    user_roles_remember_set(user, roles)
+    player = rows.instance(Player, row[1 : 1 + rows.width(Player)])
+    if player is None or Role.PLAYER not in roles:
+        return None, roles
+    player.user = user  # type: ignore[assignment]
+    player.hall = rows.instance(Hall, row[1 + rows.width(Player) :])  # type: ignore[assignment]
+    return player, roles
 
 
 def wallet_staff_hall_list(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Hall]:

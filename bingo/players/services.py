@@ -1,14 +1,16 @@
 """Writes of online players and their wallets (R85-R103).
 
 The wallet is an insert-only ledger (``WalletEntry``): every movement is one entry carrying the
-balance after it, and nothing else holds a balance. ``wallet_post`` is the one way to write an
-entry; it locks the player's row, so movements of one wallet queue one after another, and the
-database checks the chain again (``bingo/migrations/0011``): an entry follows the previous one,
-its balance is the previous plus its amount, and never below zero.
+balance after it, and nothing else holds a balance. ``wallet_post`` writes every entry but an
+online purchase's; it locks the player's row, so movements of one wallet queue one after another.
+A purchase's debit is ``wallet_purchase_debit``, under the same lock its transaction took first
+(``wallet_lock``). The database checks the chain again (``bingo/migrations/0011``): an entry
+follows the previous one, its balance is the previous plus its amount, and never below zero.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from decimal import Decimal
 
@@ -17,6 +19,7 @@ from django.contrib.auth.models import Group, User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -126,6 +129,114 @@ def wallet_post(
             reference=reference,
             key=key,
         )
+
+
+# --- a purchase's debit --------------------------------------------------------------------------
+
+
+def wallet_lock(*, player: Player) -> None:
+    """Lock ``player``'s row, the wallet's lock, until the transaction ends. An online purchase
+    takes it once, first, and judges and writes its debit under it, before its cards (the lock
+    order, docs/architecture.md: the wallets, then the series on sale)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1 FROM bingo_player WHERE user_id = %s FOR NO KEY UPDATE", [player.pk])
+    # SQLite (development) writes one transaction at a time already (IMMEDIATE).
+
+
+# PostgreSQL: the purchase's debit in one statement, the next entry of the wallet's chain, taken
+# only where the balance covers it, the key is new and every guard holds (the guards name
+# %(player)s, %(now)s and their own parameters). The sale it pays for is written after it, in
+# the same transaction, with the key reserved here from the sales' sequence: the foreign key is
+# checked at commit, and the ledger's CHECK wants a purchase to name its sale.
+_PURCHASE_DEBIT = """
+WITH last AS (
+    SELECT seq, balance_after FROM bingo_walletentry
+     WHERE player_id = %(player)s ORDER BY seq DESC LIMIT 1
+)
+INSERT INTO bingo_walletentry (player_id, seq, kind, amount, balance_after, sale_id, prize_payment_id,
+                               refund_id, recorded_by_id, reference, key, created_at)
+SELECT %(player)s, COALESCE(last.seq, 0) + 1, 'purchase', -%(amount)s,
+       COALESCE(last.balance_after, 0) - %(amount)s, nextval(pg_get_serial_sequence('bingo_sale', 'id')),
+       NULL, NULL, NULL, '', %(key)s, %(created)s
+  FROM (SELECT 1) AS one LEFT JOIN last ON TRUE
+ WHERE COALESCE(last.balance_after, 0) >= %(amount)s
+   AND NOT EXISTS (SELECT 1 FROM bingo_walletentry WHERE player_id = %(player)s AND key = %(key)s)
+   {guards}
+RETURNING id, seq, balance_after, sale_id, created_at
+"""
+
+
+def wallet_purchase_debit(
+    *,
+    player: Player,
+    amount: Decimal,
+    key: str,
+    now: datetime,
+    guards: Sequence[str] = (),
+    params: Mapping[str, object] | None = None,
+) -> WalletEntry | None:
+    """Take ``amount`` from ``player``'s wallet for a purchase keyed ``key``: its entry, naming
+    the sale (``sale_id``, a key reserved for it) the caller writes next in the same transaction.
+    The caller holds the wallet's lock (``wallet_lock``) and has judged the purchase, or passes
+    the ``guards`` under which nothing is left to judge: SQL conditions on PostgreSQL, with
+    ``params`` and ``%(player)s`` and ``%(now)s`` (``now``: when the purchase is judged).
+
+    None, writing nothing, when the balance is short, the key was used, or a guard fails; the
+    caller then judges the purchase and says why (on SQLite, any guard: it is PostgreSQL's)."""
+    if connection.vendor != "postgresql":
+        return None if guards else _purchase_debit_orm(player, amount, key)
+    values = {
+        **(params or {}),
+        "player": player.pk,
+        "amount": amount,
+        "key": key,
+        "now": now,
+        "created": timezone.now(),
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(_PURCHASE_DEBIT.format(guards="".join(f" AND ({g})" for g in guards)), values)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    entry_id, seq, balance_after, sale_id, created_at = row
+    entry = WalletEntry(
+        id=entry_id,
+        player=player,
+        seq=seq,
+        kind=WalletEntry.Kind.PURCHASE,
+        amount=-amount,
+        balance_after=balance_after,
+        sale_id=sale_id,
+        key=key,
+        created_at=created_at,
+    )
+    entry._state.adding = False
+    entry._state.db = connection.alias
+    return entry
+
+
+def _purchase_debit_orm(player: Player, amount: Decimal, key: str) -> WalletEntry | None:
+    """``wallet_purchase_debit`` on SQLite, which writes one transaction at a time: the next key
+    of the sales is free until this one commits."""
+    if WalletEntry.objects.filter(player=player, key=key).exists():
+        return None
+    last = (
+        WalletEntry.objects.filter(player=player).order_by("-seq").values_list("seq", "balance_after").first()
+    )
+    seq, balance = last if last is not None else (0, Decimal("0.00"))
+    if balance < amount:
+        return None
+    sale_id = (Sale.objects.aggregate(top=Max("pk"))["top"] or 0) + 1
+    return WalletEntry.objects.create(
+        player=player,
+        seq=seq + 1,
+        kind=WalletEntry.Kind.PURCHASE,
+        amount=-amount,
+        balance_after=balance - amount,
+        sale_id=sale_id,
+        key=key,
+    )
 
 
 # --- registration -------------------------------------------------------------------------------

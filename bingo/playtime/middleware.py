@@ -23,8 +23,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from bingo.common.roles import Role, user_roles
 from bingo.models import Player, PlaySession
+from bingo.players.access import request_player
 from bingo.playtime import selectors, services
 
 #: The Django session's keys: the play session of this login, and the one whose summary to show.
@@ -36,17 +36,6 @@ def _player(user: AbstractBaseUser | Any) -> Player | None:
     if user is None or not getattr(user, "is_authenticated", False):
         return None
     return Player.objects.filter(user_id=user.pk).first()
-
-
-def _request_player(user: AbstractBaseUser | Any) -> Player | None:
-    """The player making a request; None for anyone else. The roles are asked first (cached on
-    the user for the request, and read by every page and API view anyway), so a staff request
-    costs no query here."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    if Role.PLAYER not in user_roles(user):
-        return None
-    return _player(user)
 
 
 def on_login(sender: Any, request: HttpRequest | None, user: AbstractBaseUser, **kwargs: Any) -> None:
@@ -97,23 +86,29 @@ class PlaySessionMiddleware:
     def check(self, request: HttpRequest) -> HttpResponse | None:
         if request.path.startswith(settings.STATIC_URL):
             return None
-        player = _request_player(getattr(request, "user", None))
+        if getattr(request, "user", None) is None:
+            return None
+        # A player's Django session holds their play session (on_login): their roles and their
+        # row are read together, once, and kept on the request for the views.
+        player = request_player(request, likely=SESSION_KEY in request.session)
         if player is None:
             return None
         now = timezone.now()
         session_id = request.session.get(SESSION_KEY)
-        session = PlaySession.objects.filter(pk=session_id, player=player).first() if session_id else None
-        if session is not None:
-            session.player = player  # read again by the checks below
-        if session is None:
+        # The session with its time limit and inactivity, in one read.
+        found = (
+            selectors.play_session_due_get(session_id=session_id, player=player, now=now)
+            if session_id
+            else None
+        )
+        if found is None:
             # Logged in before play sessions existed, or the session's row is gone: start one.
             session = services.play_session_start(player=player, now=now)
             request.session[SESSION_KEY] = session.pk
             return None
-        if session.ended_at is None:
-            reason = selectors.play_session_due(session=session, now=now)
-            if reason is not None:
-                session = services.play_session_end(session=session, reason=reason, now=now)
+        session, reason = found
+        if reason is not None:
+            session = services.play_session_end(session=session, reason=reason, now=now)
         if session.ended_at is not None:
             return self.ended(request, session)
         if not (request.method == "GET" and request.path == reverse("api:player-playtime")):

@@ -18,10 +18,13 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Max, Q, QuerySet, Sum
+from django.db import connection
+from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce, Greatest
 from django.urls import reverse
 from django.utils import timezone
 
+from bingo.common import rows
 from bingo.models import Game, GameState, Player, PlayLimit, PlaySession, Sale, WalletEntry
 
 #: PT-806/70 b): games in a row without a purchase before the invitation to end the session.
@@ -66,7 +69,11 @@ class Limits:
 def play_limits(*, player: Player, now: datetime | None = None) -> Limits:
     """R101: the session time limit in force at ``now`` (a looser one asked counts once its 24
     hours have passed) and the reminder interval."""
-    limit = PlayLimit.objects.filter(player=player).first()
+    return _limits_of(PlayLimit.objects.filter(player=player).first(), now)
+
+
+def _limits_of(limit: PlayLimit | None, now: datetime | None) -> Limits:
+    """``play_limits`` from the player's ``PlayLimit`` row (None: they never set one)."""
     if limit is None:
         return Limits(None, None)
     if limit.next_from is not None:
@@ -134,9 +141,16 @@ def inactivity(*, session: PlaySession, now: datetime | None = None) -> Inactivi
     games = idle_games(session=session, now=now)
     if games < INVITE_AFTER:
         return Inactivity(games, "none")
+    return _stage(session, games, _last_purchase_at(session))
+
+
+def _stage(session: PlaySession, games: int, last_purchase_at: datetime | None) -> Inactivity:
+    """``inactivity`` from the idle games and the player's last purchase in the session."""
+    if games < INVITE_AFTER:
+        return Inactivity(games, "none")
     warned_at = INVITE_AFTER + 1
     if session.idle_warned is not None and session.idle_warned_at is not None:
-        last = _last_purchase_at(session)
+        last = last_purchase_at
         if last is None or session.idle_warned_at > last:
             warned_at = min(warned_at, session.idle_warned)
     if games < warned_at:
@@ -155,6 +169,105 @@ def play_session_due(*, session: PlaySession, now: datetime | None = None) -> st
     now = _now(now)
     limit_at = time_limit_at(session=session, limits=play_limits(player=session.player, now=now))
     return _due(session=session, now=now, limit_at=limit_at, idle=None)
+
+
+def play_session_due_get(
+    *, session_id: int, player: Player, now: datetime | None = None
+) -> tuple[PlaySession, str | None] | None:
+    """``player``'s play session ``session_id`` and why it must end at ``now`` (None: it goes on;
+    see ``play_session_due``), in one query: the player's time limit (R101) and the session's
+    inactivity (PT-806/70-71) are read with it. None when there is no such session. The
+    middleware asks it at every request of a player."""
+    now = _now(now)
+    if connection.vendor == "postgresql":
+        found = _play_session_due_sql(session_id, player, now)
+    else:
+        found = _play_session_due_orm(session_id, player, now)
+    if found is None:
+        return None
+    session, limit, last_purchase_at, games = found
+    session.player = player
+    if session.ended_at is not None:
+        return session, None
+    limit_at = time_limit_at(session=session, limits=_limits_of(limit, now))
+    idle_now = _stage(session, games, last_purchase_at)
+    return session, _due(session=session, now=now, limit_at=limit_at, idle=idle_now)
+
+
+_Found = tuple[PlaySession, PlayLimit | None, datetime | None, int]
+
+
+def _play_session_due_orm(session_id: int, player: Player, now: datetime) -> _Found | None:
+    """``play_session_due_get``'s read as a queryset (SQLite)."""
+    last_purchase = WalletEntry.objects.filter(
+        player_id=OuterRef("player_id"),
+        kind=WalletEntry.Kind.PURCHASE,
+        created_at__gte=OuterRef("started_at"),
+    ).order_by("-created_at")
+    sessions = (
+        PlaySession.objects.filter(pk=session_id, player=player)
+        .select_related("player__play_limit")
+        .annotate(last_purchase_at=Subquery(last_purchase.values("created_at")[:1]))
+        .annotate(
+            idle_since=Greatest(
+                "started_at", Coalesce("room_since", "started_at"), Coalesce("last_purchase_at", "started_at")
+            )
+        )
+    )
+    # idle_games, counted in the same query.
+    idle = (
+        Game.objects.filter(
+            session__room_id=OuterRef("room_id"),
+            sales_close_at__gt=OuterRef("idle_since"),
+            sales_close_at__lte=now,
+        )
+        .exclude(state__in=[GameState.PLANNED.value, GameState.SELLING.value])
+        .filter(
+            ~Exists(Sale.objects.filter(game_id=OuterRef("pk"), buyer_id=OuterRef(OuterRef("player_id"))))
+        )
+        .order_by()
+        .values("session__room_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    session = sessions.annotate(idle_games=Coalesce(Subquery(idle), 0)).first()
+    if session is None:
+        return None
+    return session, getattr(session.player, "play_limit", None), session.last_purchase_at, session.idle_games
+
+
+# PostgreSQL: the same read written out (compiling the queryset cost more than running it): the
+# session, the player's time limit, their last purchase in the session and the idle games.
+_PLAY_SESSION_DUE = f"""
+SELECT {rows.columns(PlaySession, "ps")}, {rows.columns(PlayLimit, "pl")}, last.at, idle.games
+  FROM bingo_playsession ps
+  LEFT JOIN bingo_playlimit pl ON pl.player_id = ps.player_id
+  LEFT JOIN LATERAL (
+      SELECT max(w.created_at) AS at FROM bingo_walletentry w
+       WHERE w.player_id = ps.player_id AND w.kind = 'purchase' AND w.created_at >= ps.started_at
+  ) last ON TRUE
+  LEFT JOIN LATERAL (
+      SELECT count(*) AS games FROM bingo_game g JOIN bingo_session s ON s.id = g.session_id
+       WHERE s.room_id = ps.room_id AND g.sales_close_at <= %(now)s
+         AND g.sales_close_at > GREATEST(ps.started_at, ps.room_since, last.at)
+         AND g.state NOT IN ('planned', 'selling')
+         AND NOT EXISTS (SELECT 1 FROM bingo_sale sa WHERE sa.game_id = g.id AND sa.buyer_id = ps.player_id)
+  ) idle ON TRUE
+ WHERE ps.id = %(session)s AND ps.player_id = %(player)s
+"""  # noqa: S608 - the models' column names, no input
+
+
+def _play_session_due_sql(session_id: int, player: Player, now: datetime) -> _Found | None:
+    with connection.cursor() as cursor:
+        cursor.execute(_PLAY_SESSION_DUE, {"session": session_id, "player": player.pk, "now": now})
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    width = rows.width(PlaySession)
+    session = rows.instance(PlaySession, row[:width])
+    assert session is not None
+    limit = rows.instance(PlayLimit, row[width : width + rows.width(PlayLimit)])
+    return session, limit, row[-2], row[-1]
 
 
 def _due(
@@ -263,6 +376,7 @@ __all__ = [
     "inactivity",
     "play_limits",
     "play_session_due",
+    "play_session_due_get",
     "play_session_figures",
     "play_session_get",
     "play_session_list",

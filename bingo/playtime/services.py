@@ -10,8 +10,8 @@
 * ``play_session_continue``: the player goes on after the inactivity invitation (PT-806/71).
 * ``play_limit_set``: the session time limit and reminders (R101): tighter at once, looser
   after 24 hours.
-* ``play_purchase_check``: called by ``online_buy`` inside the purchase's transaction: refused
-  once the session's time limit is reached (R101).
+* ``play_purchase_check``: called by ``online_buy`` inside the purchase's transaction, under the
+  player's row lock: refused once the session's time limit is reached (R101).
 """
 
 from __future__ import annotations
@@ -46,6 +46,10 @@ def play_session_end(*, session: PlaySession, reason: str, now: datetime | None 
         raise ValueError(f"unknown end reason {reason!r}")
     now = _now(now)
     with transaction.atomic():
+        # The player's row first (the wallet's lock, docs/architecture.md "Lock order"): a
+        # purchase holds it until it commits, so the summary counts every purchase made before
+        # the session ended, and none is made in it after.
+        Player.objects.select_for_update(no_key=True).filter(pk=session.player_id).values_list("pk").get()
         locked = PlaySession.objects.select_for_update(no_key=True).get(pk=session.pk)
         if locked.ended_at is not None:
             return locked
@@ -131,14 +135,22 @@ def play_session_end_due(*, now: datetime | None = None) -> list[PlaySession]:
     return ended
 
 
+#: R101 in the purchase's one-statement debit (``bingo.players.services.wallet_purchase_debit``):
+#: nothing is left to judge when the player never set a session time limit, in force or to come;
+#: otherwise the debit is not taken there and ``play_purchase_check`` judges.
+PURCHASE_UNLIMITED_SQL = """
+    NOT EXISTS (SELECT 1 FROM bingo_playlimit WHERE player_id = %(player)s
+                   AND (session_minutes IS NOT NULL OR next_session_minutes IS NOT NULL))
+"""
+
+
 def play_purchase_check(*, player: Player, now: datetime | None = None) -> None:
     """R101: refuse a purchase once the player's open session reached their time limit. Called
-    inside the purchase's transaction; the session row is locked so a purchase and the session's
-    end do not cross."""
+    inside the purchase's transaction, which holds the player's row (the wallet's lock,
+    ``bingo.players.services.wallet_lock``); ``play_session_end`` takes it too, so a purchase and
+    the session's end do not cross."""
     now = _now(now)
-    # The purchase's first lock (docs/architecture.md, "Lock order"), before its game's.
-    opened = PlaySession.objects.select_for_update(no_key=True).filter(player=player, ended_at__isnull=True)
-    session = opened.first()
+    session = selectors.play_session_open_get(player=player)
     if session is None:
         return
     limit_at = selectors.time_limit_at(session=session, limits=selectors.play_limits(player=player, now=now))
@@ -203,6 +215,7 @@ def play_limit_set(
 __all__ = [
     "LIMIT_MAX",
     "LIMIT_MIN",
+    "PURCHASE_UNLIMITED_SQL",
     "REMINDER_CHOICES",
     "play_limit_set",
     "play_purchase_check",

@@ -282,12 +282,23 @@ def _limits_check(*, player: Player, kind: str, amount: Decimal, now: datetime) 
             raise ValidationError(str(_LOSS_REFUSED[period]) % words)
 
 
+#: R101 in the purchase's one-statement debit (``bingo.players.services.wallet_purchase_debit``):
+#: nothing is left to judge when no exclusion bars the player at %(now)s and they never asked for
+#: a loss limit; otherwise the debit is not taken there and ``purchase_check`` judges.
+PURCHASE_UNRESTRICTED_SQL = """
+    NOT EXISTS (SELECT 1 FROM bingo_playerexclusion e
+                 WHERE e.player_id = %(player)s AND (e.ends_at IS NULL OR e.ends_at > %(now)s)
+                   AND NOT EXISTS (SELECT 1 FROM bingo_playerexclusionlift l WHERE l.exclusion_id = e.id))
+    AND NOT EXISTS (SELECT 1 FROM bingo_playerlimit WHERE player_id = %(player)s AND kind = 'loss')
+"""
+
+
 def purchase_check(*, player: Player, amount: Decimal, now: datetime | None = None) -> None:
     """R101: refuse (ValidationError, saying why) a purchase of ``amount`` by ``player`` while an
     exclusion bars them, or when their loss in a period so far plus ``amount`` would pass a loss
-    limit in force. Runs inside the purchase's transaction and locks the player's row (the
-    wallet's own lock) until it ends, so a purchase made at the same moment is counted."""
-    _lock(player)
+    limit in force. Runs inside the purchase's transaction, which holds the player's row (the
+    wallet's lock, ``bingo.players.services.wallet_lock``) until it ends, so a purchase made at
+    the same moment is counted, and an exclusion or a limit set meanwhile is seen."""
     now = now or timezone.now()
     if (exclusion := selectors.exclusion_active(player=player, now=now)) is not None:
         raise _exclusion_refusal(exclusion, player, deposit=False)
@@ -311,6 +322,7 @@ def deposit_check(*, player: Player, amount: Decimal, key: str = "", now: dateti
 __all__ = [
     "EXCLUSION_CHOICES",
     "EXCLUSION_MONTHS",
+    "PURCHASE_UNRESTRICTED_SQL",
     "deposit_check",
     "player_exclude",
     "player_exclusion_lift",

@@ -167,7 +167,7 @@ class GameSalesView(GenericAPIView[Sale]):
         tags=["sales"],
     )
     def post(self, request: Request, game_id: int) -> Response:
-        game = game_for(request, game_id)
+        game = game_for(request, game_id, series=False)
         require_hall_role(request, hall_id_of(game), *self.write_roles)
         header = IdempotencyKeySerializer(data={"key": request.headers.get("Idempotency-Key")})
         if not header.is_valid():

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -28,6 +30,7 @@ from bingo.common.engine_messages import validation_error
 from bingo.common.roles import Role
 from bingo.engine.gamestate import GameState
 from bingo.engine.sales import (
+    Block,
     SaleError,
     allocate,
 )
@@ -36,7 +39,7 @@ from bingo.live import events
 from bingo.models import Game, GameSeries, Player, Sale
 from cards.models import Series
 from cards.selectors import series_stock
-from halls.models import CashDesk
+from halls.models import CashDesk, Hall
 from halls.selectors import staff_has_role
 
 
@@ -197,7 +200,7 @@ _TAKE_NUMBERS = """
                         WHERE id = %(hall)s AND card_limit_per_player IS NOT NULL)
        AND EXISTS (SELECT 1 FROM halls_staffmembership
                     WHERE user_id = %(cashier)s AND hall_id = %(hall)s AND role = %(role)s)
- RETURNING last_sold
+ RETURNING last_sold, size_letter, order_number
 """
 
 # PostgreSQL: the numbers and the ledger row in one statement. Run outside any transaction it
@@ -207,10 +210,11 @@ _TAKE_NUMBERS = """
 # row takes of the game at commit waits for no game lock (all FOR NO KEY UPDATE), and a close
 # holding the game waits for this statement, then counts its sale; one that starts during the
 # close finds the series no longer on sale and falls to the locked path, which refuses it.
+# The series' letter and number come back with it, for the answer's label.
 _TAKE_NUMBERS_AND_RECORD = (
     "WITH taken AS ("
     + _TAKE_NUMBERS
-    + """)
+    + """), sold AS (
 INSERT INTO bingo_sale (game_id, series_id, first_number, last_number, quantity, unit_price,
                         amount, cash_desk_id, cashier_id, cash_received, player, request_key,
                         part, created_at)
@@ -218,8 +222,27 @@ SELECT %(game)s, %(series)s, last_sold - %(quantity)s + 1, last_sold, %(quantity
        %(amount)s, %(desk)s, %(cashier)s, %(received)s, %(player)s, %(key)s, 1, %(now)s
   FROM taken
 RETURNING id, first_number, last_number
+)
+SELECT sold.id, sold.first_number, sold.last_number, taken.size_letter, taken.order_number
+  FROM sold, taken
 """
 )
+
+
+def _series_named(
+    series_id: int, size_letter: str, order_number: int, price: Decimal, *, online: bool
+) -> Series:
+    """Series ``series_id`` as a one-statement sale read it back (its label and price); its other
+    fields are read on demand. from_db takes the values in the model's field order."""
+    known = {
+        "id": series_id,
+        "order_number": order_number,
+        "size_letter": size_letter,
+        "price": price,
+        "online": online,
+    }
+    names = [f.attname for f in Series._meta.concrete_fields if f.attname in known]
+    return Series.from_db(connection.alias, names, [known[name] for name in names])
 
 
 def _sell_fast(
@@ -266,7 +289,7 @@ def _sell_fast(
             row = cursor.fetchone()
         if row is None:
             return None
-        sale_id, first, last = row
+        sale_id, first, last, size_letter, order_number = row
     else:
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(_TAKE_NUMBERS, params)
@@ -283,7 +306,7 @@ def _sell_fast(
     sale = Sale(
         id=sale_id,
         game_id=game_id,
-        series_id=series_id,
+        series=_series_named(series_id, size_letter, order_number, price, online=False),
         first_number=first,
         last_number=last,
         quantity=quantity,
@@ -310,11 +333,76 @@ def _sale_done(request_key: str) -> SaleResult | None:
     return SaleResult(rows, amount, rows[0].cash_received - amount)
 
 
-def sale_make_online(*, game: Game, quantity: int, buyer: Player, request_key: str) -> SaleResult:
+#: R35 in the purchase's one-statement debit (``bingo.players.services.wallet_purchase_debit``):
+#: nothing to count when the hall (%(hall)s) does not limit the cards a player buys in a game;
+#: otherwise the debit is not taken there and ``online_card_limit_check`` counts.
+ONLINE_NO_CARD_LIMIT_SQL = (
+    "NOT EXISTS (SELECT 1 FROM halls_hall WHERE id = %(hall)s AND card_limit_per_player IS NOT NULL)"
+)
+
+
+def online_card_limit_check(*, game: Game, buyer: Player, quantity: int) -> None:
+    """R35 for an online purchase: refused when ``buyer`` would pass the hall's limit of cards
+    in ``game``. Called under the buyer's wallet lock (``bingo.players.services.wallet_lock``),
+    which their purchases queue on, so two of them at once are counted one after the other."""
+    hall_id = Game.objects.filter(pk=game.pk).values_list("session__room__hall_id", flat=True).get()
+    limit = Hall.objects.filter(pk=hall_id).values_list("card_limit_per_player", flat=True).get()
+    if limit:
+        _card_limit_check(game, limit, quantity, "", buyer)
+
+
+# PostgreSQL: an online purchase's cards in one statement, the last of its transaction (the
+# wallet's debit came first): the next numbers of the game's first series, taken while the game
+# sells (R93: not past its announced close) in an online room open to players, at the price the
+# wallet paid, and the sale written with the key the debit reserved for it. The series row is
+# held from here to the commit only: the purchases of a game queue on it for one statement and a
+# commit, not for their checks and their debit (docs/architecture.md, "Lock order").
+_TAKE_ONLINE_NUMBERS_AND_RECORD = """
+WITH taken AS (
+    UPDATE cards_series
+       SET last_sold = last_sold + %(quantity)s,
+           status = CASE WHEN last_sold + %(quantity)s = size THEN 'exhausted' ELSE status END
+     WHERE id = %(series)s AND on_sale_in_id = %(game)s AND status = 'on_sale' AND online
+       AND price = %(price)s AND last_sold + %(quantity)s <= size
+       AND EXISTS (SELECT 1 FROM bingo_game g
+                     JOIN bingo_session s ON s.id = g.session_id
+                     JOIN bingo_onlineroom o ON o.room_id = s.room_id
+                    WHERE g.id = %(game)s AND g.state = 'selling' AND g.doubles_of_id IS NULL
+                      AND (g.sales_close_at IS NULL OR g.sales_close_at > %(now)s) AND o.active)
+ RETURNING last_sold, size_letter, order_number
+), sold AS (
+    INSERT INTO bingo_sale (id, game_id, series_id, first_number, last_number, quantity, unit_price,
+                            amount, cash_desk_id, cashier_id, buyer_id, cash_received, player,
+                            request_key, part, created_at)
+    SELECT %(sale)s, %(game)s, %(series)s, last_sold - %(quantity)s + 1, last_sold, %(quantity)s,
+           %(price)s, %(amount)s, NULL, NULL, %(buyer)s, %(amount)s, '', %(key)s, 1, %(created)s
+      FROM taken
+    RETURNING first_number, last_number
+)
+SELECT sold.first_number, sold.last_number, taken.size_letter, taken.order_number FROM sold, taken
+"""
+
+
+def sale_make_online(
+    *,
+    game: Game,
+    quantity: int,
+    buyer: Player,
+    request_key: str,
+    sale_id: int,
+    amount: Decimal,
+    now: datetime | None = None,
+) -> SaleResult:
     """Sell ``quantity`` cards of ``game``'s online series to ``buyer`` in number order
-    (R36-R38, R85), by the same locked path as a desk's sale; the caller pays for them from the
-    wallet in the same transaction (``bingo.online.services.online_buy``), so this must run
-    inside one. ``cash_received`` records the amount taken from the wallet."""
+    (R36-R38, R85): the last step of a purchase's transaction (``bingo.online.services.online_buy``),
+    which has taken ``amount`` from the wallet already, in an entry naming the sale ``sale_id``
+    written here. ``cash_received`` records the amount taken from the wallet.
+
+    On PostgreSQL one statement takes the numbers of the game's first series and writes the
+    sale. When it does not apply (the first series short: R38's rollover into the second), the
+    locked path locks the game's series and reads the game afresh. Refused (ValidationError)
+    when the game is not selling (R93: judged at ``now``), its room is closed to players, or
+    its series cannot supply the cards (R38); the caller's transaction then undoes the debit."""
     if not connection.in_atomic_block:
         raise RuntimeError("sale_make_online runs inside the transaction that pays for the sale")
     if isinstance(quantity, bool) or not isinstance(quantity, int) or quantity < 1:
@@ -325,10 +413,107 @@ def sale_make_online(*, game: Game, quantity: int, buyer: Player, request_key: s
         )
     if not request_key or len(request_key) > 64:
         raise ValidationError(_("Each sale needs a request key of 1 to 64 characters."))
-    with transaction.atomic():
-        result = _sell(game, quantity, None, None, None, request_key, "", buyer)
+    now = now or timezone.now()
+    result = None
+    context = _sale_context(game.pk)
+    if connection.vendor == "postgresql" and context is not None and context.price * quantity == amount:
+        result = _sell_online_fast(game.pk, context, quantity, buyer, request_key, sale_id, amount, now)
+    if result is None:
+        result = _sell_online_locked(game, quantity, buyer, request_key, sale_id, amount, now)
     transaction.on_commit(lambda: events.price_board_changed(game.pk))
     return result
+
+
+def _sell_online_fast(
+    game_id: int,
+    context: SaleContext,
+    quantity: int,
+    buyer: Player,
+    key: str,
+    sale_id: int,
+    amount: Decimal,
+    now: datetime,
+) -> SaleResult | None:
+    """The common online sale in one statement; None when it does not apply (the locked path
+    then decides, and explains any refusal)."""
+    params = {
+        "quantity": quantity,
+        "series": context.series_id,
+        "game": game_id,
+        "price": context.price,
+        "amount": amount,
+        "buyer": buyer.pk,
+        "key": key,
+        "sale": sale_id,
+        "now": now,
+        "created": timezone.now(),
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(_TAKE_ONLINE_NUMBERS_AND_RECORD, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    first, last, size_letter, order_number = row
+    series = _series_named(context.series_id, size_letter, order_number, context.price, online=True)
+    sale = Sale(
+        id=sale_id,
+        game_id=game_id,
+        series=series,
+        first_number=first,
+        last_number=last,
+        quantity=quantity,
+        unit_price=context.price,
+        amount=amount,
+        buyer=buyer,
+        cash_received=amount,
+        player="",
+        request_key=key,
+        part=1,
+        created_at=params["created"],
+    )
+    sale._state.adding = False
+    sale._state.db = connection.alias
+    return SaleResult((sale,), amount, Decimal("0"))
+
+
+def _sell_online_locked(
+    game: Game,
+    quantity: int,
+    buyer: Player,
+    key: str,
+    sale_id: int,
+    amount: Decimal,
+    now: datetime,
+) -> SaleResult:
+    """The locked online sale: the game's series locked in their keys' order (the purchase's
+    last locks, after the wallet's), then the game read afresh, so a close that committed is
+    seen, and a close to come waits for this sale and counts it (R40)."""
+    on_sale, first, second = _series_on_sale_lock(game)
+    fresh = Game.objects.select_related("session__room__online").get(pk=game.pk)
+    online = getattr(fresh.session.room, "online", None)
+    if online is not None and not online.active:
+        raise ValidationError(_("This room is closed to players."))
+    if (
+        fresh.state != GameState.SELLING.value
+        or fresh.doubles_of_id is not None
+        or (fresh.sales_close_at is not None and now >= fresh.sales_close_at)
+        or first.on_sale_in_id != game.pk
+    ):
+        raise ValidationError(_("Game %(n)d is not selling cards.") % {"n": fresh.number})
+    _series_channel_check(fresh, online=True)
+    try:
+        blocks = allocate(
+            quantity, series_stock(first), first.start, series_stock(second) if second else None
+        )
+    except SaleError as exc:
+        raise validation_error(exc) from None
+    if first.price * quantity != amount:
+        # The wallet paid the game's price, at which its series sell (R38 a)): never otherwise.
+        raise RuntimeError(f"game {game.pk} sells at {first.price}; the wallet paid {amount} for {quantity}")
+    rows = _blocks_record(
+        fresh, blocks, {s.pk: s for s in on_sale}, None, None, buyer, amount, key, "", sale_id
+    )
+    return SaleResult(rows, amount, Decimal("0"))
 
 
 def _sell(
@@ -370,7 +555,27 @@ def _sell(
             _("The cards cost %(amount)s; only %(received)s was received (cash only, no credit, R39).")
             % {"amount": amount, "received": received}
         )
-    series = {s.pk: s for s in on_sale}
+    rows = _blocks_record(
+        game, blocks, {s.pk: s for s in on_sale}, desk, cashier, buyer, received, key, player
+    )
+    return SaleResult(rows, amount, received - amount)
+
+
+def _blocks_record(
+    game: Game,
+    blocks: Sequence[Block],
+    series: dict[int, Series],
+    desk: CashDesk | None,
+    cashier: User | None,
+    buyer: Player | None,
+    received: Decimal,
+    key: str,
+    player: str,
+    first_id: int | None = None,
+) -> tuple[Sale, ...]:
+    """The locked sale's writes: each block's series moves its cursor (exhausted at its last
+    card), and one ledger row per block (R38: two when it rolled into the second series), the
+    first with the key ``first_id`` when given (an online purchase's, reserved by its debit)."""
     rows = []
     for part, block in enumerate(blocks, start=1):
         s = series[block.series_id]
@@ -381,6 +586,7 @@ def _sell(
         count = block.last_number - block.first_number + 1
         rows.append(
             Sale.objects.create(
+                id=first_id if part == 1 else None,
                 game=game,
                 series=s,
                 first_number=block.first_number,
@@ -397,7 +603,7 @@ def _sell(
                 part=part,
             )
         )
-    return SaleResult(tuple(rows), amount, received - amount)
+    return tuple(rows)
 
 
 def _series_channel_check(game: Game, *, online: bool) -> None:

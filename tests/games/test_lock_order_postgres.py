@@ -7,7 +7,9 @@ share of the game, while the close locked the game FOR UPDATE, then waited for t
 on sale (issue 20). Now every path takes the game before its series, and every lock of the order
 is FOR NO KEY UPDATE, which a key share never waits for: each purchase either went through
 before the close (and the close counted it) or was refused as the game no longer sells.
-Skipped on SQLite."""
+A fault on a game still selling closes its sales in a transaction of its own before its
+annulment takes the buyers' wallets (an online purchase holds its wallet while it waits for the
+series, issue 23). Skipped on SQLite."""
 
 from __future__ import annotations
 
@@ -26,8 +28,9 @@ from django.utils import timezone, translation
 from bingo.autodraw import services as autodraw_services
 from bingo.complaints import services as complaint_services
 from bingo.draw import services as draw_services
+from bingo.faults import services as fault_services
 from bingo.games import services as game_services
-from bingo.models import Game, GameSeries, PlayerComplaint, Sale, WalletEntry
+from bingo.models import Game, GameSeries, PlayerComplaint, Refund, Sale, WalletEntry
 from bingo.online import services as online_services
 from bingo.players.selectors import wallet_balance
 from bingo.sales import services as sales_services
@@ -119,6 +122,32 @@ def test_online_purchases_racing_the_close_all_succeed_or_are_refused_never_dead
         assert wallet_balance(player=player) == Decimal("1000.00") - debits
         paid += debits
     assert paid == sold * Decimal("10.00")
+
+
+def test_a_fault_on_a_selling_game_racing_its_buyers_never_deadlocks_and_refunds_every_card() -> None:
+    """R98 while players buy again: a purchase holds its buyer's wallet while it waits for the
+    series, and the fault refunds the buyers' wallets, so the fault closes the sales in a
+    transaction of its own before its annulment takes the wallets (docs/architecture.md, "Lock
+    order"). Every purchase went through before the close or was refused; the game is null and
+    every card sold refunded: each wallet holds its deposit again."""
+    site = OnlineSetup(name="Sala Avaria em Venda")
+    game = site.game(site.series(1))
+    players = [site.player("1000.00") for _ in range(BUYERS)]
+
+    def buy(index: int, n: int) -> None:
+        online_services.online_buy(player=players[index], game=game, quantity=1, key=f"f{index}-{n}")
+
+    refused = race(
+        game, buy, lambda: fault_services.online_game_fault(game=game, user=site.manager, reason="Servidor")
+    )
+
+    sold = assert_closed_after_every_sale(game, refused)
+    assert game.state == Game.State.ANNULLED
+    sales = Sale.objects.filter(game=game)
+    assert Refund.objects.filter(game=game).count() == sales.count()
+    assert sum(s.quantity for s in sales) == sold
+    for player in players:
+        assert wallet_balance(player=player) == Decimal("1000.00")
 
 
 @pytest.mark.parametrize("limit", [None, 100], ids=["fast-path", "locked-path"])

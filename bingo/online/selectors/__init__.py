@@ -39,7 +39,12 @@ from bingo.online.selectors.rooms import (
     room_game_list,
 )
 from bingo.online.selectors.rules import RulesGame, RulesRoom, online_rules, rules_hall_list, rules_player
-from bingo.online.selectors.screen import online_game_get, player_game_state
+from bingo.online.selectors.screen import (
+    online_game_get,
+    online_game_offer_get,
+    online_game_offers_forget,
+    player_game_state,
+)
 
 __all__ = [
     "AWAY_FIRST_VISIT",
@@ -58,6 +63,8 @@ __all__ = [
     "game_outcome",
     "game_outcomes",
     "online_game_get",
+    "online_game_offer_get",
+    "online_game_offers_forget",
     "online_lobby",
     "online_room_get",
     "online_room_idle",

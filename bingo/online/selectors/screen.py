@@ -3,6 +3,8 @@ the engine's ``screen_state`` (``bingo/engine/screen.py``) as the demo's is."""
 
 from __future__ import annotations
 
+import copy
+import time
 from decimal import Decimal
 from typing import Any
 
@@ -35,6 +37,35 @@ def online_game_get(*, player: Player, game_id: int) -> Game:
     return Game.objects.select_related("session__room__hall", "session__room__online").get(
         pk=game_id, session__room__hall_id=player.hall_id, session__room__online__isnull=False
     )
+
+
+#: Seconds a process answers a purchase with a selling game as it read it. Staleness is harmless:
+#: the purchase's own statement judges the game again under the series' lock (selling, R93's
+#: close, the room open: bingo.sales.services.sale_make_online), and a refusal is judged on the
+#: game read afresh (bingo.online.services.online_buy).
+OFFER_SECONDS = 2.0
+_offers: dict[int, tuple[float, Game]] = {}
+
+
+def online_game_offer_get(*, player: Player, game_id: int) -> Game:
+    """``online_game_get`` for a purchase: a game seen selling by this process in the last
+    ``OFFER_SECONDS`` comes as it was read (a copy), any other is read now. Game.DoesNotExist
+    as ``online_game_get``."""
+    now = time.monotonic()
+    kept = _offers.get(game_id)
+    if kept is not None and now - kept[0] < OFFER_SECONDS and kept[1].session.room.hall_id == player.hall_id:
+        return copy.copy(kept[1])
+    game = online_game_get(player=player, game_id=game_id)
+    if game.state == GameState.SELLING.value:
+        if len(_offers) > 1000:
+            _offers.clear()
+        _offers[game_id] = (now, copy.copy(game))
+    return game
+
+
+def online_game_offers_forget() -> None:
+    """Forget the games kept for purchases (the tests' databases reuse ids)."""
+    _offers.clear()
 
 
 def _screen_cards(sales: list[Sale]) -> list[ScreenCard]:

@@ -1,0 +1,35 @@
+"""Model instances from the rows of a hand-written PostgreSQL statement.
+
+The reads every request of a player makes (their roles and row, their play session) are written
+as SQL on PostgreSQL: compiling their querysets cost more than running them (issue 23). psycopg
+hands back each column as Python already (dates, aware datetimes, Decimals), which is what
+``Model.from_db`` wants; on SQLite the same reads are querysets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+from django.db import connection, models
+
+M = TypeVar("M", bound=models.Model)
+
+
+def columns(model: type[models.Model], alias: str) -> str:
+    """``alias.column, ...`` for every concrete field of ``model``, in the model's order."""
+    return ", ".join(f"{alias}.{field.column}" for field in model._meta.concrete_fields)
+
+
+def width(model: type[models.Model]) -> int:
+    """How many columns ``columns`` lists for ``model``."""
+    return len(model._meta.concrete_fields)
+
+
+def instance(model: type[M], values: Sequence[Any]) -> M | None:
+    """``model`` from the values of its ``columns``, read from the database; None when its key
+    is NULL (a row an outer join did not find)."""
+    if values[model._meta.concrete_fields.index(model._meta.pk)] is None:
+        return None
+    names = [field.attname for field in model._meta.concrete_fields]
+    return model.from_db(connection.alias, names, list(values))
