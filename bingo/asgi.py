@@ -1,7 +1,9 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
 Websocket connections must come from an allowed host (origin validated) and carry the
-session's user; consumers authenticate further and only relay events.
+session's user; consumers authenticate further and only relay events. The outermost layer hands the
+consumers the socket under the app (bingo/live/frames.py), so a message goes to thousands of
+screens as one encoded frame written to each (docs/live.md).
 """
 
 import gc
@@ -19,6 +21,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from bingo.checks import static_manifest_check  # noqa: E402
+from bingo.live.frames import raw_socket_middleware  # noqa: E402
 from bingo.live.routing import websocket_urlpatterns  # noqa: E402
 
 # With debug off and no collectstatic, refuse to start rather than answer every page with 500.
@@ -27,7 +30,9 @@ static_manifest_check()
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": raw_socket_middleware(
+            AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+        ),
     }
 )
 

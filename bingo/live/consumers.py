@@ -112,6 +112,10 @@ class PriceBoardConsumer(TopicConsumerMixin, ListeningConsumer):
             self.refresher.cancel()
         await self.topics_unsubscribe()
 
+    def topic_relay(self, topic: str, message: dict[str, Any], text: str) -> bool:
+        """The notice is not for the board's page: it reads the figures (``topic_message``)."""
+        return False
+
     async def topic_message(self, topic: str, message: dict[str, Any], text: str) -> None:
         """``board.changed``: sales changed (bingo.live.events.price_board_changed)."""
         await self.board_changed()
@@ -213,10 +217,7 @@ class _RoomDisplays:
                     # be older than what it now shows. It reads again rather than go back.
                     self.dirty = True
                 elif display in self.displays:
-                    try:
-                        await display.show(text, unless_shown=True)
-                    except OSError:  # its connection dropped; its disconnect is on the way
-                        self.displays.discard(display)
+                    display.show(text, unless_shown=True)
 
 
 #: The rooms whose displays this process serves, per event loop (each test runs its own).
@@ -257,7 +258,8 @@ class DisplayConsumer(TopicConsumerMixin, ListeningConsumer):
             await self.close()
             return
         await self.accept()
-        await self.show(json.dumps(state))
+        self.shown = json.dumps(state)
+        await self.send(text_data=self.shown)
         # Events wait while connect runs, so the first notice finds the display registered. A
         # sale whose notice went out just before the display joined, and the sales after it
         # whose notices were skipped, are covered by one more read, as after a notice.
@@ -274,36 +276,45 @@ class DisplayConsumer(TopicConsumerMixin, ListeningConsumer):
             self.room = None
         await self.topics_unsubscribe()
 
-    async def topic_message(self, topic: str, message: dict[str, Any], text: str) -> None:
+    def topic_relay(self, topic: str, message: dict[str, Any], text: str) -> bool:
         """The room's topic: a state from the draw (bingo.live.events.game_changed), relayed
-        as it is, or a ``display.refresh`` notice after sales or the jackpot (the room's
-        displays read their state)."""
+        as it is (the frame written once for every display of this process), or a
+        ``display.refresh`` notice after sales or the jackpot (the room's displays read their
+        state), which is not sent."""
         if message.get("type") == "display.refresh":
             if self.room is not None:
                 self.room.poke()
-            return
+            return False
         if text == self.shown:  # e.g. published just before it connected, and read then
-            return
+            return False
         self.relayed += 1
         if self.room is not None and self.room.refreshing:
             # A read in progress may have started before this state was built: read once more.
             self.room.dirty = True
         self.shown = text
-        await self.send(text_data=text)  # encoded once for every display of this process
+        return True
+
+    async def topic_message(self, topic: str, message: dict[str, Any], text: str) -> None:
+        """What ``topic_relay`` kept back needs nothing more."""
 
     async def topic_resync(self, topic: str) -> None:
         """A state may have been missed: the room's displays read theirs (once for all)."""
         if self.room is not None:
             self.room.poke()
 
-    async def show(self, text: str, *, unless_shown: bool = False) -> None:
-        """Send the state ``text`` (JSON); with ``unless_shown``, only if it differs from the
-        last one sent (a re-read after a notice often finds nothing new for this display, e.g.
-        another game's sale)."""
+    def topic_dropped(self) -> None:
+        """What waited for this display was dropped, the last state it meant to send perhaps:
+        the read that follows is sent whatever it is."""
+        self.shown = None
+
+    def show(self, text: str, *, unless_shown: bool = False) -> None:
+        """Send the state ``text`` (JSON) after what this display relayed so far; with
+        ``unless_shown``, only if it differs from the last one sent (a re-read after a notice
+        often finds nothing new for this display, e.g. another game's sale)."""
         if unless_shown and text == self.shown:
             return
         self.shown = text
-        await self.send(text_data=text)
+        self.topic_send(text)
 
 
 def _may_follow(user: AbstractBaseUser | AnonymousUser, game_id: int) -> bool:
