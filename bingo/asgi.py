@@ -1,7 +1,8 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
 Websocket connections must come from an allowed host (origin validated) and carry the
-session's user; consumers authenticate further and only relay events. The outermost layer hands the
+session's cookie; the consumers that need a user read it themselves (the players' screens
+together, bingo/live/players.py), and only relay events. The outermost layer hands the
 consumers the socket under the app (bingo/live/frames.py), so a message goes to thousands of
 screens as one encoded frame written to each (docs/live.md).
 """
@@ -16,9 +17,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bingo.settings")
 # Django must be set up before anything imports models (consumers, routing).
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from bingo.checks import static_manifest_check  # noqa: E402
 from bingo.live.frames import raw_socket_middleware  # noqa: E402
@@ -31,7 +32,7 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": raw_socket_middleware(
-            AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+            AllowedHostsOriginValidator(SessionMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

@@ -41,6 +41,8 @@ import json
 import weakref
 from typing import Any
 
+from channels.auth import get_user
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -49,6 +51,7 @@ from django.utils import translation
 
 from bingo.common.roles import Role, user_roles
 from bingo.draw import selectors as draw_selectors
+from bingo.live.batches import Batched
 from bingo.live.events import (
     BOARD_NOTICE_SECONDS,
     DISPLAY_NOTICE_SECONDS,
@@ -72,6 +75,16 @@ class ListeningConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     """A consumer that only listens to the server (every consumer of ours): each frame a client
     sends is dropped unread. Channels' JSON consumer would decode it first, and a frame that
     is not JSON, is nested too deeply to decode or is bytes would raise and end the consumer."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its ``close_old_connections`` before every event (the
+        connect, each frame, the disconnect): a trip to the database thread each, which 5,000
+        sockets connecting at once queued there. Our consumers touch the database only through
+        ``database_sync_to_async``, which closes stale connections around each call itself."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
@@ -226,6 +239,19 @@ _rooms: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, _RoomDisp
 )
 
 
+def _display_states(room_ids: list[int]) -> dict[int, tuple[dict[str, Any], str] | None]:
+    """The state of each room, and its JSON, for the displays connecting meanwhile."""
+    states = {room_id: _display_state(room_id) for room_id in room_ids}
+    return {
+        room_id: None if state is None else (state, json.dumps(state)) for room_id, state in states.items()
+    }
+
+
+#: The state sent at connect: one read of a room for the displays that connect at about the same
+#: time (a hall's TVs switched on together, or all coming back after a restart).
+_connect_states: Batched[int, tuple[dict[str, Any], str] | None] = Batched(_display_states)
+
+
 def _room_displays(room_id: int) -> _RoomDisplays:
     rooms = _rooms.setdefault(asyncio.get_running_loop(), {})
     if room_id not in rooms:
@@ -251,15 +277,17 @@ class DisplayConsumer(TopicConsumerMixin, ListeningConsumer):
             await self.close()
             return
         # Subscribe before reading: a ball committed in between is then announced, not lost.
+        # The read is shared with the displays of the room connecting meanwhile; it starts after
+        # this display subscribed.
         await self.topic_subscribe(room_display_topic(room_id))
-        state = await database_sync_to_async(_display_state)(room_id)
-        if state is None:  # the room is gone
+        read = await _connect_states.ask(room_id)
+        if read is None:  # the room is gone
             await self.topics_unsubscribe()
             await self.close()
             return
         await self.accept()
-        self.shown = json.dumps(state)
-        await self.send(text_data=self.shown)
+        self.shown = read[1]
+        await self.send(text_data=read[1])
         # Events wait while connect runs, so the first notice finds the display registered. A
         # sale whose notice went out just before the display joined, and the sales after it
         # whose notices were skipped, are covered by one more read, as after a notice.
@@ -333,7 +361,10 @@ class ConsoleConsumer(TopicConsumerMixin, ListeningConsumer):
 
     async def connect(self) -> None:
         game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        if not await database_sync_to_async(_may_follow)(self.scope.get("user", AnonymousUser()), game_id):
+        # The user is read here, not by a middleware for every socket: the displays, the boards
+        # and the players' screens need none (bingo.live.players reads its players together).
+        user = await get_user(self.scope)
+        if not await database_sync_to_async(_may_follow)(user, game_id):
             await self.close()
             return
         self.game_id = game_id
