@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shlex
 import socket
 import threading
 import time
@@ -22,9 +23,16 @@ from asgiref.sync import async_to_sync
 from channels.routing import URLRouter
 from django.urls import re_path
 from websockets.asyncio.client import connect as connect_async
+from websockets.sync.client import connect
 
+from bingo.asgi import application
 from bingo.live import fanout, frames
+from bingo.models import DrawMode
+from tests.draw.test_views import Console
+from tests.live.test_consumers import _session_cookie, console_path, display_path
 from tests.live.test_fanout import Listener
+from tests.online.helpers import OnlineSetup
+from tests.test_proxy_headers import deploy_unit, makefile_serve, procfile_web, readme_serve, runlocal_server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -177,3 +185,89 @@ def test_a_socket_that_cannot_take_the_frame_gets_the_messages_in_order_all_the_
     assert [way for way, _ in log[:4]] == ["frame"] * 4
     assert {way for way, _ in log[4:9]} == {"asgi"}
     assert [way for way, _ in log[-3:]] == ["frame"] * 3
+
+
+# --- compression off on the live screens' paths ------------------------------------------------
+
+NO_DEFLATE = ["--ws-per-message-deflate", "false"]
+
+
+def test_every_way_to_start_the_web_server_turns_websocket_compression_off() -> None:
+    """The Procfile (`make up`), `make serve`, the systemd unit of docs/deploy.md, the README's
+    steps and `make run`: uvicorn's default would compress each socket's copy of a message."""
+    commands = {
+        "Procfile": procfile_web(),
+        "Makefile": makefile_serve(),
+        "docs/deploy.md": deploy_unit(),
+        "README.md": readme_serve(),
+        "runlocal": runlocal_server(),
+    }
+
+    assert {where: " ".join(NO_DEFLATE) in command for where, command in commands.items()} == dict.fromkeys(
+        commands, True
+    )
+
+
+def _procfile_config(app: Any) -> uvicorn.Config:
+    """A uvicorn configuration of ``app`` with the Procfile's websocket options, read by uvicorn's
+    own command line (host, port and workers are the test's)."""
+    words = shlex.split(procfile_web())
+    options = uvicorn.main.make_context("uvicorn", words[words.index("bingo.asgi:application") :])
+    return uvicorn.Config(
+        app,
+        lifespan="off",
+        log_level="warning",
+        ws=options.params["ws"],
+        ws_per_message_deflate=options.params["ws_per_message_deflate"],
+    )
+
+
+def _extensions(
+    port: int, path: str, cookie: bytes | None = None
+) -> tuple[str | None, dict[str, Any] | None]:
+    """Open ``path`` offering permessage-deflate (the websockets client's default, as browsers
+    do): the extensions the server answered with, and its first message if any."""
+    headers = {"Cookie": cookie.decode()} if cookie else None
+    with connect(
+        f"ws://127.0.0.1:{port}{path}", origin=f"http://127.0.0.1:{port}", additional_headers=headers
+    ) as ws:
+        assert ws.response is not None
+        offered = ws.request.headers.get("Sec-WebSocket-Extensions") if ws.request is not None else None
+        assert offered
+        assert "permessage-deflate" in offered
+        try:
+            first = json.loads(ws.recv(timeout=1))
+        except TimeoutError:
+            first = None
+        return ws.response.headers.get("Sec-WebSocket-Extensions"), first
+
+
+def test_a_client_offering_compression_gets_none_on_the_live_paths_as_production_serves_them() -> None:
+    """Every live screen's path, served with the Procfile's options: the display, the price
+    board, the online player's game and the caller's console accept the socket uncompressed.
+    uvicorn's default, for contrast, compresses: the test sees the difference."""
+    hall = Console()
+    game = hall.drawing(mode=DrawMode.ELECTRONIC)
+    site = OnlineSetup(name="Online")
+    online_game = site.drawing(site.game(site.series(1)))
+    player_cookie = _session_cookie(site.player().user)
+    caller_cookie = _session_cookie(hall.caller)
+    paths = [
+        (display_path(hall), None),
+        (f"/ws/quadro/{game.pk}/", None),
+        (f"/ws/online/game/{online_game.pk}/", player_cookie),
+        (console_path(game), caller_cookie),
+    ]
+
+    with served(_procfile_config(application)) as (port, _):
+        answers = [_extensions(port, path, cookie) for path, cookie in paths]
+    with served(uvicorn.Config(application, lifespan="off", log_level="warning")) as (port, _):
+        default, _first = _extensions(port, display_path(hall))
+
+    assert [extensions for extensions, _ in answers] == [None] * len(paths)
+    assert answers[0][1] is not None
+    assert answers[0][1]["type"] == "display"
+    assert answers[1][1] is not None
+    assert answers[1][1]["type"] == "board"
+    assert default is not None
+    assert default.startswith("permessage-deflate")
