@@ -134,8 +134,10 @@ def player_rooms(asks: list[tuple[str, int]]) -> dict[tuple[str, int], int | Non
     for key, game_id in asks:
         data = sessions.get(key)
         user = _session_user(data, users) if data is not None else None
+        # Their role and operator, read with the users (another backend's user too).
+        read = users.get(user.pk) if user is not None else None
         place = games.get(game_id)
-        player_hall = getattr(user, "player_hall", None) if getattr(user, "is_player", False) else None
+        player_hall = read.player_hall if read is not None and read.is_player else None
         answers[(key, game_id)] = (
             place[0] if place and player_hall is not None and place[1] == player_hall else None
         )
