@@ -97,6 +97,12 @@ def _board_message(game_id: int) -> dict[str, Any] | None:
     return None if figures is None else figures.as_message()
 
 
+#: The figures sent at connect: one read of a game's board for the boards connecting meanwhile.
+_connect_boards: Batched[int, dict[str, Any] | None] = Batched(
+    lambda game_ids: {game_id: _board_message(game_id) for game_id in game_ids}
+)
+
+
 class PriceBoardConsumer(TopicConsumerMixin, ListeningConsumer):
     """The live figures of one game's price board: sent at once, then after every sale."""
 
@@ -110,7 +116,7 @@ class PriceBoardConsumer(TopicConsumerMixin, ListeningConsumer):
         game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         # Subscribe before reading: a sale committed in between is then announced, not lost.
         await self.topic_subscribe(price_board_topic(game_id))
-        message = await database_sync_to_async(_board_message)(game_id)
+        message = await _connect_boards.ask(game_id)  # a read that starts after the subscription
         if message is None:  # no such game: nothing to watch
             await self.topics_unsubscribe()
             await self.close()
