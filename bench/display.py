@@ -18,12 +18,14 @@ display never got counts as lost (a display that skipped a ball but got a later 
 counts the skipped one as lost). The draw's call is timed from its start to its return
 (locking, the ball, the commit, building the state and handing it over: not the fan-out).
 
-The raw reference, in the same run (issue 23: the fan-out at the raw socket's pace): after the
-real run, a plain ``websockets`` server in a process of its own (uvloop, no compression, no
-Django, no ASGI, no channel layer) gets as many clients (the same client code, in as many
-processes), sends each the state at connect, then ``websockets.broadcast``s each ball's state
-(the size the real run sent: the final state cut to the first n balls) at the same interval;
-latency = the broadcast's start -> the client's read. The bench prints min/P50/P95/P99 of both,
+The raw reference, in the same run (issue 23: the fan-out at the raw socket's pace): a plain
+``websockets`` server in a process of its own (uvloop, no compression, no Django, no ASGI, no
+channel layer) gets as many clients (the same client code, in as many processes), sends each
+the state at connect, then ``websockets.broadcast``s each ball's state (the real one's shape and
+size) half an interval after each real ball, so that both see the same machine (on a shared
+machine the load moves from minute to minute; ``--interval`` should leave each ball's delivery
+room to end before the next: 2 s at 5,000 screens); latency = the broadcast's start -> the
+client's read. The bench prints min/P50/P95/P99 of both,
 the ratios (goal: P95 at most 1.3x the reference's), both connect times, and records them with
 its setup in bench/results.json (``bench.results.record``).
 
@@ -216,59 +218,67 @@ def _reference_process(control: Any, first: str | None, texts: dict[int, str]) -
     uvloop.run(main())
 
 
-def reference_run(
-    screens: int, balls: int, interval: float, procs: int, texts: dict[int, str], first: str | None
-) -> tuple[dict[str, float], float]:
-    """The raw reference in the same run: a ``websockets.broadcast`` server in a process of its
-    own, ``screens`` clients (the same client processes as the real run's), ball 1 a warm-up
-    then ``balls`` broadcasts ``interval`` apart, each text the size the real run sent. Its
-    figures (``deliveries_report``'s, stamp -> screen) and its connect time in seconds."""
-    context = multiprocessing.get_context("spawn")
-    here, there = context.Pipe()
-    server = context.Process(target=_reference_process, args=(there, first, texts), daemon=True)
-    server.start()
-    try:
-        if not here.poll(60):
+class Reference:
+    """The raw reference, interleaved with the real run: a ``websockets.broadcast`` server in a
+    process of its own and ``screens`` clients of it (the same client code, in ``procs``
+    processes), connected at once; ``ball(n)`` broadcasts ball n's text, stamped just before;
+    ``finish()`` gathers what the clients read. Its balls fall between the real run's, so both
+    see the same machine (the other processes' load moves from minute to minute)."""
+
+    def __init__(
+        self, screens: int, balls: int, procs: int, texts: dict[int, str], first: str | None
+    ) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.screens = screens
+        self.control, there = context.Pipe()
+        self.server = context.Process(target=_reference_process, args=(there, first, texts), daemon=True)
+        self.server.start()
+        if not self.control.poll(60):
             raise RuntimeError("the reference server did not start")
-        port = here.recv()
+        port = self.control.recv()
         url, origin = f"ws://127.0.0.1:{port}/", f"http://127.0.0.1:{port}"
         share = [screens // procs + (1 if i < screens % procs else 0) for i in range(procs)]
         began = time.perf_counter()
-        clients = Clients(
+        self.clients = Clients(
             [(url, origin, count, None) for count in share], balls + 1, state_at_connect=first is not None
         )
-        connected = clients.connected()
-        connect_seconds = time.perf_counter() - began
-        stamps: dict[int, float] = {}
-        for ball in range(
-            1 if first is None else 2, balls + 2
-        ):  # ball 1: the warm-up, or the state at connect
-            time.sleep(interval)
-            here.send(ball)
-            stamps[ball] = here.recv()
-        received = clients.received()
-        here.send(None)
-    finally:
-        server.join(10)
-        if server.is_alive():
-            server.kill()
-    print(
-        "raw reference (websockets.broadcast, uvloop, no compression): "
-        f"{connected} of {screens} connected in {connect_seconds:.1f} s"
-    )
-    figures = deliveries_report(received, stamps, connected, 0, label="broadcast -> screen")
-    return figures, connect_seconds
+        self.connected = self.clients.connected()
+        self.connect_seconds = time.perf_counter() - began
+        self.stamps: dict[int, float] = {}
+
+    def ball(self, ball: int) -> None:
+        self.control.send(ball)
+        self.stamps[ball] = self.control.recv()
+
+    def finish(self) -> dict[str, float]:
+        """Its figures (``deliveries_report``'s, broadcast -> screen); prints them."""
+        try:
+            received = self.clients.received()
+            self.control.send(None)
+        finally:
+            self.server.join(10)
+            if self.server.is_alive():
+                self.server.kill()
+        print(
+            "raw reference (websockets.broadcast, uvloop, no compression): "
+            f"{self.connected} of {self.screens} connected in {self.connect_seconds:.1f} s"
+        )
+        return deliveries_report(received, self.stamps, self.connected, 0, label="broadcast -> screen")
 
 
 def ball_texts(
     state: dict[str, Any], balls: int, wrap: Callable[[dict[str, Any]], dict[str, Any]]
 ) -> dict[int, str]:
-    """For the reference: ball n's message as the real run sent it (``wrap`` of a state with the
-    first n balls of ``state``'s game, which holds them all), as JSON."""
+    """For the reference: ball n's message in the real one's shape and size (``wrap`` of
+    ``state``, the state before the measured balls, with n balls: its own, then 1, 2, …; a real
+    state later holds prizes and winners too, so the reference's texts are, if anything,
+    smaller), as JSON."""
     texts = {}
     game = state["game"]
+    drawn = list(game["balls"])
+    balls_of = drawn + [n for n in range(1, 91) if n not in drawn]
     for n in range(1, balls + 2):
-        shown = dict(state, game=dict(game, balls=game["balls"][:n], count=n, last=game["balls"][n - 1]))
+        shown = dict(state, game=dict(game, balls=balls_of[:n], count=n, last=balls_of[n - 1]))
         texts[n] = json.dumps(wrap(shown))
     return texts
 
@@ -555,14 +565,23 @@ def measure(
     clients = Clients([(url, origin, count, None) for count in share], balls + 1, state_at_connect=True)
     connected = clients.connected()
     connect_seconds = time.perf_counter() - began
+    raw: Reference | None = None
+    if reference:
+        # Each display got the state at connect (ball 1's); the reference's clients get its
+        # first text so, then balls 2 to balls + 1, each half an interval after the real one.
+        texts = ball_texts(draw_selectors.display_state(room_id=game.session.room_id), balls, lambda s: s)
+        raw = Reference(displays, balls, procs, texts, first=texts[1])
     if gc_freeze:
         # What a server would do once started: a full collection then walks only new objects.
         gc.collect()
         gc.freeze()
 
     for position in range(2, balls + 2):
-        time.sleep(interval)
+        time.sleep(interval / 2 if raw else interval)
         draw_in_server(position)
+        if raw is not None:
+            time.sleep(interval / 2)
+            raw.ball(position)
 
     received = clients.received()
     server.should_exit = True
@@ -580,13 +599,10 @@ def measure(
     real = deliveries_report(received, commits, connected, 150)
     if commits:
         calls_report(commits, announced, calls, "the draw's call (events.game_changed ran in it)")
-    if not reference:
+    if raw is None:
         return
-    state = draw_selectors.display_state(room_id=game.session.room_id)
-    texts = ball_texts(state, balls, lambda shown: shown)
-    # Each display gets the state at connect (ball 1's), then balls 2 to balls + 1.
-    raw, raw_connect = reference_run(displays, balls, interval, procs, texts, first=texts[1])
-    ratios = compare_report(real, raw)
+    raw_figures = raw.finish()
+    ratios = compare_report(real, raw_figures)
     load_after = os.getloadavg()
     print(f"load average (1 min): before {load_before[0]:.2f}, after {load_after[0]:.2f}")
     from bench.results import record
@@ -596,10 +612,12 @@ def measure(
         {
             **real,
             "connect_s": round(connect_seconds, 1),
-            "raw_p50_ms": raw.get("p50_ms"),
-            "raw_p95_ms": raw.get("p95_ms"),
-            "raw_p99_ms": raw.get("p99_ms"),
-            "raw_connect_s": round(raw_connect, 1),
+            "raw_min_ms": raw_figures.get("min_ms"),
+            "raw_p50_ms": raw_figures.get("p50_ms"),
+            "raw_p95_ms": raw_figures.get("p95_ms"),
+            "raw_p99_ms": raw_figures.get("p99_ms"),
+            "raw_lost": raw_figures.get("lost"),
+            "raw_connect_s": round(raw.connect_seconds, 1),
             **{f"ratio_{key.removesuffix('_ms')}": round(value, 2) for key, value in ratios.items()},
             "load_before": round(load_before[0], 2),
         },
@@ -607,6 +625,7 @@ def measure(
             "screens": displays,
             "balls": balls,
             "interval_s": interval,
+            "reference": "websockets.broadcast, interleaved (half an interval after each ball)",
             "layer": layer,
             "database": connections["default"].vendor,
             "server": "uvicorn in the bench's process (uvloop, websockets-sansio)",

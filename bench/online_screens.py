@@ -35,11 +35,12 @@ machine's ``time.time()``. Lost = N x K minus the distinct (player, ball) pairs 
 The service's call is timed from its start to its return: the lock, the ball, the prizes and
 payments, the commit, the state built and handed over; not the fan-out.
 
-The raw reference, in the same run (issue 23): once the real run is over, a plain ``websockets``
-server in a process of its own (uvloop, no compression, no Django, no ASGI, no Redis) gets as
-many clients (the same client code and processes), and ``websockets.broadcast``s each ball's
-message (the real one's size: the game's final state cut to the first n balls) at the same
-interval; latency = the broadcast's start -> the client's read. Printed: min/P50/P95/P99 of
+The raw reference, in the same run (issue 23): a plain ``websockets`` server in a process of its
+own (uvloop, no compression, no Django, no ASGI, no Redis) gets as many clients (the same client
+code, in as many processes), and ``websockets.broadcast``s each ball's message (the real one's
+shape and size) half an interval after each real ball, so that both see the same machine
+(``--interval 2`` leaves 5,000 screens' deliveries room to end before the next ball); latency =
+the broadcast's start -> the client's read. Printed: min/P50/P95/P99 of
 both, the ratios (goal: P95 at most 1.3x the reference's), both connect times; recorded in
 bench/results.json with the setup (``bench.results.record``). Nothing of production is skipped
 in the real run but the proxy in front and the Celery worker (the ball's service is called
@@ -72,12 +73,12 @@ if str(ROOT / "bench") not in sys.path:
 
 from display import (  # noqa: E402
     Clients,
+    Reference,
     _raise_fd_limit,
     ball_texts,
     calls_report,
     compare_report,
     deliveries_report,
-    reference_run,
 )
 
 TARGET_MS = 250.0
@@ -275,6 +276,16 @@ def measure(args: argparse.Namespace, values: dict[str, str], scratch: pathlib.P
         connected = clients.connected()
         profilers = [_profile(args.py_spy, server) for server in servers] if args.py_spy else []
         connect_seconds = time.perf_counter() - began
+        raw: Reference | None = None
+        if not args.no_reference:
+            from bingo.draw.selectors import display_state
+            from bingo.live.events import online_game_message
+
+            room_id = Game.objects.values_list("session__room_id", flat=True).get(pk=game_id)
+            texts = ball_texts(
+                display_state(room_id=room_id), args.balls, lambda shown: online_game_message(game_id, shown)
+            )
+            raw = Reference(args.players, args.balls, args.procs, texts, first=None)
 
         commits: dict[int, float] = {}
         returned: dict[int, float] = {}
@@ -291,6 +302,9 @@ def measure(args: argparse.Namespace, values: dict[str, str], scratch: pathlib.P
             calls[position] = (time.perf_counter() - start) * 1000
             if ball is None:
                 raise RuntimeError(f"ball {position} was not drawn (the game ended, or it was early)")
+            if raw is not None:  # half an interval after the real ball: the same machine for both
+                time.sleep(args.interval / 2)
+                raw.ball(position)
         received = clients.received()
         for profiler in profilers:
             profiler.send_signal(signal.SIGINT)  # py-spy writes its samples and ends
@@ -324,17 +338,10 @@ def measure(args: argparse.Namespace, values: dict[str, str], scratch: pathlib.P
     )
     real = deliveries_report(received, commits, connected, TARGET_MS)
     calls_report(commits, returned, calls, "online_ball_draw")
-    if args.no_reference:
+    if raw is None:
         return
-    from bingo.draw.selectors import display_state
-    from bingo.live.events import online_game_message
-
-    room_id = Game.objects.values_list("session__room_id", flat=True).get(pk=game_id)
-    texts = ball_texts(
-        display_state(room_id=room_id), args.balls, lambda shown: online_game_message(game_id, shown)
-    )
-    raw, raw_connect = reference_run(args.players, args.balls, args.interval, args.procs, texts, first=None)
-    ratios = compare_report(real, raw)
+    raw_figures = raw.finish()
+    ratios = compare_report(real, raw_figures)
     from bench.results import record
 
     record(
@@ -342,10 +349,12 @@ def measure(args: argparse.Namespace, values: dict[str, str], scratch: pathlib.P
         {
             **real,
             "connect_s": round(connect_seconds, 1),
-            "raw_p50_ms": raw.get("p50_ms"),
-            "raw_p95_ms": raw.get("p95_ms"),
-            "raw_p99_ms": raw.get("p99_ms"),
-            "raw_connect_s": round(raw_connect, 1),
+            "raw_min_ms": raw_figures.get("min_ms"),
+            "raw_p50_ms": raw_figures.get("p50_ms"),
+            "raw_p95_ms": raw_figures.get("p95_ms"),
+            "raw_p99_ms": raw_figures.get("p99_ms"),
+            "raw_lost": raw_figures.get("lost"),
+            "raw_connect_s": round(raw.connect_seconds, 1),
             **{f"ratio_{key.removesuffix('_ms')}": round(value, 2) for key, value in ratios.items()},
             "load_before": round(load_before[0], 2),
             "load_after": round(load_after[0], 2),
@@ -354,6 +363,7 @@ def measure(args: argparse.Namespace, values: dict[str, str], scratch: pathlib.P
             "screens": args.players,
             "balls": args.balls,
             "interval_s": args.interval,
+            "reference": "websockets.broadcast, interleaved (half an interval after each ball)",
             "servers": args.workers,
             "server": "uvicorn processes as the Procfile starts them",
             "deflate": args.deflate,
