@@ -29,7 +29,8 @@ run: $(STAMP)
 ## as the tables' owner (DATABASE_OWNER_URL), grant the app's role (DATABASE_URL) its privileges,
 ## collect the static files, check the deployment, then serve behind the TLS proxy. uvicorn leaves
 ## the socket's address alone: the application reads X-Forwarded-For as far as BINGO_TRUSTED_PROXIES
-## (the number of proxies in front, from the environment) says (docs/deploy.md).
+## (the number of proxies in front, from the environment) says (docs/deploy.md). Websockets go
+## uncompressed: each live message is one frame encoded once for every screen (docs/live.md).
 HOST ?= 127.0.0.1
 PORT ?= 8001
 WORKERS ?= 4
@@ -40,7 +41,7 @@ serve: $(STAMP)
 	$(PY) manage.py collectstatic --noinput
 	$(PY) manage.py check --deploy --database default
 	$(BIN)/uvicorn bingo.asgi:application --host $(HOST) --port $(PORT) --workers $(WORKERS) \
-		--no-proxy-headers
+		--no-proxy-headers --ws-per-message-deflate false
 
 ## The production topology on this machine, for a try (Procfile, docs/deploy.md): WEB_WORKERS
 ## ASGI workers on :PORT, a Celery worker and Celery beat, on the PostgreSQL and Redis of

@@ -18,6 +18,25 @@ display never got counts as lost (a display that skipped a ball but got a later 
 counts the skipped one as lost). The draw's call is timed from its start to its return
 (locking, the ball, the commit, building the state and handing it over: not the fan-out).
 
+The raw reference, in the same run (issue 23: the fan-out at the raw socket's pace): a plain
+``websockets`` server in a process of its own (uvloop, no compression, no Django, no ASGI, no
+channel layer) gets as many clients (the same client code, in as many processes), sends each
+the state at connect, then ``websockets.broadcast``s each ball's state (the real one's shape and
+size) half an interval after each real ball, so that both see the same machine (on a shared
+machine the load moves from minute to minute; ``--interval`` should leave each ball's delivery
+room to end before the next: 2 s at 5,000 screens); latency = the broadcast's start -> the
+client's read. The bench prints min/P50/P95/P99 of both,
+the ratios (goal: P95 at most 1.3x the reference's), both connect times, and records them with
+its setup in bench/results.json (``bench.results.record``).
+
+What it takes of production and what it skips: the ASGI app, its websocket stack and consumers,
+uvicorn as the Procfile runs it (websockets-sansio on uvloop, ``--ws-per-message-deflate
+false``; ``--deflate`` for uvicorn's default), the Redis channel layer and PostgreSQL (with
+REDIS_URL and DATABASE_URL; ``--only-redis``). It skips the separate server process: uvicorn
+runs in a thread of the bench's process, whose main thread only sleeps and hands the draws to
+the server's loop (as a caller's request would be served by it). The clients are on the same two
+cores as the server.
+
 5,000 sockets take more file descriptors than a default soft limit of 1,024: the bench raises
 its soft limit (and its clients') to the hard limit, and says so.
 
@@ -31,7 +50,9 @@ the Redis layer exactly as settings.py builds it (by default the bench raises re
 pool of 100 connections and its 5 s read timeout; see docs/draw.md, "Screens").
 
 Run: python bench/display.py [--screens 500] [--balls 20] [--interval 0.5] [--gc-freeze]
-     REDIS_URL=redis://127.0.0.1:6379/7 python bench/display.py --screens 5000 [--only-redis]
+     [--deflate] [--no-reference]
+     DATABASE_URL=postgres://… REDIS_URL=redis://127.0.0.1:6379/7 python bench/display.py \
+         --screens 5000 --only-redis
 """
 
 from __future__ import annotations
@@ -51,6 +72,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -157,6 +179,128 @@ def _client_process(
     results.send(received)
 
 
+# --- the raw reference: websockets.broadcast, no Django, no ASGI -------------------------------------
+
+
+def _reference_process(control: Any, first: str | None, texts: dict[int, str]) -> None:
+    """A plain ``websockets`` server (uvloop, as uvicorn runs; no compression; no Django, no
+    ASGI, no channel layer): each client is sent ``first`` at connect when given, then, each
+    time ``control`` names a ball, ``websockets.broadcast`` of its text to every client, stamped
+    (``time.time()``) just before the broadcast; the stamp goes back through ``control``."""
+    import uvloop
+    from websockets.asyncio.server import broadcast, serve
+
+    _raise_fd_limit()
+
+    async def main() -> None:
+        clients: set[Any] = set()
+
+        async def handler(ws: Any) -> None:
+            clients.add(ws)
+            try:
+                if first is not None:
+                    await ws.send(first)
+                await ws.wait_closed()
+            finally:
+                clients.discard(ws)
+
+        async with serve(handler, "127.0.0.1", 0, compression=None, backlog=8192) as server:
+            control.send(server.sockets[0].getsockname()[1])
+            loop = asyncio.get_running_loop()
+            while True:
+                ball = await loop.run_in_executor(None, control.recv)
+                if ball is None:
+                    break
+                at = time.time()
+                broadcast(clients, texts[ball])
+                control.send(at)
+
+    uvloop.run(main())
+
+
+class Reference:
+    """The raw reference, interleaved with the real run: a ``websockets.broadcast`` server in a
+    process of its own and ``screens`` clients of it (the same client code, in ``procs``
+    processes), connected at once; ``ball(n)`` broadcasts ball n's text, stamped just before;
+    ``finish()`` gathers what the clients read. Its balls fall between the real run's, so both
+    see the same machine (the other processes' load moves from minute to minute)."""
+
+    def __init__(
+        self, screens: int, balls: int, procs: int, texts: dict[int, str], first: str | None
+    ) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.screens = screens
+        self.control, there = context.Pipe()
+        self.server = context.Process(target=_reference_process, args=(there, first, texts), daemon=True)
+        self.server.start()
+        if not self.control.poll(60):
+            raise RuntimeError("the reference server did not start")
+        port = self.control.recv()
+        url, origin = f"ws://127.0.0.1:{port}/", f"http://127.0.0.1:{port}"
+        share = [screens // procs + (1 if i < screens % procs else 0) for i in range(procs)]
+        began = time.perf_counter()
+        self.clients = Clients(
+            [(url, origin, count, None) for count in share], balls + 1, state_at_connect=first is not None
+        )
+        self.connected = self.clients.connected()
+        self.connect_seconds = time.perf_counter() - began
+        self.stamps: dict[int, float] = {}
+
+    def ball(self, ball: int) -> None:
+        self.control.send(ball)
+        self.stamps[ball] = self.control.recv()
+
+    def finish(self) -> dict[str, float]:
+        """Its figures (``deliveries_report``'s, broadcast -> screen); prints them."""
+        try:
+            received = self.clients.received()
+            self.control.send(None)
+        finally:
+            self.server.join(10)
+            if self.server.is_alive():
+                self.server.kill()
+        print(
+            "raw reference (websockets.broadcast, uvloop, no compression): "
+            f"{self.connected} of {self.screens} connected in {self.connect_seconds:.1f} s"
+        )
+        return deliveries_report(received, self.stamps, self.connected, 0, label="broadcast -> screen")
+
+
+def ball_texts(
+    state: dict[str, Any], balls: int, wrap: Callable[[dict[str, Any]], dict[str, Any]]
+) -> dict[int, str]:
+    """For the reference: ball n's message in the real one's shape and size (``wrap`` of
+    ``state``, the state before the measured balls, with n balls: its own, then 1, 2, …; a real
+    state later holds prizes and winners too, so the reference's texts are, if anything,
+    smaller), as JSON."""
+    texts = {}
+    game = state["game"]
+    drawn = list(game["balls"])
+    balls_of = drawn + [n for n in range(1, 91) if n not in drawn]
+    for n in range(1, balls + 2):
+        shown = dict(state, game=dict(game, balls=balls_of[:n], count=n, last=balls_of[n - 1]))
+        texts[n] = json.dumps(wrap(shown))
+    return texts
+
+
+def compare_report(real: dict[str, float], raw: dict[str, float]) -> dict[str, float]:
+    """Print the real run's latencies against the raw reference's; the ratios."""
+    ratios = {key: real[key] / raw[key] for key in ("p50_ms", "p95_ms", "p99_ms") if raw.get(key)}
+    print(
+        "against the raw reference: "
+        + ", ".join(
+            f"{key.removesuffix('_ms').upper()} {real[key]:.1f} / {raw[key]:.1f} ms = {ratio:.2f}x"
+            for key, ratio in ratios.items()
+        )
+        + (
+            f" (goal P95 <= 1.3x: {'met' if ratios.get('p95_ms', 99) <= 1.3 else 'MISSED'})"
+            if "p95_ms" in ratios
+            else ""
+        )
+    )
+    return ratios
+
+
 # --- one layer: server, game, draw ------------------------------------------------------------------
 
 
@@ -210,9 +354,12 @@ def _setup(displays: int) -> tuple[Any, Any, str]:
     return game, caller, draw_selectors.display_token(room=room)
 
 
-def _serve(deflate: bool = True) -> tuple[Any, asyncio.AbstractEventLoop, int, threading.Thread]:
-    """uvicorn serving the ASGI app in a thread of its own, with its event loop exposed."""
+def _serve(deflate: bool = False) -> tuple[Any, asyncio.AbstractEventLoop, int, threading.Thread]:
+    """uvicorn serving the ASGI app in a thread of its own, with its event loop exposed: uvloop
+    and websockets-sansio, as ``uvicorn`` picks them in production, and permessage-deflate off
+    as the Procfile runs it (``deflate``: uvicorn's default, on)."""
     import uvicorn
+    import uvloop
 
     from bingo.asgi import application
 
@@ -226,11 +373,11 @@ def _serve(deflate: bool = True) -> tuple[Any, asyncio.AbstractEventLoop, int, t
             lifespan="off",
             log_level="warning",
             backlog=8192,
-            ws_max_queue=64,
+            ws="websockets-sansio",
             ws_per_message_deflate=deflate,
         )
     )
-    loop = asyncio.new_event_loop()
+    loop = uvloop.new_event_loop()
 
     def run() -> None:
         asyncio.set_event_loop(loop)
@@ -297,10 +444,16 @@ class Clients:
 
 
 def deliveries_report(
-    received: list[tuple[int, int, float]], commits: dict[int, float], connected: int, target_ms: float
-) -> None:
+    received: list[tuple[int, int, float]],
+    commits: dict[int, float],
+    connected: int,
+    target_ms: float,
+    label: str = "commit -> screen",
+) -> dict[str, float]:
     """Print what the screens got of the balls in ``commits`` (position -> commit time; the
     warm-up ball 1 left out): lost, the latencies from commit to read, the spread of a ball.
+    Returns the figures (``min_ms``, ``p50_ms``, ``p95_ms``, ``p99_ms``, ``max_ms``, ``lost``,
+    ``spread_ms``: first to last screen of a ball, median).
 
     The first time each screen read each ball counts; a repeat (a later state with the same
     balls, after a prize) is no delivery; a screen that skipped a ball but got a later one still
@@ -322,12 +475,14 @@ def deliveries_report(
         + f"; {resyncs:,} notices to read the state again (a missed message)"
     )
     if not latencies:
-        return
+        return {"lost": float(lost)}
     p95 = _percentile(latencies, 0.95)
+    target = (
+        f" (target P95 < {target_ms:g} ms: {'met' if p95 < target_ms else 'MISSED'})" if target_ms else ""
+    )
     print(
-        f"commit -> screen: min {latencies[0]:.1f} ms, P50 {statistics.median(latencies):.1f} ms, "
-        f"P95 {p95:.1f} ms, P99 {_percentile(latencies, 0.99):.1f} ms, max {latencies[-1]:.1f} ms "
-        f"(target P95 < {target_ms:g} ms: {'met' if p95 < target_ms else 'MISSED'})"
+        f"{label}: min {latencies[0]:.1f} ms, P50 {statistics.median(latencies):.1f} ms, "
+        f"P95 {p95:.1f} ms, P99 {_percentile(latencies, 0.99):.1f} ms, max {latencies[-1]:.1f} ms" + target
     )
     per_ball: dict[int, list[float]] = {}
     for (_, count), at in first.items():
@@ -337,6 +492,16 @@ def deliveries_report(
         f"first to last screen of one ball: median {statistics.median(spread):.1f} ms, "
         f"max {max(spread):.1f} ms"
     )
+    return {
+        "min_ms": round(latencies[0], 1),
+        "p50_ms": round(statistics.median(latencies), 1),
+        "p95_ms": round(p95, 1),
+        "p99_ms": round(_percentile(latencies, 0.99), 1),
+        "max_ms": round(latencies[-1], 1),
+        "spread_ms": round(statistics.median(spread), 1),
+        "lost": float(lost),
+        "resyncs": float(resyncs),
+    }
 
 
 def calls_report(
@@ -354,14 +519,22 @@ def calls_report(
 
 
 def measure(
-    displays: int, balls: int, interval: float, procs: int, gc_freeze: bool = False, deflate: bool = True
+    displays: int,
+    balls: int,
+    interval: float,
+    procs: int,
+    gc_freeze: bool = False,
+    deflate: bool = False,
+    reference: bool = True,
 ) -> None:
     from asgiref.sync import sync_to_async
     from django.conf import settings
     from django.db import connections, transaction
 
+    from bingo.draw import selectors as draw_selectors
     from bingo.draw import services as draw_services
 
+    load_before = os.getloadavg()
     game, caller, token = _setup(displays)
     server, loop, port, thread = _serve(deflate)
     layer = settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
@@ -392,14 +565,23 @@ def measure(
     clients = Clients([(url, origin, count, None) for count in share], balls + 1, state_at_connect=True)
     connected = clients.connected()
     connect_seconds = time.perf_counter() - began
+    raw: Reference | None = None
+    if reference:
+        # Each display got the state at connect (ball 1's); the reference's clients get its
+        # first text so, then balls 2 to balls + 1, each half an interval after the real one.
+        texts = ball_texts(draw_selectors.display_state(room_id=game.session.room_id), balls, lambda s: s)
+        raw = Reference(displays, balls, procs, texts, first=texts[1])
     if gc_freeze:
         # What a server would do once started: a full collection then walks only new objects.
         gc.collect()
         gc.freeze()
 
     for position in range(2, balls + 2):
-        time.sleep(interval)
+        time.sleep(interval / 2 if raw else interval)
         draw_in_server(position)
+        if raw is not None:
+            time.sleep(interval / 2)
+            raw.ball(position)
 
     received = clients.received()
     server.should_exit = True
@@ -410,10 +592,47 @@ def measure(
     print(f"{connected} of {displays} displays connected in {connect_seconds:.1f} s{failed}")
     print(f"{balls} balls, one every {interval:g} s")
     print("garbage collector: " + ("frozen after start (gc.freeze)" if gc_freeze else "as Python defaults"))
-    print("websocket compression (permessage-deflate): " + ("on, uvicorn's default" if deflate else "off"))
-    deliveries_report(received, commits, connected, 150)
+    print(
+        "websocket compression (permessage-deflate): "
+        + ("on, uvicorn's default (--deflate)" if deflate else "off, as the Procfile serves")
+    )
+    real = deliveries_report(received, commits, connected, 150)
     if commits:
         calls_report(commits, announced, calls, "the draw's call (events.game_changed ran in it)")
+    if raw is None:
+        return
+    raw_figures = raw.finish()
+    ratios = compare_report(real, raw_figures)
+    load_after = os.getloadavg()
+    print(f"load average (1 min): before {load_before[0]:.2f}, after {load_after[0]:.2f}")
+    from bench.results import record
+
+    record(
+        "display",
+        {
+            **real,
+            "connect_s": round(connect_seconds, 1),
+            "raw_min_ms": raw_figures.get("min_ms"),
+            "raw_p50_ms": raw_figures.get("p50_ms"),
+            "raw_p95_ms": raw_figures.get("p95_ms"),
+            "raw_p99_ms": raw_figures.get("p99_ms"),
+            "raw_lost": raw_figures.get("lost"),
+            "raw_connect_s": round(raw.connect_seconds, 1),
+            **{f"ratio_{key.removesuffix('_ms')}": round(value, 2) for key, value in ratios.items()},
+            "load_before": round(load_before[0], 2),
+        },
+        setup={
+            "screens": displays,
+            "balls": balls,
+            "interval_s": interval,
+            "reference": "websockets.broadcast, interleaved (half an interval after each ball)",
+            "layer": layer,
+            "database": connections["default"].vendor,
+            "server": "uvicorn in the bench's process (uvloop, websockets-sansio)",
+            "deflate": deflate,
+            "client_processes": procs,
+        },
+    )
 
 
 def child(args: argparse.Namespace) -> None:
@@ -447,7 +666,15 @@ def child(args: argparse.Namespace) -> None:
             connection.settings_dict["TEST"]["NAME"] = str(pathlib.Path(scratch) / "bench.sqlite3")
         connection.creation.create_test_db(verbosity=0, autoclobber=True)
         try:
-            measure(args.displays, args.balls, args.interval, args.procs, args.gc_freeze, not args.no_deflate)
+            measure(
+                args.displays,
+                args.balls,
+                args.interval,
+                args.procs,
+                args.gc_freeze,
+                args.deflate,
+                not args.no_reference,
+            )
         finally:
             connections.close_all()
             connection.creation.destroy_test_db(old_name, verbosity=0)
@@ -466,9 +693,12 @@ def main() -> None:
         "--gc-freeze", action="store_true", help="gc.freeze() once the displays are connected"
     )
     parser.add_argument(
-        "--no-deflate",
+        "--deflate",
         action="store_true",
-        help="uvicorn with --ws-per-message-deflate false",
+        help="uvicorn with its default permessage-deflate (the Procfile turns it off)",
+    )
+    parser.add_argument(
+        "--no-reference", action="store_true", help="skip the raw websockets.broadcast reference"
     )
     parser.add_argument("--only-redis", action="store_true", help="skip the in-memory layer")
     parser.add_argument("--layer", choices=["memory", "redis"], help="run one layer in this process")
@@ -487,7 +717,8 @@ def main() -> None:
         argv += ["--interval", str(args.interval), "--procs", str(args.procs)]
         argv += ["--gc-freeze"] if args.gc_freeze else []
         argv += ["--redis-as-configured"] if args.redis_as_configured else []
-        argv += ["--no-deflate"] if args.no_deflate else []
+        argv += ["--deflate"] if args.deflate else []
+        argv += ["--no-reference"] if args.no_reference else []
         subprocess.run(argv, env=env, check=True)
         print()
     if "redis" not in layers:

@@ -13,7 +13,8 @@ What runs:
   keys are deleted at the end;
 * one uvicorn process (``--workers 2``: two, on two ports, the players split between them, as
   ``make up``'s Procfile runs them), started as the Procfile starts it (debug off, the static
-  manifest collected into a temporary folder, uvicorn's defaults: permessage-deflate on);
+  manifest collected into a temporary folder, ``--ws-per-message-deflate false``; uvicorn's
+  defaults otherwise: websockets-sansio on uvloop);
 * an online room (continuous mode, R90) with a 90-ball game: N players, each a user with the
   player role, a wallet and one card bought through ``online_buy``, each with a logged-in
   session written to the database (signed with the ``DJANGO_SECRET_KEY`` the servers get);
@@ -34,8 +35,19 @@ machine's ``time.time()``. Lost = N x K minus the distinct (player, ball) pairs 
 The service's call is timed from its start to its return: the lock, the ball, the prizes and
 payments, the commit, the state built and handed over; not the fan-out.
 
+The raw reference, in the same run (issue 23): a plain ``websockets`` server in a process of its
+own (uvloop, no compression, no Django, no ASGI, no Redis) gets as many clients (the same client
+code, in as many processes), and ``websockets.broadcast``s each ball's message (the real one's
+shape and size) half an interval after each real ball, so that both see the same machine
+(``--interval 2`` leaves 5,000 screens' deliveries room to end before the next ball); latency =
+the broadcast's start -> the client's read. Printed: min/P50/P95/P99 of
+both, the ratios (goal: P95 at most 1.3x the reference's), both connect times; recorded in
+bench/results.json with the setup (``bench.results.record``). Nothing of production is skipped
+in the real run but the proxy in front and the Celery worker (the ball's service is called
+here, as the worker's task calls it).
+
 Run: python bench/online_screens.py [--players 1000] [--balls 20] [--workers 1|2] [--procs 2]
-     [--no-deflate] [--py-spy /path/to/py-spy]
+     [--deflate] [--no-reference] [--py-spy /path/to/py-spy]
 """
 
 from __future__ import annotations
@@ -59,7 +71,15 @@ sys.path.insert(0, str(ROOT))  # before bench/ (this script's folder): bench/car
 if str(ROOT / "bench") not in sys.path:
     sys.path.append(str(ROOT / "bench"))
 
-from display import Clients, _raise_fd_limit, calls_report, deliveries_report  # noqa: E402
+from display import (  # noqa: E402
+    Clients,
+    Reference,
+    _raise_fd_limit,
+    ball_texts,
+    calls_report,
+    compare_report,
+    deliveries_report,
+)
 
 TARGET_MS = 250.0
 
@@ -157,7 +177,8 @@ def _database_url(configured: str) -> str:
 
 def _servers(count: int, values: dict[str, str], scratch: pathlib.Path, deflate: bool) -> list[Any]:
     """``count`` uvicorn processes, one worker each, on ports of their own: as the Procfile's
-    ``web`` runs (its options; ``--no-deflate`` adds ``--ws-per-message-deflate false``)."""
+    ``web`` runs (its options, ``--ws-per-message-deflate false`` among them; ``--deflate``
+    leaves uvicorn's default compression on)."""
     env = {
         key: value
         for key, value in os.environ.items()
@@ -177,7 +198,7 @@ def _servers(count: int, values: dict[str, str], scratch: pathlib.Path, deflate:
             *(sys.executable, "-m", "uvicorn", "bingo.asgi:application"),
             *("--host", "127.0.0.1", "--port", str(port), "--workers", "1"),
             *("--no-proxy-headers", "--log-level", "warning"),
-            *([] if deflate else ["--ws-per-message-deflate", "false"]),
+            *([] if deflate else ["--ws-per-message-deflate", "false"]),  # the Procfile's
         ]
         log = (scratch / f"uvicorn-{n}.log").open("w")
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -232,7 +253,7 @@ def measure(args: argparse.Namespace, values: dict[str, str], scratch: pathlib.P
         f"{args.players} players set up (users, wallets, one card each, sessions) "
         f"in {time.perf_counter() - began:.0f} s"
     )
-    servers = _servers(args.workers, values, scratch, not args.no_deflate)
+    servers = _servers(args.workers, values, scratch, args.deflate)
     print(
         "server processes (uvicorn, one worker each): "
         + ", ".join(f"pid {s.pid} on :{s.port}" for s in servers)
@@ -255,6 +276,16 @@ def measure(args: argparse.Namespace, values: dict[str, str], scratch: pathlib.P
         connected = clients.connected()
         profilers = [_profile(args.py_spy, server) for server in servers] if args.py_spy else []
         connect_seconds = time.perf_counter() - began
+        raw: Reference | None = None
+        if not args.no_reference:
+            from bingo.draw.selectors import display_state
+            from bingo.live.events import online_game_message
+
+            room_id = Game.objects.values_list("session__room_id", flat=True).get(pk=game_id)
+            texts = ball_texts(
+                display_state(room_id=room_id), args.balls, lambda shown: online_game_message(game_id, shown)
+            )
+            raw = Reference(args.players, args.balls, args.procs, texts, first=None)
 
         commits: dict[int, float] = {}
         returned: dict[int, float] = {}
@@ -271,6 +302,9 @@ def measure(args: argparse.Namespace, values: dict[str, str], scratch: pathlib.P
             calls[position] = (time.perf_counter() - start) * 1000
             if ball is None:
                 raise RuntimeError(f"ball {position} was not drawn (the game ended, or it was early)")
+            if raw is not None:  # half an interval after the real ball: the same machine for both
+                time.sleep(args.interval / 2)
+                raw.ball(position)
         received = clients.received()
         for profiler in profilers:
             profiler.send_signal(signal.SIGINT)  # py-spy writes its samples and ends
@@ -294,7 +328,7 @@ def measure(args: argparse.Namespace, values: dict[str, str], scratch: pathlib.P
     print(f"{args.balls} balls measured after a warm-up ball, one every {args.interval:g} s (next_ball_at)")
     print(
         "websocket compression (permessage-deflate): "
-        + ("off (--no-deflate)" if args.no_deflate else "on, uvicorn's default")
+        + ("on, uvicorn's default (--deflate)" if args.deflate else "off, as the Procfile serves")
     )
     print(
         "load average (1, 5, 15 min): before "
@@ -302,8 +336,42 @@ def measure(args: argparse.Namespace, values: dict[str, str], scratch: pathlib.P
         + ", after "
         + " ".join(f"{v:.1f}" for v in load_after)
     )
-    deliveries_report(received, commits, connected, TARGET_MS)
+    real = deliveries_report(received, commits, connected, TARGET_MS)
     calls_report(commits, returned, calls, "online_ball_draw")
+    if raw is None:
+        return
+    raw_figures = raw.finish()
+    ratios = compare_report(real, raw_figures)
+    from bench.results import record
+
+    record(
+        "online_screens",
+        {
+            **real,
+            "connect_s": round(connect_seconds, 1),
+            "raw_min_ms": raw_figures.get("min_ms"),
+            "raw_p50_ms": raw_figures.get("p50_ms"),
+            "raw_p95_ms": raw_figures.get("p95_ms"),
+            "raw_p99_ms": raw_figures.get("p99_ms"),
+            "raw_lost": raw_figures.get("lost"),
+            "raw_connect_s": round(raw.connect_seconds, 1),
+            **{f"ratio_{key.removesuffix('_ms')}": round(value, 2) for key, value in ratios.items()},
+            "load_before": round(load_before[0], 2),
+            "load_after": round(load_after[0], 2),
+        },
+        setup={
+            "screens": args.players,
+            "balls": args.balls,
+            "interval_s": args.interval,
+            "reference": "websockets.broadcast, interleaved (half an interval after each ball)",
+            "servers": args.workers,
+            "server": "uvicorn processes as the Procfile starts them",
+            "deflate": args.deflate,
+            "client_processes": args.procs,
+            "layer": "RedisChannelLayer",
+            "database": "postgresql",
+        },
+    )
 
 
 def _redis_clean(values: dict[str, str]) -> None:
@@ -326,7 +394,14 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, choices=[1, 2], help="uvicorn processes")
     parser.add_argument("--procs", type=int, default=2, help="client processes sharing the players")
     parser.add_argument("--py-spy", metavar="PATH", help="profile the servers with this py-spy executable")
-    parser.add_argument("--no-deflate", action="store_true", help="uvicorn --ws-per-message-deflate false")
+    parser.add_argument(
+        "--deflate",
+        action="store_true",
+        help="uvicorn's default permessage-deflate (the Procfile turns it off)",
+    )
+    parser.add_argument(
+        "--no-reference", action="store_true", help="skip the raw websockets.broadcast reference"
+    )
     args = parser.parse_args()
     if args.procs % args.workers:
         parser.error("--procs must be a multiple of --workers (each client process talks to one server)")

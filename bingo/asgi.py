@@ -1,7 +1,10 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
 Websocket connections must come from an allowed host (origin validated) and carry the
-session's user; consumers authenticate further and only relay events.
+session's cookie; the consumers that need a user read it themselves (the players' screens
+together, bingo/live/players.py), and only relay events. The outermost layer hands the
+consumers the socket under the app (bingo/live/frames.py), so a message goes to thousands of
+screens as one encoded frame written to each (docs/live.md).
 """
 
 import gc
@@ -33,11 +36,12 @@ class OneThreadASGIHandler(ASGIHandler):
 django.setup(set_prefix=False)
 django_asgi_app = OneThreadASGIHandler()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from bingo.checks import static_manifest_check  # noqa: E402
+from bingo.live.frames import raw_socket_middleware  # noqa: E402
 from bingo.live.routing import websocket_urlpatterns  # noqa: E402
 
 # With debug off and no collectstatic, refuse to start rather than answer every page with 500.
@@ -46,7 +50,9 @@ static_manifest_check()
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": raw_socket_middleware(
+            AllowedHostsOriginValidator(SessionMiddlewareStack(URLRouter(websocket_urlpatterns)))
+        ),
     }
 )
 

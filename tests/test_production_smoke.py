@@ -137,7 +137,7 @@ def server(postgres_and_redis: None, static_root: Path) -> Iterator[str]:
     )
     log_path = static_root.parent / "uvicorn.log"
     # Two workers, as production runs several: each imports the application (and its checks).
-    command = uvicorn(port, "--workers", "2", "--no-proxy-headers")
+    command = uvicorn(port, "--workers", "2", "--no-proxy-headers", "--ws-per-message-deflate", "false")
     with log_path.open("w") as log:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:

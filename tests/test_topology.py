@@ -75,7 +75,7 @@ def asgi_workers(isolated_env: dict[str, str], tmp_path: Path) -> Iterator[list[
     try:
         for n in range(2):
             port = free_port()
-            command = uvicorn(port, "--workers", "1")
+            command = uvicorn(port, "--workers", "1", "--ws-per-message-deflate", "false")
             with (tmp_path / f"asgi-{n}.log").open("w") as log:
                 processes.append(
                     subprocess.Popen(

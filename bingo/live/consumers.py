@@ -41,6 +41,8 @@ import json
 import weakref
 from typing import Any
 
+from channels.auth import get_user
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -49,6 +51,7 @@ from django.utils import translation
 
 from bingo.common.roles import Role, user_roles
 from bingo.draw import selectors as draw_selectors
+from bingo.live.batches import Batched
 from bingo.live.events import (
     BOARD_NOTICE_SECONDS,
     DISPLAY_NOTICE_SECONDS,
@@ -73,6 +76,16 @@ class ListeningConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     sends is dropped unread. Channels' JSON consumer would decode it first, and a frame that
     is not JSON, is nested too deeply to decode or is bytes would raise and end the consumer."""
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its ``close_old_connections`` before every event (the
+        connect, each frame, the disconnect): a trip to the database thread each, which 5,000
+        sockets connecting at once queued there. Our consumers touch the database only through
+        ``database_sync_to_async``, which closes stale connections around each call itself."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
@@ -82,6 +95,12 @@ class ListeningConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 def _board_message(game_id: int) -> dict[str, Any] | None:
     figures = sales_selectors.game_board(game_id=game_id)
     return None if figures is None else figures.as_message()
+
+
+#: The figures sent at connect: one read of a game's board for the boards connecting meanwhile.
+_connect_boards: Batched[int, dict[str, Any] | None] = Batched(
+    lambda game_ids: {game_id: _board_message(game_id) for game_id in game_ids}
+)
 
 
 class PriceBoardConsumer(TopicConsumerMixin, ListeningConsumer):
@@ -97,7 +116,7 @@ class PriceBoardConsumer(TopicConsumerMixin, ListeningConsumer):
         game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         # Subscribe before reading: a sale committed in between is then announced, not lost.
         await self.topic_subscribe(price_board_topic(game_id))
-        message = await database_sync_to_async(_board_message)(game_id)
+        message = await _connect_boards.ask(game_id)  # a read that starts after the subscription
         if message is None:  # no such game: nothing to watch
             await self.topics_unsubscribe()
             await self.close()
@@ -111,6 +130,10 @@ class PriceBoardConsumer(TopicConsumerMixin, ListeningConsumer):
         if self.refresher is not None:
             self.refresher.cancel()
         await self.topics_unsubscribe()
+
+    def topic_relay(self, topic: str, message: dict[str, Any], text: str) -> bool:
+        """The notice is not for the board's page: it reads the figures (``topic_message``)."""
+        return False
 
     async def topic_message(self, topic: str, message: dict[str, Any], text: str) -> None:
         """``board.changed``: sales changed (bingo.live.events.price_board_changed)."""
@@ -213,16 +236,26 @@ class _RoomDisplays:
                     # be older than what it now shows. It reads again rather than go back.
                     self.dirty = True
                 elif display in self.displays:
-                    try:
-                        await display.show(text, unless_shown=True)
-                    except OSError:  # its connection dropped; its disconnect is on the way
-                        self.displays.discard(display)
+                    display.show(text, unless_shown=True)
 
 
 #: The rooms whose displays this process serves, per event loop (each test runs its own).
 _rooms: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, _RoomDisplays]] = (
     weakref.WeakKeyDictionary()
 )
+
+
+def _display_states(room_ids: list[int]) -> dict[int, tuple[dict[str, Any], str] | None]:
+    """The state of each room, and its JSON, for the displays connecting meanwhile."""
+    states = {room_id: _display_state(room_id) for room_id in room_ids}
+    return {
+        room_id: None if state is None else (state, json.dumps(state)) for room_id, state in states.items()
+    }
+
+
+#: The state sent at connect: one read of a room for the displays that connect at about the same
+#: time (a hall's TVs switched on together, or all coming back after a restart).
+_connect_states: Batched[int, tuple[dict[str, Any], str] | None] = Batched(_display_states)
 
 
 def _room_displays(room_id: int) -> _RoomDisplays:
@@ -250,14 +283,17 @@ class DisplayConsumer(TopicConsumerMixin, ListeningConsumer):
             await self.close()
             return
         # Subscribe before reading: a ball committed in between is then announced, not lost.
+        # The read is shared with the displays of the room connecting meanwhile; it starts after
+        # this display subscribed.
         await self.topic_subscribe(room_display_topic(room_id))
-        state = await database_sync_to_async(_display_state)(room_id)
-        if state is None:  # the room is gone
+        read = await _connect_states.ask(room_id)
+        if read is None:  # the room is gone
             await self.topics_unsubscribe()
             await self.close()
             return
         await self.accept()
-        await self.show(json.dumps(state))
+        self.shown = read[1]
+        await self.send(text_data=read[1])
         # Events wait while connect runs, so the first notice finds the display registered. A
         # sale whose notice went out just before the display joined, and the sales after it
         # whose notices were skipped, are covered by one more read, as after a notice.
@@ -274,36 +310,45 @@ class DisplayConsumer(TopicConsumerMixin, ListeningConsumer):
             self.room = None
         await self.topics_unsubscribe()
 
-    async def topic_message(self, topic: str, message: dict[str, Any], text: str) -> None:
+    def topic_relay(self, topic: str, message: dict[str, Any], text: str) -> bool:
         """The room's topic: a state from the draw (bingo.live.events.game_changed), relayed
-        as it is, or a ``display.refresh`` notice after sales or the jackpot (the room's
-        displays read their state)."""
+        as it is (the frame written once for every display of this process), or a
+        ``display.refresh`` notice after sales or the jackpot (the room's displays read their
+        state), which is not sent."""
         if message.get("type") == "display.refresh":
             if self.room is not None:
                 self.room.poke()
-            return
+            return False
         if text == self.shown:  # e.g. published just before it connected, and read then
-            return
+            return False
         self.relayed += 1
         if self.room is not None and self.room.refreshing:
             # A read in progress may have started before this state was built: read once more.
             self.room.dirty = True
         self.shown = text
-        await self.send(text_data=text)  # encoded once for every display of this process
+        return True
+
+    async def topic_message(self, topic: str, message: dict[str, Any], text: str) -> None:
+        """What ``topic_relay`` kept back needs nothing more."""
 
     async def topic_resync(self, topic: str) -> None:
         """A state may have been missed: the room's displays read theirs (once for all)."""
         if self.room is not None:
             self.room.poke()
 
-    async def show(self, text: str, *, unless_shown: bool = False) -> None:
-        """Send the state ``text`` (JSON); with ``unless_shown``, only if it differs from the
-        last one sent (a re-read after a notice often finds nothing new for this display, e.g.
-        another game's sale)."""
+    def topic_dropped(self) -> None:
+        """What waited for this display was dropped, the last state it meant to send perhaps:
+        the read that follows is sent whatever it is."""
+        self.shown = None
+
+    def show(self, text: str, *, unless_shown: bool = False) -> None:
+        """Send the state ``text`` (JSON) after what this display relayed so far; with
+        ``unless_shown``, only if it differs from the last one sent (a re-read after a notice
+        often finds nothing new for this display, e.g. another game's sale)."""
         if unless_shown and text == self.shown:
             return
         self.shown = text
-        await self.send(text_data=text)
+        self.topic_send(text)
 
 
 def _may_follow(user: AbstractBaseUser | AnonymousUser, game_id: int) -> bool:
@@ -322,7 +367,10 @@ class ConsoleConsumer(TopicConsumerMixin, ListeningConsumer):
 
     async def connect(self) -> None:
         game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        if not await database_sync_to_async(_may_follow)(self.scope.get("user", AnonymousUser()), game_id):
+        # The user is read here, not by a middleware for every socket: the displays, the boards
+        # and the players' screens need none (bingo.live.players reads its players together).
+        user = await get_user(self.scope)
+        if not await database_sync_to_async(_may_follow)(user, game_id):
             await self.close()
             return
         self.game_id = game_id

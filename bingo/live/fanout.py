@@ -20,8 +20,12 @@ holds one channel of the channel layer and joins the group of each topic that on
 consumers listens to, once, however many of them do. Redis therefore carries one message per
 topic and server process instead of one per screen (1,000 displays on 2 workers: 2 messages
 per ball, not 1,000), and nothing rides on a channel's capacity per screen. The hub encodes a
-message to JSON once and puts it in each listener's own queue; each consumer sends from its
-queue in a task of its own, so a slow client delays itself only.
+message to JSON and to a websocket frame once, and writes that frame to each listener's socket
+at once (``bingo.live.frames``: the bytes ``websockets.broadcast`` would write, with no
+``websocket.send`` event, middleware or compression per socket). A listener that still has
+something waiting, or whose socket does not take the frame (its write buffer full, an extension
+negotiated, not uvicorn), gets it in its own queue instead, sent in order from a task of its
+own, so a slow client delays itself only.
 
 Nothing shown is ever wrong, and a lost message is caught up from the state:
 
@@ -61,6 +65,8 @@ from typing import Any
 from channels.layers import BaseChannelLayer, get_channel_layer
 from channels_redis.core import RedisChannelLayer
 from django.conf import settings
+
+from bingo.live.frames import SCOPE_KEY, RawSocket, text_frame
 
 logger = logging.getLogger(__name__)
 
@@ -259,13 +265,15 @@ def publish_notice(topic: str, message: dict[str, Any], *, every: float) -> None
 
 
 class _Delivery:
-    """One message for the listeners of one hub, encoded to JSON once, when first needed."""
+    """One message for the listeners of one hub, encoded to JSON once, and to a websocket frame
+    once, when first needed."""
 
-    __slots__ = ("_text", "message")
+    __slots__ = ("_frame", "_text", "message")
 
-    def __init__(self, message: dict[str, Any]) -> None:
+    def __init__(self, message: dict[str, Any], text: str | None = None) -> None:
         self.message = message
-        self._text: str | None = None
+        self._text = text
+        self._frame: bytes | None = None
 
     @property
     def text(self) -> str:
@@ -273,9 +281,21 @@ class _Delivery:
             self._text = json.dumps(self.message)
         return self._text
 
+    @property
+    def frame(self) -> bytes:
+        """The text as the frame written to every socket that takes it as it is (frames.py)."""
+        if self._frame is None:
+            self._frame = text_frame(self.text)
+        return self._frame
 
-#: What a listener's queue holds: a message, or ``None`` for "read your state again".
-_Item = tuple[str, _Delivery | None]
+
+#: A listener's own text sent in order with its topics' messages (``topic_send``).
+SEND_TYPE = "live.send"
+
+#: What a listener's queue holds: (topic, message or ``None`` for "read your state again", and
+#: whether it goes to the client as it is: True, False for ``topic_message``, None when not
+#: decided yet by ``topic_relay``).
+_Item = tuple[str, _Delivery | None, bool | None]
 
 
 class Hub:
@@ -432,10 +452,16 @@ class TopicConsumerMixin:
     to topics: ``await self.topic_subscribe(topic)`` before reading the state it sends at
     connect, and ``await self.topics_unsubscribe()`` in ``disconnect``.
 
-    Each message of a topic comes to ``topic_message`` (by default: sent to the client as the
-    JSON the hub encoded once); when messages may have been missed, ``topic_resync`` is called
-    (by default: the connection is closed with code 4000, and the client, reconnecting, gets
-    the state at connect). Both run in order, from a task of this consumer's own.
+    Each message of a topic is first shown to ``topic_relay`` (synchronously, as it comes, in
+    order): True sends it to the client as it is, False hands it to ``topic_message``. By
+    default a consumer that does not override ``topic_message`` relays everything as it is.
+    A message relayed as it is goes out as the frame the hub encoded once for the process,
+    written straight to the socket (``bingo.live.frames``) when nothing of this consumer's is
+    waiting before it and the socket takes it; else it waits its turn in the consumer's queue,
+    sent from a task of the consumer's own (through ASGI when the socket does not take the
+    frame). When messages may have been missed, ``topic_resync`` is called (by default: the
+    connection is closed with code 4000, and the client, reconnecting, gets the state at
+    connect). ``topic_send(text)`` sends a text of the consumer's own in the same order.
 
     Messages that come before ``connect`` has returned wait for it: nothing is sent before
     the handshake, and what was published while the consumer read its state follows that
@@ -450,9 +476,12 @@ class TopicConsumerMixin:
     #: before the handshake, and a message that came while the consumer read its state
     #: follows that state.
     _topic_connected = False
+    #: The socket under the ASGI app, when the server gives one (``bingo.live.frames``).
+    _topic_socket: RawSocket | None = None
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         await super().websocket_connect(message)  # type: ignore[misc]
+        self._topic_socket = self.scope.get(SCOPE_KEY)  # type: ignore[attr-defined]
         self._topic_connected = True
         self._topic_pump_start()
 
@@ -472,17 +501,28 @@ class TopicConsumerMixin:
             self._topic_pump.cancel()
         self._topic_queue = None
 
+    def topic_relay(self, topic: str, message: dict[str, Any], text: str) -> bool:
+        """Whether this message of ``topic`` goes to the client as it is (``text``, its JSON):
+        by default yes, unless the consumer overrides ``topic_message``. Called once per
+        message, in order, as it comes (or, before ``connect`` has returned, when its turn
+        comes): it must not wait."""
+        return type(self).topic_message is TopicConsumerMixin.topic_message
+
     async def topic_message(self, topic: str, message: dict[str, Any], text: str) -> None:
-        """A message of ``topic``: by default sent as it is (``text``, its JSON)."""
+        """A message of ``topic`` that ``topic_relay`` kept back: by default sent as it is."""
         await self.send(text_data=text)  # type: ignore[attr-defined]
 
     async def topic_resync(self, topic: str) -> None:
         """Messages of ``topic`` may have been missed: by default the client reconnects."""
         await self.close(code=4000)  # type: ignore[attr-defined]
 
-    async def topic_heartbeat(self, text: str) -> None:
-        """The hub is alive and reads its channel: the page hears it (``text``, its JSON)."""
-        await self.send(text_data=text)  # type: ignore[attr-defined]
+    def topic_dropped(self) -> None:
+        """What waited for this client was dropped (it fell ``BACKLOG_LIMIT`` behind); a resync
+        follows. For a consumer that keeps track of what it sent."""
+
+    def topic_send(self, text: str) -> None:
+        """Send ``text`` (JSON) to the client after what this consumer relayed or queued so far."""
+        self._topic_put(SEND_TYPE, _Delivery({}, text))
 
     def _topic_put(self, topic: str, delivery: _Delivery | None) -> None:
         if self._topics is None:
@@ -490,15 +530,43 @@ class TopicConsumerMixin:
         queue = self._topic_queue
         if queue is None:
             queue = self._topic_queue = deque()
+        as_is: bool | None
+        if delivery is None:
+            as_is = None
+        elif topic in (HEARTBEAT_TYPE, SEND_TYPE):
+            as_is = True
+        elif self._topic_connected:
+            try:
+                as_is = self.topic_relay(topic, delivery.message, delivery.text)
+            except Exception:  # one listener's fault must not stop the hub's round
+                logger.exception("relaying a message of %s failed", topic)
+                return
+        else:
+            as_is = None  # decided when its turn comes, after connect has returned
+        idle = not queue and (self._topic_pump is None or self._topic_pump.done())
+        if as_is and idle and self._topic_connected and self._topic_write(delivery):  # type: ignore[arg-type]
+            return  # the common case: written to the socket at once, the frame shared
         if len(queue) >= BACKLOG_LIMIT:
             # A client this far behind is stalled: what it waits for is dropped, it resyncs.
             queue.clear()
-            queue.append((topic, None))
+            queue.append((topic, None, None))
+            self.topic_dropped()
         if topic == HEARTBEAT_TYPE and any(item[0] == HEARTBEAT_TYPE for item in queue):
             return  # one heartbeat waiting says it all
-        if delivery is not None or not queue or queue[-1] != (topic, None):
-            queue.append((topic, delivery))
+        if delivery is not None or not queue or queue[-1][:2] != (topic, None):
+            queue.append((topic, delivery, as_is))
         self._topic_pump_start()
+
+    def _topic_write(self, delivery: _Delivery) -> bool:
+        """Write the message's shared frame to the socket now, if it takes it as it is."""
+        raw = self._topic_socket
+        if raw is None:
+            return False
+        try:
+            return raw.write(delivery.frame)
+        except Exception:  # the ASGI way then, which knows what to do with a broken socket
+            logger.exception("writing to a websocket's transport failed")
+            return False
 
     def _topic_pump_start(self) -> None:
         if not self._topic_connected or not self._topic_queue:
@@ -509,14 +577,17 @@ class TopicConsumerMixin:
     async def _topic_drain(self) -> None:
         queue = self._topic_queue
         while queue:
-            topic, delivery = queue.popleft()
+            topic, delivery, as_is = queue.popleft()
             try:
                 if delivery is None:
                     await self.topic_resync(topic)
-                elif topic == HEARTBEAT_TYPE:
-                    await self.topic_heartbeat(delivery.text)
-                else:
+                    continue
+                if as_is is None:
+                    as_is = self.topic_relay(topic, delivery.message, delivery.text)
+                if not as_is:
                     await self.topic_message(topic, delivery.message, delivery.text)
+                elif not self._topic_write(delivery):
+                    await self.send(text_data=delivery.text)  # type: ignore[attr-defined]
             except OSError:  # the connection dropped; its disconnect is on the way
                 return
             except Exception:

@@ -79,7 +79,10 @@ def asgi_served(transactional_db: None) -> Iterator[tuple[str, asyncio.AbstractE
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(application, lifespan="off", log_level="warning"))
+    # As production serves it (Procfile): websockets uncompressed, so the live screens here take
+    # the frame-per-message path (bingo/live/frames.py) that they take there.
+    config = uvicorn.Config(application, lifespan="off", log_level="warning", ws_per_message_deflate=False)
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="uvicorn", daemon=True)
     thread.start()
     deadline = time.monotonic() + 15

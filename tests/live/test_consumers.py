@@ -9,6 +9,7 @@ REDIS_URL set, the in-memory layer without. ``transactional_db``: the broadcast 
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -100,6 +101,39 @@ def test_a_display_that_reconnects_shows_the_current_state(hall: Console) -> Non
         return state
 
     assert run(scenario)["game"]["balls"] == [7, 8]
+
+
+def test_displays_connecting_together_share_the_read_of_their_rooms_state(
+    hall: Console, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """30 displays of a room switched on at once: the state each gets at connect comes from one
+    or two reads of the room (each read starts after the displays it serves subscribed), not
+    one per display; every display gets the current state."""
+    game = hall.drawing()
+    hall.key(game, 7, 8)
+    reads: list[int] = []
+    build = draw_selectors.display_state
+
+    def counted(*, room_id: int) -> dict[str, Any]:
+        reads.append(room_id)
+        return build(room_id=room_id)
+
+    monkeypatch.setattr(draw_selectors, "display_state", counted)
+
+    async def scenario() -> tuple[list[dict[str, Any]], int]:
+        displays = [Socket(display_path(hall)) for _ in range(30)]
+        answers = await asyncio.gather(*(display.connect() for display in displays))
+        assert {answer["type"] for answer in answers} == {"websocket.accept"}
+        states = [await display.message() for display in displays]
+        at_connect = len(reads)  # before the read each connect schedules a moment later
+        for display in displays:
+            await display.close()
+        return states, at_connect
+
+    states, at_connect = run(scenario)
+
+    assert [state["game"]["balls"] for state in states] == [[7, 8]] * 30
+    assert 1 <= at_connect <= 2
 
 
 def test_a_display_hears_only_its_own_room(hall: Console) -> None:

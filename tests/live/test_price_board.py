@@ -40,6 +40,38 @@ def praia() -> Desk:
     return Desk()
 
 
+def test_boards_connecting_together_share_the_read_of_their_figures(
+    praia: Desk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """20 boards of a game opened at once get the current figures from one or two reads (each
+    read starts after the boards it serves subscribed), not one read each."""
+    praia.sell(praia.selling, 2)
+    game = praia.selling
+    reads: list[int] = []
+    read = consumers._board_message
+
+    def counted(game_id: int) -> dict[str, Any] | None:
+        reads.append(game_id)
+        return read(game_id)
+
+    monkeypatch.setattr(consumers, "_board_message", counted)
+
+    async def scenario() -> tuple[list[dict[str, Any]], int]:
+        boards = [Board(game.pk) for _ in range(20)]
+        answers = await asyncio.gather(*(board.connect() for board in boards))
+        assert {answer["type"] for answer in answers} == {"websocket.accept"}
+        figures = [await board.figures() for board in boards]
+        at_connect = len(reads)  # before the trailing read each connect schedules
+        for board in boards:
+            await board.close()
+        return figures, at_connect
+
+    figures, at_connect = run(scenario)
+
+    assert [f["cards_sold"] for f in figures] == [2] * 20
+    assert 1 <= at_connect <= 2
+
+
 def test_a_board_gets_the_figures_on_connect_and_after_each_sale(praia: Desk) -> None:
     praia.sell(praia.selling, 2)
     game = praia.selling

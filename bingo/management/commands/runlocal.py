@@ -116,6 +116,10 @@ def asgi_server_command(host: str, port: int) -> list[str]:
         # The client's address is the socket's unless BINGO_TRUSTED_PROXIES says otherwise
         # (bingo/common/clients.py); uvicorn would otherwise take it from X-Forwarded-For.
         "--no-proxy-headers",
+        # The live screens' messages go out as one frame encoded once for every socket, which
+        # a compressed socket cannot take (docs/live.md).
+        "--ws-per-message-deflate",
+        "false",
     ]
 
 
