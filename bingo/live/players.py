@@ -41,6 +41,7 @@ from django.contrib.auth import (
     load_backend,
 )
 from django.contrib.auth.backends import ModelBackend
+from django.contrib.sessions.backends import db as db_sessions
 from django.core.exceptions import ValidationError
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
@@ -71,13 +72,13 @@ def _online_game_places(game_ids: set[int]) -> dict[int, tuple[int, int]]:
 
 
 def _sessions(keys: set[str]) -> dict[str, dict[str, Any]]:
-    """The data of each unexpired session of ``keys`` (one query with the database engine)."""
+    """The data of each unexpired session of ``keys`` (one query with a database engine)."""
     engine = import_module(settings.SESSION_ENGINE)
     store = engine.SessionStore
-    model = getattr(store, "get_model_class", None)
-    if model is None or settings.SESSION_ENGINE != "django.contrib.sessions.backends.db":
+    if not issubclass(store, db_sessions.SessionStore):
         return {key: dict(store(key).load()) for key in keys}  # each engine reads its own way
-    rows = model().objects.filter(session_key__in=keys, expire_date__gt=timezone.now())
+    # Django's database sessions, or a store built on them (bingo.common.sessions): one query.
+    rows = store.get_model_class().objects.filter(session_key__in=keys, expire_date__gt=timezone.now())
     decoder = store()
     return {row.session_key: decoder.decode(row.session_data) for row in rows}
 
