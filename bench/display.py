@@ -492,6 +492,16 @@ def deliveries_report(
         f"first to last screen of one ball: median {statistics.median(spread):.1f} ms, "
         f"max {max(spread):.1f} ms"
     )
+    per_ball_p95 = {
+        count: _percentile(sorted((at - commits[count]) * 1000 for at in ats), 0.95)
+        for count, ats in per_ball.items()
+    }
+    slowest = sorted(per_ball_p95, key=per_ball_p95.__getitem__, reverse=True)[:3]
+    print(
+        "slowest balls (P95 of each): "
+        + ", ".join(f"ball {count} {per_ball_p95[count]:.0f} ms" for count in slowest)
+        + f"; the median ball's P95 {statistics.median(per_ball_p95.values()):.0f} ms"
+    )
     return {
         "min_ms": round(latencies[0], 1),
         "p50_ms": round(statistics.median(latencies), 1),
