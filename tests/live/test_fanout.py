@@ -321,6 +321,10 @@ def test_a_display_that_missed_a_ball_reads_its_state_and_shows_every_ball(
     their state again."""
     hall = Console()
     game = hall.drawing(mode=DrawMode.ELECTRONIC)
+    # What setting the game up published (the sales' notices) is sent before the display
+    # subscribes: the second message it hears is ball 2's (with Redis a notice still on its way
+    # could come second, after ball 1's, and ball 1's state would be the one dropped).
+    fanout.flush()
     topic = events.room_display_topic(hall.room.pk)
     real = fanout.Hub.deliver
     states: list[int] = []
