@@ -134,6 +134,17 @@ else:
     # With the pool: a connection is checked as it is handed out (one round trip), so one the
     # server dropped (a restart) is replaced, not given to a request.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # Parameters sent apart from the statement (psycopg's server-side binding), so a statement a
+    # connection runs again and again is prepared once and planned from then on by its name
+    # (psycopg prepares after 5 runs): the purchase's and the sale's statements cost PostgreSQL
+    # their parse and plan once per pooled connection, not per request (issue 23).
+    DATABASES["default"]["OPTIONS"]["server_side_binding"] = env.bool(
+        "DATABASE_SERVER_SIDE_BINDING", default=True
+    )
+    # Runs of a statement before a connection prepares it (Django's default: never). 0: never,
+    # as behind a PgBouncer older than 1.21 in transaction mode (docs/deploy.md).
+    _prepare_threshold = env.int("DATABASE_PREPARE_THRESHOLD", default=5)
+    DATABASES["default"]["OPTIONS"]["prepare_threshold"] = _prepare_threshold or None
     # Behind PgBouncer in transaction mode a server-side cursor cannot outlive its transaction.
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env.bool(
         "DATABASE_DISABLE_SERVER_SIDE_CURSORS", default=False
@@ -292,6 +303,10 @@ if BINGO_TRUSTED_PROXIES < 0:
 # each test's rollback forgets them. The address is the client's (BINGO_TRUSTED_PROXIES).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out login before any check
+    # ModelBackend, reading a request's user with their roles and player (bingo/players/backends.py).
+    "bingo.players.backends.UserBackend",
+    # Only for the sessions it logged in before: they stay logged in (it logs no one in now,
+    # UserBackend does; a refused login is tried by both).
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = 5

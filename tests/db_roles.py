@@ -137,4 +137,5 @@ def as_table_owner() -> Iterator[None]:
         yield
     finally:
         with connection.cursor() as cursor:
-            cursor.execute("SET ROLE %s", [role.name])
+            # Composed here: a utility statement takes no bound parameter (server-side binding).
+            cursor.execute(connection.ops.compose_sql("SET ROLE %s", [role.name]))

@@ -1,14 +1,16 @@
 """The ASGI application (bingo/asgi.py) as uvicorn runs it: pages, static files, websockets.
 
-The communicators are driven through ``async_to_sync`` from the test's thread, so the views
-(run by Django with ``sync_to_async``) come back to this thread and share its database
-connection. ``transactional_db``: Django's ASGI handler closes stale connections at the end of
-each request, which would break the rollback-only transaction of the plain ``db`` fixture.
+The communicators are driven through ``async_to_sync`` from the test's thread; the views run on
+a thread of the handler's own (bingo/asgi.py), with a database connection of its own, so the
+tests commit what the requests must see: ``transactional_db`` (Django's ASGI handler also closes
+stale connections at the end of each request, which would break the rollback-only transaction
+of the plain ``db`` fixture).
 """
 
 from __future__ import annotations
 
 import re
+import threading
 import warnings
 from http.cookies import SimpleCookie
 from typing import Any
@@ -153,3 +155,34 @@ def test_websocket_from_an_allowed_origin_gets_past_the_origin_check() -> None:
     # URL router and fails there: proof that the rejection above is the origin's doing.
     with pytest.raises(ValueError, match="No route found"):
         websocket_connect("/ws/any/", headers=[(b"origin", b"http://127.0.0.1:8000")])
+
+
+def test_each_request_runs_on_one_thread_an_earlier_request_used() -> None:
+    """The request's synchronous parts (its start, the middleware and view, its end) run on
+    one thread, where its database connection lives; the next request takes that thread again
+    rather than starting one of its own (bingo/asgi.py, issue 23)."""
+    from django.core.signals import request_finished, request_started
+
+    from bingo.asgi import django_asgi_app
+
+    seen: list[tuple[str, int]] = []
+
+    def started(**_: Any) -> None:
+        seen.append(("started", threading.get_ident()))
+
+    def finished(**_: Any) -> None:
+        seen.append(("finished", threading.get_ident()))
+
+    request_started.connect(started)
+    request_finished.connect(finished)
+    try:
+        for _ in range(3):
+            assert http("GET", "/entrar/")["status"] == 200
+    finally:
+        request_started.disconnect(started)
+        request_finished.disconnect(finished)
+    assert [kind for kind, _ in seen] == ["started", "finished"] * 3
+    threads = {ident for _, ident in seen}
+    assert len(threads) == 1, seen
+    assert threads != {threading.get_ident()}  # not the test's own thread: one of the handler's
+    assert 1 <= len(django_asgi_app._idle) <= django_asgi_app.IDLE_KEPT

@@ -95,7 +95,11 @@ def _session_user(session: dict[str, Any], users: dict[Any, Any]) -> Any:
     if backend_path not in settings.AUTHENTICATION_BACKENDS:
         return None
     backend = load_backend(backend_path)
-    if isinstance(backend, ModelBackend) and type(backend).get_user is ModelBackend.get_user:
+    # Django's ModelBackend, or one that reads the same user with more (bingo/players/backends.py,
+    # ``reads_as_model_backend``): the batch's read stands for it.
+    if isinstance(backend, ModelBackend) and (
+        type(backend).get_user is ModelBackend.get_user or getattr(backend, "reads_as_model_backend", False)
+    ):
         user = users.get(user_id)
         user = user if user is not None and backend.user_can_authenticate(user) else None
     else:

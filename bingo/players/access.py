@@ -52,7 +52,7 @@ def request_player(request: HttpRequest | Request, *, likely: bool = False) -> P
         return None  # nothing read, nothing kept: DRF may authenticate the request later
     if not hasattr(http, _PLAYER_ATTR):
         player = None
-        if likely and not user_roles_known(user):
+        if (likely and not user_roles_known(user)) or selectors.player_read_with_user(user=user):
             player, _roles = selectors.player_and_roles_get(user=user)
         elif Role.PLAYER in user_roles(user):
             try:

@@ -217,7 +217,7 @@ class RegisterView(APIView):
             adult_confirmed=data["adult_confirmed"],
             hall=hall,
         )
-        login(request._request, player.user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request._request, player.user, backend="bingo.players.backends.UserBackend")
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
 

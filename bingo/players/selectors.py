@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import connection
@@ -13,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from bingo.common import rows
 from bingo.common.clock import hall_day_start
-from bingo.common.roles import Role, role_flags, user_roles_remember, user_roles_remember_set
+from bingo.common.roles import Role, role_flags, user_roles, user_roles_remember, user_roles_remember_set
 from bingo.engine.screen import card_label
 from bingo.models import Game, GameState, Player, PrizeKind, Sale, WalletEntry
 from halls.models import Hall
@@ -60,7 +62,10 @@ def player_and_roles_get(*, user: AbstractBaseUser) -> tuple[Player | None, froz
     """The roles ``user`` holds (kept on ``user`` for the request, as ``user_roles`` keeps them)
     and the player they are, hall joined (None for anyone else, or for a user given the player
     role by hand who never registered), in one query: the request's player and roles are read
-    once, by whichever of the middleware and the view asks first."""
+    once, by whichever of the middleware and the view asks first, or with the user
+    (``user_session_get``)."""
+    if hasattr(user, _PLAYER_READ_ATTR):
+        return getattr(user, _PLAYER_READ_ATTR), user_roles(user)
     if connection.vendor == "postgresql":
         return _player_and_roles_sql(user)
     row = User.objects.filter(pk=user.pk).select_related("player__hall").annotate(**role_flags()).first()
@@ -85,18 +90,66 @@ SELECT ARRAY(SELECT g.name FROM auth_group g JOIN auth_user_groups ug ON ug.grou
 """  # noqa: S608 - the models' column names, no input
 
 
-def _player_and_roles_sql(user: AbstractBaseUser) -> tuple[Player | None, frozenset[Role]]:
+#: Where ``user_session_get`` keeps, on the user it read, the player they are (None: not one).
+_PLAYER_READ_ATTR = "_bingo_player_read"
+
+# The logged-in user of a request, read from the session's user id (bingo.players.backends):
+# the user, their roles and the player they are, hall joined, in one statement.
+_USER_PLAYER_AND_ROLES = f"""
+SELECT {rows.columns(User, "u")},
+       ARRAY(SELECT g.name FROM auth_group g JOIN auth_user_groups ug ON ug.group_id = g.id
+              WHERE ug.user_id = u.id AND g.name = ANY(%(roles)s)),
+       {rows.columns(Player, "p")}, {rows.columns(Hall, "h")}
+  FROM auth_user u
+  LEFT JOIN bingo_player p ON p.user_id = u.id
+  LEFT JOIN halls_hall h ON h.id = p.hall_id
+ WHERE u.id = %(user)s
+"""  # noqa: S608 - the models' column names, no input
+
+
+def user_session_get(*, user_id: int) -> User | None:
+    """The user ``user_id`` (None: gone), read on PostgreSQL with their roles (kept as
+    ``user_roles`` keeps them) and the player they are, hall joined (kept for
+    ``player_and_roles_get``), in one statement: what every logged-in request reads first."""
     with connection.cursor() as cursor:
-        cursor.execute(_PLAYER_AND_ROLES, {"user": user.pk, "roles": list(Role.values)})
+        cursor.execute(_USER_PLAYER_AND_ROLES, {"user": user_id, "roles": list(Role.values)})
         row = cursor.fetchone()
+    if row is None:
+        return None
+    user_width = rows.width(User)
+    user = rows.instance(User, row[:user_width])
+    assert user is not None
+    _player_and_roles_keep(user, row[user_width:])
+    return user
+
+
+def player_read_with_user(*, user: AbstractBaseUser) -> bool:
+    """Whether ``user`` was read with the player they are (``user_session_get``)."""
+    return hasattr(user, _PLAYER_READ_ATTR)
+
+
+def _player_and_roles_keep(
+    user: AbstractBaseUser, row: Sequence[Any]
+) -> tuple[Player | None, frozenset[Role]]:
+    """Keep on ``user`` the roles and the player of ``row`` (the roles' array, the player's and
+    the hall's columns) and return them."""
     roles = frozenset(Role(name) for name in row[0])
     user_roles_remember_set(user, roles)
     player = rows.instance(Player, row[1 : 1 + rows.width(Player)])
     if player is None or Role.PLAYER not in roles:
-        return None, roles
-    player.user = user  # type: ignore[assignment]
-    player.hall = rows.instance(Hall, row[1 + rows.width(Player) :])  # type: ignore[assignment]
+        player = None
+    else:
+        player.user = user  # type: ignore[assignment]
+        player.hall = rows.instance(Hall, row[1 + rows.width(Player) :])  # type: ignore[assignment]
+    setattr(user, _PLAYER_READ_ATTR, player)
     return player, roles
+
+
+def _player_and_roles_sql(user: AbstractBaseUser) -> tuple[Player | None, frozenset[Role]]:
+    with connection.cursor() as cursor:
+        cursor.execute(_PLAYER_AND_ROLES, {"user": user.pk, "roles": list(Role.values)})
+        row = cursor.fetchone()
+    return _player_and_roles_keep(user, row)
 
 
 def wallet_staff_hall_list(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Hall]:

@@ -158,10 +158,10 @@ INSERT INTO bingo_walletentry (player_id, seq, kind, amount, balance_after, sale
                                refund_id, recorded_by_id, reference, key, created_at)
 SELECT %(player)s, COALESCE(last.seq, 0) + 1, 'purchase', -%(amount)s,
        COALESCE(last.balance_after, 0) - %(amount)s, nextval(pg_get_serial_sequence('bingo_sale', 'id')),
-       NULL, NULL, NULL, '', %(key)s, %(created)s
+       NULL, NULL, NULL, '', %(key)s::varchar, %(created)s
   FROM (SELECT 1) AS one LEFT JOIN last ON TRUE
  WHERE COALESCE(last.balance_after, 0) >= %(amount)s
-   AND NOT EXISTS (SELECT 1 FROM bingo_walletentry WHERE player_id = %(player)s AND key = %(key)s)
+   AND NOT EXISTS (SELECT 1 FROM bingo_walletentry WHERE player_id = %(player)s AND key = %(key)s::varchar)
    {guards}
 RETURNING id, seq, balance_after, sale_id, created_at
 """

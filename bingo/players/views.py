@@ -74,7 +74,7 @@ def register(request: HttpRequest) -> HttpResponse:
             except ValidationError as exc:
                 add_service_errors(form, exc, aliases={"password": "password1"})
             else:
-                login(request, player.user, backend="django.contrib.auth.backends.ModelBackend")
+                login(request, player.user, backend="bingo.players.backends.UserBackend")
                 messages.success(request, _("Welcome! Your player account is ready."))
                 return redirect(Role.PLAYER.dashboard_url_name)
         throttle.not_made()
