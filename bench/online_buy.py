@@ -26,6 +26,11 @@ throughput as a share of the desk's; kept in bench/results.json (``bench.results
 Goals (issue 23): at 32 players at least 250 purchases/s with P95 under 150 ms; at 8, P95 under
 50 ms. The load average is printed before the first load: measure on a quiet machine.
 
+Then, for reference and not the production path, ``online_buy`` in this process one purchase
+at a time, and how long each holds its game's series row (from the allocating statement's start
+to the commit's end): purchases of one game queue on that row (R36), so one game sells at most
+about 1 / that a second, whatever the workers (docs/deploy.md, «Capacity»).
+
 Checked after each load, on the database: every request answered 201; the game's online sales
 cover cards 1..N of the series with no card sold twice and none skipped (R36); each purchase is
 one sale and one wallet debit with its key, of the sale's amount; the wallets' balances plus the
@@ -432,20 +437,42 @@ def check_desk(game: Game, expected: int) -> str:
     return f"checked: {len(sales)} desk sales, cards 1..{following - 1} each sold once (R36)"
 
 
-def reference(game: Game, username: str, count: int) -> None:
+def reference(game: Game, username: str, count: int, figures: dict[str, Any]) -> None:
     """For reference only (not the production path): ``online_buy`` called in this process,
     one purchase at a time, no HTTP, no server: what the service costs without the web layer."""
     player = Player.objects.get(user__username=username)
-    times = []
-    for n in range(count):
-        start = time.perf_counter()
-        online_services.online_buy(player=player, game=game, quantity=1 + n % 3, key=f"ref-{n}")
-        times.append((time.perf_counter() - start) * 1000)
+    times, held = [], []
+    locked: list[float] = []
+
+    def series_lock(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any) -> Any:
+        if "UPDATE cards_series" in sql:
+            locked.append(time.perf_counter())  # the statement that locks the series row starts
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(series_lock):
+        for n in range(count):
+            locked.clear()
+            start = time.perf_counter()
+            online_services.online_buy(player=player, game=game, quantity=1 + n % 3, key=f"ref-{n}")
+            end = time.perf_counter()
+            times.append((end - start) * 1000)
+            assert len(locked) == 1, "one statement locks the series"
+            held.append((end - locked[0]) * 1000)
     print(
         f"reference, NOT the production path: online_buy in-process, 1 player, {count} purchases one "
         f"at a time: min {min(times):.1f} ms, median {statistics.median(times):.1f} ms, "
         f"P95 {percentile(times, 95):.1f} ms"
     )
+    # Every purchase of a game queues on its series row (R36: the next cards, in number order),
+    # from the allocating statement to the commit: one game sells at most 1 / that a second.
+    ceiling = 1000 / statistics.median(held)
+    print(
+        f"series row held per purchase (the allocating statement's start to the commit's end): "
+        f"min {min(held):.2f} ms, median {statistics.median(held):.2f} ms, P95 {percentile(held, 95):.2f} ms; "
+        f"one game's ceiling about {ceiling:.0f} purchases/s"
+    )
+    figures["series_lock_ms"] = round(statistics.median(held), 3)
+    figures["game_ceiling_per_s"] = round(ceiling)
 
 
 def measured(latencies: list[float], errors: list[str], elapsed: float, what: str) -> tuple[float, float]:
@@ -580,7 +607,7 @@ def main() -> None:
                 print("  " + check_desk(desk_game, sold))
             for browser in players + cashiers:
                 browser.client.close()
-            reference(game, names[0], args.reference)
+            reference(game, names[0], args.reference, figures)
             print("  " + check(game, deposit * most, bought + args.reference))
             record(
                 "online_buy",

@@ -295,6 +295,16 @@ class MoneyField(DecimalTextField):
         super().__init__(**kwargs)
 
 
+def money_text(amount: Decimal) -> str:
+    """``amount`` as ``MoneyField`` writes it in a response ("25.00"), without a serializer: for
+    the hot paths' answers (bingo/online/api.py PurchaseView), where building a serializer's
+    fields cost more than the rest of the view (issue 23)."""
+    return f"{amount.quantize(_CENT):f}"
+
+
+_CENT = Decimal("0.01")
+
+
 class IdField(serializers.IntegerField):
     """The id of a row (a bigint primary key), 1 to 2**63 - 1: a bigger number names no row and is
     refused on the field, before any query (SQLite could not even bind it)."""

@@ -58,3 +58,13 @@ def test_a_negative_amount_where_none_may_be_is_refused_on_its_bound() -> None:
 def test_a_number_is_not_text() -> None:
     with pytest.raises(serializers.ValidationError):
         FIELDS["price"].run_validation(25)
+
+
+@pytest.mark.parametrize(
+    "amount", ["0", "0.00", "20", "20.0", "20.00", "-464.00", "1000000.5", "0.005", "0.015"]
+)
+def test_money_text_writes_an_amount_as_money_field_does(amount: str) -> None:
+    """The purchase's answer (bingo/online/api.py) writes money without a serializer."""
+    from bingo.common.api import MoneyField, money_text
+
+    assert money_text(Decimal(amount)) == MoneyField(max_digits=14).to_representation(Decimal(amount))
