@@ -468,7 +468,8 @@ def reference(game: Game, username: str, count: int, figures: dict[str, Any]) ->
     ceiling = 1000 / statistics.median(held)
     print(
         f"series row held per purchase (the allocating statement's start to the commit's end): "
-        f"min {min(held):.2f} ms, median {statistics.median(held):.2f} ms, P95 {percentile(held, 95):.2f} ms; "
+        f"min {min(held):.2f} ms, median {statistics.median(held):.2f} ms, "
+        f"P95 {percentile(held, 95):.2f} ms; "
         f"one game's ceiling about {ceiling:.0f} purchases/s"
     )
     figures["series_lock_ms"] = round(statistics.median(held), 3)
