@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from bingo.common.roles import Role
-from bingo.engine import Variant, generate_card_set
+from bingo.engine import ALGORITHM_CARDS, Variant, generate_card_set
 from cards import selectors, services
 from cards.models import CardSet, CardSetCells, Series
 from halls.models import Hall, StaffMembership
@@ -26,7 +26,7 @@ HAS_PRINT_SERVICES = importlib.util.find_spec("cards.printing.services") is not 
 
 @pytest.fixture
 def card_set(db):
-    return services.card_set_request(variant="90", size=90, seed=SEED, algorithm="cards/1", user=None)
+    return services.card_set_request(variant="90", size=90, seed=SEED, algorithm=ALGORITHM_CARDS, user=None)
 
 
 @pytest.fixture
@@ -279,7 +279,7 @@ def test_unknown_card_set_is_404(client_as, db):
 def test_one_card_is_its_grid_with_null_blanks(client_as, card_set):
     response = client_as(Role.INSPECTOR).get(reverse("api:card-set-card", args=[card_set.pk, 7]))
     assert response.status_code == 200
-    expected = generate_card_set(Variant.B90, 90, SEED, algorithm="cards/1").card(7)
+    expected = generate_card_set(Variant.B90, 90, SEED, algorithm=ALGORITHM_CARDS).card(7)
     assert response.json() == {"number": 7, "grid": expected}
     assert all(row.count(None) == 4 for row in response.json()["grid"])
 
@@ -303,7 +303,7 @@ def test_all_cards_stream_as_json_lines(client_as, card_set):
     assert response.status_code == 200
     assert response["Content-Type"] == "application/x-ndjson"
     cards = jsonl(response)
-    generated = generate_card_set(Variant.B90, 90, SEED, algorithm="cards/1")
+    generated = generate_card_set(Variant.B90, 90, SEED, algorithm=ALGORITHM_CARDS)
     assert [c["number"] for c in cards] == list(range(1, 91))
     assert all(c["grid"] == generated.card(c["number"]) for c in cards)
 
