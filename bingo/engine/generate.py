@@ -5,10 +5,10 @@ from the record and compare fingerprints. With no seed, one is drawn from ``secr
 recorded in the result.
 
 What an algorithm gives for a seed never changes: a faster or different generator gets a new
-name, and the old names keep regenerating the sets recorded with them. ``cards/2`` (issue 23)
-takes the ``cards/1`` steps, fed by AES-256-CTR instead of SHAKE-256 and, on 80/75/30-ball
-cards, drawing each order inside a column from one 32-bit value instead of sorting 64-bit keys
-(``bingo.engine.gengrid``); for 90-ball cards only the stream differs.
+name, and the old names keep regenerating the sets recorded with them. New sets of plain cards
+use ``cards/2`` (issue 23): the ``cards/1`` steps, fed by AES-256-CTR instead of SHAKE-256 and,
+on 80/75/30-ball cards, drawing each order inside a column from one 32-bit value instead of
+sorting 64-bit keys (``bingo.engine.gengrid``); for 90-ball cards only the stream differs.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ ALGORITHM_CARDS_1 = "cards/1"
 #: Independent cards (every variant) from AES-256-CTR and 32-bit order draws (issue 23).
 ALGORITHM_CARDS_2 = "cards/2"
 #: What new sets of independent cards use.
-ALGORITHM_CARDS = ALGORITHM_CARDS_1
+ALGORITHM_CARDS = ALGORITHM_CARDS_2
 #: 90-ball strips of six cards holding 1-90 exactly once each.
 ALGORITHM_STRIPS = "strips/1"
 ALGORITHMS = (ALGORITHM_CARDS_1, ALGORITHM_CARDS_2, ALGORITHM_STRIPS)

@@ -11,6 +11,7 @@ from django.utils import translation
 from bingo.engine import (
     ALGORITHM_CARDS,
     ALGORITHM_CARDS_1,
+    ALGORITHM_CARDS_2,
     ALGORITHM_STRIPS,
     Variant,
     fingerprint,
@@ -100,6 +101,20 @@ def test_regenerate_and_compare_matches_an_untouched_set():
     assert comparison.matches
     assert comparison.differing_cards == ()
     assert comparison.regenerated_fingerprint == card_set.fingerprint
+
+
+@pytest.mark.parametrize(("variant", "size"), [("90", 180), ("80", 120), ("75", 1680), ("30", 150)])
+def test_a_set_recorded_as_cards_1_still_regenerates_as_cards_1(variant, size):
+    """Sets made before cards/2 (issue 23) keep their algorithm and its cards; the same seed under
+    cards/2, what new sets use, is another set and may be stored beside it."""
+    old = make_set(variant, size, seed=5, algorithm=ALGORITHM_CARDS_1)
+    new = make_set(variant, size, seed=5)
+    assert (old.algorithm, new.algorithm) == (ALGORITHM_CARDS_1, ALGORITHM_CARDS_2)
+    assert old.fingerprint == generate_card_set(Variant(variant), size, 5, algorithm="cards/1").fingerprint
+    assert new.fingerprint == generate_card_set(Variant(variant), size, 5, algorithm="cards/2").fingerprint
+    assert old.fingerprint != new.fingerprint
+    for card_set in (old, new):
+        assert services.card_set_regenerate_compare(card_set=CardSet.objects.get(pk=card_set.pk)).matches
 
 
 def test_regenerate_and_compare_catches_a_changed_card():

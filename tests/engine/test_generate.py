@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bingo.engine import (
+    ALGORITHM_CARDS,
     ALGORITHM_CARDS_1,
     ALGORITHM_CARDS_2,
     ALGORITHM_STRIPS,
@@ -15,6 +16,7 @@ from bingo.engine import (
     SERIES_SIZES,
     GenerationError,
     Variant,
+    algorithm_for,
     capacity,
     generate_card_set,
     verify_cards,
@@ -152,8 +154,14 @@ def test_size_and_algorithm_are_part_of_the_inputs():
         assert not np.array_equal(one.cells, two.cells), variant
 
 
-def test_cards_1_and_cards_2_are_both_known():
+def test_new_sets_use_cards_2_and_cards_1_stays_known():
+    """New sets of plain cards use cards/2 (issue 23); sets recorded as cards/1 still regenerate."""
+    assert ALGORITHM_CARDS == ALGORITHM_CARDS_2 == "cards/2"
     assert ALGORITHMS == ("cards/1", "cards/2", "strips/1")
+    assert algorithm_for(strips=False) == "cards/2"
+    assert algorithm_for(strips=True) == "strips/1"
+    assert generate_card_set(Variant.B75, 30, seed=1).algorithm == "cards/2"
+    assert generate_card_set(Variant.B75, 30, seed=1, algorithm="cards/1").algorithm == "cards/1"
 
 
 # Pinned outputs of algorithms "cards/1", "cards/2" and "strips/1". An inspector regenerates sets from their
