@@ -27,6 +27,11 @@ how its keys compare in pairs rather than sorting 256 rows of keys per column pe
 of the generator as it was (tests/engine/gengrid_a604ef3.py) holds it to the same cards.
 What is left at a million cards is mostly SHAKE-256 itself: the search reads 48 kB of key
 stream per card it re-orders, 4.9 GB for its 100,000 evaluations.
+
+``cards/2`` (``version=2``, issue 23) takes the same steps on an AES-256-CTR stream with one
+32-bit draw per order (``_order_draws``; 5 kB a card the search takes), redraws at random only
+lines whose space has room for all of them to differ, and stops the search at the lower bound:
+a million 75-ball cards in under 4 s instead of over 20, as few repeated lines or fewer.
 """
 
 from __future__ import annotations
