@@ -3,15 +3,19 @@
 100,000 cards to JSON, the whole process as a user runs it. Prints the minimum, median and P95
 of several runs (after a warm-up) in milliseconds, and keeps them in bench/results.json.
 
-* A million 75-ball cards (seed 5) are checked against the fingerprint the generator gave
-  before it was made faster (issue 23): cards/1 may never change.
+* A million 75-ball cards (seed 5) with ``cards/2``, what new sets use, then with ``cards/1``
+  as the reference, each checked against its pinned fingerprint: ``cards/1``'s is what the
+  generator gave before it was made faster (issue 23), ``cards/2``'s what it gave when made;
+  neither may ever change. (``cards/1``'s figures keep the setup they had before ``cards/2``,
+  without an algorithm, so that they compare with the runs before.)
 * ``cards_generate`` is timed as a process (``python manage.py cards_generate ...``), beside
   its parts measured in this process: the engine, the JSON text, and the process start (the
   same command for one card).
 
 Targets on a 2-core machine: 90-ball K series generated + verified < 10 ms; 100,000 90-ball
-cards < 1 s; a million 75-ball cards < 10 s; cards_generate of 100,000 cards < 1.5 s. Run with
-``make bench`` or ``python bench/cards.py [--repeat N] [--skip-million]``.
+cards < 1 s; a million 75-ball cards < 10 s (``cards/2``); cards_generate of 100,000 cards
+< 1.5 s. Run with ``make bench`` or ``python bench/cards.py [--repeat N] [--skip-million |
+--only-million] [--million-runs N] [--skip-cards-1]``.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ import numpy as np
 from bench.results import record, spread
 from bingo.engine import (
     ALGORITHM_CARDS,
+    ALGORITHM_CARDS_1,
+    ALGORITHM_CARDS_2,
     ALGORITHM_STRIPS,
     Variant,
     generate_card_set,
@@ -92,27 +98,32 @@ def case(variant: Variant, size: int, algorithm: str, repeat: int) -> None:
     )
 
 
-#: The fingerprint of a million 75-ball cards of seed 5 from the generator before issue 23.
-MILLION_75 = "f423daf5ce13659750c7a4f6f34bd1552028b57ca017c61e27ab49d715597516"
+#: The fingerprints of a million 75-ball cards of seed 5: cards/1's from the generator before
+#: issue 23, cards/2's from its first version (both reach the lower bound, 11,176,623 lines).
+MILLION_75 = {
+    ALGORITHM_CARDS_1: "f423daf5ce13659750c7a4f6f34bd1552028b57ca017c61e27ab49d715597516",
+    ALGORITHM_CARDS_2: "0a17c81838cbf4f2185392606a63d70f1add88c18c6219e0c6509d85ea7d72a4",
+}
 
 
-def million_75(repeat: int) -> None:
-    """A million 75-ball cards (the search spends its whole budget), checked against the pin."""
-    times, card_set = timed(lambda: generate_card_set(Variant.B75, 1_000_000, 5), repeat)
-    same = card_set.fingerprint == MILLION_75
+def million_75(repeat: int, algorithm: str) -> None:
+    """A million 75-ball cards of ``algorithm``, checked against its pin (cards/1's search spends
+    its whole budget; cards/2's stops at the lower bound)."""
+    generate_card_set(Variant.B75, 60, seed=1, algorithm=algorithm)  # warm caches
+    times, card_set = timed(lambda: generate_card_set(Variant.B75, 1_000_000, 5, algorithm=algorithm), repeat)
+    same = card_set.fingerprint == MILLION_75[algorithm]
     found = spread([t / 1000 for t in times])
     print(
-        f"75-ball cards  1,000,000  generate min {found['min']:.1f} s, median {found['median']:.1f} s, "
-        f"P95 {found['p95']:.1f} s  ({card_set.repeated_lines:,} repeated lines; "
-        f"fingerprint {'as before' if same else 'CHANGED'})"
+        f"75-ball {algorithm} 1,000,000  generate min {found['min']:.1f} s, median {found['median']:.1f} s, "
+        f"P95 {found['p95']:.1f} s over {len(times)} runs  ({card_set.repeated_lines:,} repeated lines; "
+        f"fingerprint {'as pinned' if same else 'CHANGED'}; load {os.getloadavg()[0]:.2f})"
     )
-    record(
-        "cards_million_75",
-        {"generate_s": found, "fingerprint_unchanged": same},
-        setup={"variant": "75", "size": 1_000_000, "seed": 5},
-    )
+    setup: dict[str, object] = {"variant": "75", "size": 1_000_000, "seed": 5}
+    if algorithm != ALGORITHM_CARDS_1:
+        setup["algorithm"] = algorithm
+    record("cards_million_75", {"generate_s": found, "fingerprint_unchanged": same}, setup=setup)
     if not same:
-        raise SystemExit("the million 75-ball cards of seed 5 changed: cards/1 may not change")
+        raise SystemExit(f"the million 75-ball cards of seed 5 changed: {algorithm} may not change")
 
 
 def command(repeat: int) -> None:
@@ -143,25 +154,37 @@ def command(repeat: int) -> None:
     record(
         "cards_generate",
         {"whole_ms": whole, "start_ms": start, "engine_ms": engine, "json_text_ms": text},
-        setup={"variant": "90", "size": 100_000},
+        setup={"variant": "90", "size": 100_000, "algorithm": ALGORITHM_CARDS},
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
-    parser.add_argument("--skip-million", action="store_true", help="leave out the million 75-ball cards")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--skip-million", action="store_true", help="leave out the million 75-ball cards")
+    which.add_argument("--only-million", action="store_true", help="only the million 75-ball cards")
+    parser.add_argument(
+        "--million-runs", type=int, default=5, help="runs of the million 75-ball cards/2 cards (default 5)"
+    )
+    parser.add_argument(
+        "--skip-cards-1", action="store_true", help="leave out the cards/1 reference (3 runs of ~20 s)"
+    )
     args = parser.parse_args()
     versions = f"python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}"
     print(f"{versions}, {args.repeat} runs, load {os.getloadavg()[0]:.2f}")
-    for variant in Variant:
-        case(variant, 1680, ALGORITHM_CARDS, args.repeat)
-    case(Variant.B90, 1680, ALGORITHM_STRIPS, args.repeat)
-    case(Variant.B90, 100_000, ALGORITHM_CARDS, max(3, args.repeat // 2))
-    case(Variant.B90, 100_002, ALGORITHM_STRIPS, max(3, args.repeat // 2))
-    command(max(5, args.repeat))
+    if not args.only_million:
+        for variant in Variant:
+            case(variant, 1680, ALGORITHM_CARDS, args.repeat)
+        case(Variant.B75, 1680, ALGORITHM_CARDS_1, args.repeat)
+        case(Variant.B90, 1680, ALGORITHM_STRIPS, args.repeat)
+        case(Variant.B90, 100_000, ALGORITHM_CARDS, max(3, args.repeat // 2))
+        case(Variant.B90, 100_002, ALGORITHM_STRIPS, max(3, args.repeat // 2))
+        command(max(5, args.repeat))
     if not args.skip_million:
-        million_75(3)
+        million_75(args.million_runs, ALGORITHM_CARDS_2)
+        if not args.skip_cards_1:
+            million_75(3, ALGORITHM_CARDS_1)
 
 
 if __name__ == "__main__":

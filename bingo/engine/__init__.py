@@ -33,6 +33,8 @@ from bingo.engine.errors import GenerationError
 from bingo.engine.gamestate import ALLOWED, FINAL, GameState, IllegalTransition, transition
 from bingo.engine.generate import (
     ALGORITHM_CARDS,
+    ALGORITHM_CARDS_1,
+    ALGORITHM_CARDS_2,
     ALGORITHM_STRIPS,
     ALGORITHMS,
     MAX_STRIP_CARDS,
@@ -94,6 +96,8 @@ from bingo.engine.verify import Report, Violation, verify_cards
 __all__ = [
     "ALGORITHMS",
     "ALGORITHM_CARDS",
+    "ALGORITHM_CARDS_1",
+    "ALGORITHM_CARDS_2",
     "ALGORITHM_STRIPS",
     "ALLOWED",
     "FINAL",

@@ -3,6 +3,12 @@
 The same four inputs give the same cards on any machine, so an inspector can regenerate a set
 from the record and compare fingerprints. With no seed, one is drawn from ``secrets`` and
 recorded in the result.
+
+What an algorithm gives for a seed never changes: a faster or different generator gets a new
+name, and the old names keep regenerating the sets recorded with them. New sets of plain cards
+use ``cards/2`` (issue 23): the ``cards/1`` steps, fed by AES-256-CTR instead of SHAKE-256 and,
+on 80/75/30-ball cards, drawing each order inside a column from one 32-bit value instead of
+sorting 64-bit keys (``bingo.engine.gengrid``); for 90-ball cards only the stream differs.
 """
 
 from __future__ import annotations
@@ -17,14 +23,19 @@ from bingo.engine import gen90, gengrid
 from bingo.engine._keys import card_keys, later_duplicates, row_codes_90
 from bingo.engine.cardset import MAX_CARDS, CardSet
 from bingo.engine.errors import GenerationError
-from bingo.engine.stream import SEED_LIMIT, Stream, new_seed
+from bingo.engine.stream import SEED_LIMIT, CounterStream, Stream, new_seed
 from bingo.engine.variants import Variant, geometry, unique_lines_possible
 
-#: Independent cards (every variant).
-ALGORITHM_CARDS = "cards/1"
+#: Independent cards (every variant), as first made: SHAKE-256 and 64-bit sort keys. Sets
+#: recorded with it regenerate as they always did; new sets use ``ALGORITHM_CARDS``.
+ALGORITHM_CARDS_1 = "cards/1"
+#: Independent cards (every variant) from AES-256-CTR and 32-bit order draws (issue 23).
+ALGORITHM_CARDS_2 = "cards/2"
+#: What new sets of independent cards use.
+ALGORITHM_CARDS = ALGORITHM_CARDS_2
 #: 90-ball strips of six cards holding 1-90 exactly once each.
 ALGORITHM_STRIPS = "strips/1"
-ALGORITHMS = (ALGORITHM_CARDS, ALGORITHM_STRIPS)
+ALGORITHMS = (ALGORITHM_CARDS_1, ALGORITHM_CARDS_2, ALGORITHM_STRIPS)
 
 #: Repair rounds for 90-ball sets before giving up (a K series needs one, 100,000 cards about four).
 _ROUNDS_90 = 50
@@ -39,7 +50,7 @@ _GRID_ATTEMPTS = 5
 
 
 def algorithm_for(*, strips: bool) -> str:
-    """The algorithm name for plain cards or 90-ball strips."""
+    """The algorithm a new set of plain cards or 90-ball strips uses."""
     return ALGORITHM_STRIPS if strips else ALGORITHM_CARDS
 
 
@@ -126,14 +137,16 @@ def generate_card_set(
     if seed is None:
         seed = seed_source()
     check_request(variant, size, seed, algorithm)
-    stream = Stream(f"bingo-cards|{algorithm}|{variant.value}|{size}|{seed}")
+    source = CounterStream if algorithm == ALGORITHM_CARDS_2 else Stream
+    stream = source(f"bingo-cards|{algorithm}|{variant.value}|{size}|{seed}")
+    version: gengrid.Version = 2 if algorithm == ALGORITHM_CARDS_2 else 1
     if variant is Variant.B90:
         cells = _ninety(stream, size, strips=algorithm == ALGORITHM_STRIPS)
         repeated = 0
     else:
         for attempt in range(_GRID_ATTEMPTS):
             label = "cards" if attempt == 0 else f"cards/attempt{attempt}"
-            cells, repeated = gengrid.cards(variant, stream, label, size)
+            cells, repeated = gengrid.cards(variant, stream, label, size, version=version)
             if repeated == 0 or not unique_lines_possible(variant, size):
                 break
         else:

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from bingo.common.roles import Role
-from bingo.engine import Variant, generate_card_set
+from bingo.engine import ALGORITHM_CARDS, ALGORITHM_CARDS_1, Variant, generate_card_set
 from cards import selectors, services
 from cards.models import CardSet, CardSetCells, Series
 from halls.models import Hall, StaffMembership
@@ -26,7 +26,7 @@ HAS_PRINT_SERVICES = importlib.util.find_spec("cards.printing.services") is not 
 
 @pytest.fixture
 def card_set(db):
-    return services.card_set_request(variant="90", size=90, seed=SEED, algorithm="cards/1", user=None)
+    return services.card_set_request(variant="90", size=90, seed=SEED, algorithm=ALGORITHM_CARDS, user=None)
 
 
 @pytest.fixture
@@ -248,6 +248,27 @@ def test_same_card_set_twice_is_refused(client_as, card_set):
     assert CardSet.objects.count() == 1
 
 
+def test_a_new_set_uses_cards_2_beside_a_cards_1_set_of_the_same_seed(client_as, db):
+    """Sets recorded as cards/1 stay as they are, served and compared as before (issue 23); the
+    same variant, size and seed asked for now is a new cards/2 set."""
+    old = services.card_set_request(variant="75", size=90, seed=SEED, algorithm=ALGORITHM_CARDS_1, user=None)
+    client = client_as(Role.MANAGER)
+    response = client.post(
+        reverse("api:card-set-list"),
+        {"variant": "75", "size": 90, "seed": str(SEED)},
+        content_type="application/json",
+    )
+    assert response.status_code == 201
+    assert response.json()["algorithm"] == "cards/2"
+    assert response.json()["fingerprint"] == generate_card_set(Variant.B75, 90, SEED).fingerprint
+    assert response.json()["fingerprint"] != old.fingerprint
+    compared = client_as(Role.INSPECTOR).post(reverse("api:card-set-compare", args=[old.pk])).json()
+    assert compared["matches"] is True
+    assert compared["regenerated_fingerprint"] == old.fingerprint
+    card = client.get(reverse("api:card-set-card", args=[old.pk, 7])).json()
+    assert card["grid"] == generate_card_set(Variant.B75, 90, SEED, algorithm="cards/1").card(7)
+
+
 def test_card_set_list_is_paginated_and_shows_series_ids(client_as, series, django_assert_max_num_queries):
     client = client_as(Role.INSPECTOR)
     with django_assert_max_num_queries(8):
@@ -279,7 +300,7 @@ def test_unknown_card_set_is_404(client_as, db):
 def test_one_card_is_its_grid_with_null_blanks(client_as, card_set):
     response = client_as(Role.INSPECTOR).get(reverse("api:card-set-card", args=[card_set.pk, 7]))
     assert response.status_code == 200
-    expected = generate_card_set(Variant.B90, 90, SEED, algorithm="cards/1").card(7)
+    expected = generate_card_set(Variant.B90, 90, SEED, algorithm=ALGORITHM_CARDS).card(7)
     assert response.json() == {"number": 7, "grid": expected}
     assert all(row.count(None) == 4 for row in response.json()["grid"])
 
@@ -303,7 +324,7 @@ def test_all_cards_stream_as_json_lines(client_as, card_set):
     assert response.status_code == 200
     assert response["Content-Type"] == "application/x-ndjson"
     cards = jsonl(response)
-    generated = generate_card_set(Variant.B90, 90, SEED, algorithm="cards/1")
+    generated = generate_card_set(Variant.B90, 90, SEED, algorithm=ALGORITHM_CARDS)
     assert [c["number"] for c in cards] == list(range(1, 91))
     assert all(c["grid"] == generated.card(c["number"]) for c in cards)
 

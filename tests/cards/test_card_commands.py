@@ -48,7 +48,7 @@ def test_generate_then_verify_round_trips(tmp_path, capsys, variant, extra):
     assert data["variant"] == variant
     assert data["size"] == 1680
     assert data["seed"] == "20170109"
-    assert data["algorithm"] == ("strips/1" if extra else "cards/1")
+    assert data["algorithm"] == ("strips/1" if extra else "cards/2")  # what new sets use (issue 23)
     assert len(data["cards"]) == 1680
     assert data["cards"][0]["number"] == 1
     assert (
@@ -150,6 +150,20 @@ def test_verify_catches_a_copied_card_even_with_a_recomputed_fingerprint(ninety_
     tamper(ninety_file, lambda data: data.update(fingerprint=fingerprint(forged.cells)))
     with pytest.raises(CommandError, match="INVALID"):
         call_command("cards_verify", str(ninety_file))
+
+
+@pytest.mark.parametrize(("variant", "size"), [("90", 90), ("75", 1680), ("30", 150)])
+def test_a_cards_1_file_still_verifies_and_regenerates(tmp_path, capsys, variant, size):
+    """Files written before cards/2 (issue 23) name cards/1, and regenerate to the same cards."""
+    path = tmp_path / "old.json"
+    cardfile.write(generate_card_set(Variant(variant), size, seed=20170109, algorithm="cards/1"), path)
+    assert json.loads(path.read_text())["algorithm"] == "cards/1"
+    call_command("cards_verify", str(path), "--regenerate")
+    assert "valid" in capsys.readouterr().out
+    tamper(path, lambda data: data.update(algorithm="cards/2"))  # the same seed, the other algorithm
+    code, _, stderr = run("cards_verify", str(path), "--regenerate")
+    assert code != 0
+    assert "regenerating from seed 20170109 gives fingerprint" in stderr
 
 
 def test_regenerate_catches_valid_cards_that_are_not_the_seeds(tmp_path, ninety_file):
@@ -256,10 +270,14 @@ def test_manage_py_generates_without_loading_the_apps(tmp_path):
     ("variant", "size", "algorithm"),
     [
         ("90", 60, "cards/1"),
+        ("90", 60, "cards/2"),
         ("90", 60, "strips/1"),
         ("80", 7, "cards/1"),
+        ("80", 7, "cards/2"),
         ("75", 31, "cards/1"),
+        ("75", 31, "cards/2"),
         ("30", 1, "cards/1"),
+        ("30", 1, "cards/2"),
     ],
 )
 def test_the_file_is_the_card_sets_json_character_for_character(variant, size, algorithm):

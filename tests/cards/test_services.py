@@ -8,7 +8,15 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.utils import translation
 
-from bingo.engine import ALGORITHM_CARDS, ALGORITHM_STRIPS, Variant, fingerprint, generate_card_set
+from bingo.engine import (
+    ALGORITHM_CARDS,
+    ALGORITHM_CARDS_1,
+    ALGORITHM_CARDS_2,
+    ALGORITHM_STRIPS,
+    Variant,
+    fingerprint,
+    generate_card_set,
+)
 from cards import selectors, services
 from cards.models import CardSet, CardSetCells, Series
 from halls.models import Hall
@@ -48,7 +56,8 @@ def make_series(hall, card_set, order_number=1, price="100.00", **extra):
 @pytest.mark.parametrize(
     ("variant", "size", "algorithm"),
     [("90", 1680, ALGORITHM_CARDS), ("90", 1680, ALGORITHM_STRIPS), ("80", 840, ALGORITHM_CARDS),
-     ("75", 1680, ALGORITHM_CARDS), ("30", 150, ALGORITHM_CARDS)],
+     ("75", 1680, ALGORITHM_CARDS), ("30", 150, ALGORITHM_CARDS), ("75", 1680, ALGORITHM_CARDS_1),
+     ("30", 150, ALGORITHM_CARDS_1), ("90", 180, ALGORITHM_CARDS_1)],
 )  # fmt: skip
 def test_stored_cards_load_back_to_the_same_fingerprint(variant, size, algorithm):
     card_set = make_set(variant, size, seed=20170109, algorithm=algorithm)
@@ -94,6 +103,20 @@ def test_regenerate_and_compare_matches_an_untouched_set():
     assert comparison.regenerated_fingerprint == card_set.fingerprint
 
 
+@pytest.mark.parametrize(("variant", "size"), [("90", 180), ("80", 120), ("75", 1680), ("30", 150)])
+def test_a_set_recorded_as_cards_1_still_regenerates_as_cards_1(variant, size):
+    """Sets made before cards/2 (issue 23) keep their algorithm and its cards; the same seed under
+    cards/2, what new sets use, is another set and may be stored beside it."""
+    old = make_set(variant, size, seed=5, algorithm=ALGORITHM_CARDS_1)
+    new = make_set(variant, size, seed=5)
+    assert (old.algorithm, new.algorithm) == (ALGORITHM_CARDS_1, ALGORITHM_CARDS_2)
+    assert old.fingerprint == generate_card_set(Variant(variant), size, 5, algorithm="cards/1").fingerprint
+    assert new.fingerprint == generate_card_set(Variant(variant), size, 5, algorithm="cards/2").fingerprint
+    assert old.fingerprint != new.fingerprint
+    for card_set in (old, new):
+        assert services.card_set_regenerate_compare(card_set=CardSet.objects.get(pk=card_set.pk)).matches
+
+
 def test_regenerate_and_compare_catches_a_changed_card():
     card_set = make_set(size=180, seed=5)
     stored = CardSetCells.objects.get(pk=card_set.pk)
@@ -118,6 +141,7 @@ def test_regenerate_and_compare_catches_a_changed_card():
         ({"size": 0}, "above 0"),
         ({"variant": "75", "size": 12, "algorithm": ALGORITHM_STRIPS}, "only for 90-ball"),
         ({"variant": "90", "size": 10, "algorithm": ALGORITHM_STRIPS}, "multiple of 6"),
+        ({"variant": "75", "size": 10, "algorithm": "cards/3"}, "cards/1, cards/2, strips/1"),
     ],
 )
 def test_bad_card_set_requests_create_nothing(kwargs, message):
@@ -265,6 +289,15 @@ def test_the_schema_refuses_a_bad_price_cursor_letter_or_colour(hall):
     broken({"size_letter": "B"}, series.pk)  # B is 120 cards
     broken({"back_colour": "red"}, series.pk)
     Series.objects.filter(pk=series.pk).update(last_sold=90)  # the last card is fine
+
+
+def test_the_schema_knows_every_algorithm_of_the_engine_and_no_other():
+    card_set = make_set(size=6)
+    for known in ("cards/1", "cards/2", "strips/1"):
+        CardSet.objects.filter(pk=card_set.pk).update(algorithm=known)
+    for unknown in ("cards/3", "strips/2", ""):
+        with pytest.raises(IntegrityError, match="card_set_known_algorithm"), transaction.atomic():
+            CardSet.objects.filter(pk=card_set.pk).update(algorithm=unknown)
 
 
 def test_the_schema_refuses_a_ready_set_without_fingerprint():

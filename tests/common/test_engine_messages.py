@@ -210,7 +210,7 @@ TRIGGERS: dict[type[EngineError], dict[str, Callable[[], object]]] = {
 
 #: GenerationError codes with the params their raise sites give.
 GENERATION_PARAMS: dict[str, dict[str, object]] = {
-    "unknown_algorithm": {"algorithm": "magic/9", "known": "cards/1, strips/1"},
+    "unknown_algorithm": {"algorithm": "magic/9", "known": "cards/1, cards/2, strips/1"},
     "size_invalid": {"size": 0},
     "seed_invalid": {},
     "over_capacity": {"variant": "30", "capacity": 1_728_000},

@@ -8,11 +8,15 @@ from hypothesis import strategies as st
 
 from bingo.engine import (
     ALGORITHM_CARDS,
+    ALGORITHM_CARDS_1,
+    ALGORITHM_CARDS_2,
     ALGORITHM_STRIPS,
+    ALGORITHMS,
     MAX_CARDS,
     SERIES_SIZES,
     GenerationError,
     Variant,
+    algorithm_for,
     capacity,
     generate_card_set,
     verify_cards,
@@ -21,6 +25,8 @@ from bingo.engine.gengrid import lower_bound
 from tests.engine import reference
 
 VARIANTS = list(Variant)
+#: Both algorithms of independent cards: cards/1 still regenerates the sets recorded with it.
+CARDS = [ALGORITHM_CARDS_1, ALGORITHM_CARDS_2]
 seeds = st.integers(min_value=0, max_value=2**128)
 
 
@@ -44,11 +50,13 @@ def assert_valid(card_set):
     assert reference.fingerprint(as_lists) == card_set.fingerprint
 
 
+@pytest.mark.parametrize("algorithm", CARDS)
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("letter", list(SERIES_SIZES))
-def test_every_standard_series_size_gives_a_valid_set(variant, letter):
-    card_set = generate_card_set(variant, SERIES_SIZES[letter], seed=2017)
+def test_every_standard_series_size_gives_a_valid_set(variant, letter, algorithm):
+    card_set = generate_card_set(variant, SERIES_SIZES[letter], seed=2017, algorithm=algorithm)
     assert card_set.size == SERIES_SIZES[letter]
+    assert card_set.algorithm == algorithm
     assert_valid(card_set)
 
 
@@ -58,9 +66,11 @@ def test_every_standard_size_gives_valid_strips(letter):
     assert_valid(card_set)
 
 
-@given(variant=st.sampled_from(VARIANTS), size=st.integers(1, 240), seed=seeds)
-def test_any_seed_any_variant_gives_a_valid_set(variant, size, seed):
-    assert_valid(generate_card_set(variant, size, seed))
+@given(
+    variant=st.sampled_from(VARIANTS), size=st.integers(1, 240), seed=seeds, algorithm=st.sampled_from(CARDS)
+)
+def test_any_seed_any_variant_gives_a_valid_set(variant, size, seed, algorithm):
+    assert_valid(generate_card_set(variant, size, seed, algorithm=algorithm))
 
 
 @given(strips=st.integers(1, 40), seed=seeds)
@@ -68,9 +78,10 @@ def test_any_seed_gives_valid_strips(strips, seed):
     assert_valid(generate_card_set(Variant.B90, 6 * strips, seed, algorithm=ALGORITHM_STRIPS))
 
 
-def test_ninety_ball_rows_never_repeat_even_in_large_sets():
+@pytest.mark.parametrize("algorithm", CARDS)
+def test_ninety_ball_rows_never_repeat_even_in_large_sets(algorithm):
     """R14 is hard for 90-ball: 20,000 cards (60,000 rows) and not one row twice."""
-    card_set = generate_card_set(Variant.B90, 20_000, seed=5)
+    card_set = generate_card_set(Variant.B90, 20_000, seed=5, algorithm=algorithm)
     assert card_set.repeated_lines == 0
     rows = {frozenset(int(v) for v in row if v) for card in card_set.cells for row in card}
     assert len(rows) == 3 * card_set.size
@@ -84,7 +95,8 @@ def test_ninety_ball_rows_never_repeat_even_in_large_sets():
 def test_lines_are_unique_wherever_the_size_allows(variant, letter):
     size = SERIES_SIZES[letter]
     assert lower_bound(variant, size) == 0
-    assert generate_card_set(variant, size, seed=31).repeated_lines == 0
+    for algorithm in CARDS:
+        assert generate_card_set(variant, size, seed=31, algorithm=algorithm).repeated_lines == 0
 
 
 @pytest.mark.parametrize(
@@ -100,29 +112,34 @@ def test_lines_are_unique_wherever_the_size_allows(variant, letter):
 )
 def test_unavoidable_repeats_are_reported_at_their_minimum(variant, letter, floor):
     size = SERIES_SIZES[letter]
-    card_set = generate_card_set(variant, size, seed=31)
     assert lower_bound(variant, size) == floor
-    assert card_set.repeated_lines == floor
-    assert_valid(card_set)
+    for algorithm in CARDS:
+        card_set = generate_card_set(variant, size, seed=31, algorithm=algorithm)
+        assert card_set.repeated_lines == floor
+        assert_valid(card_set)
 
 
+@pytest.mark.parametrize("algorithm", CARDS)
 @pytest.mark.parametrize("seed", range(5))
-def test_tight_thirty_ball_sets_stay_near_the_lower_bound(seed):
+def test_tight_thirty_ball_sets_stay_near_the_lower_bound(seed, algorithm):
     """Between 120 and 200 cards the search is best-effort: never below the bound, close to it."""
-    card_set = generate_card_set(Variant.B30, SERIES_SIZES["C"], seed=seed)
+    card_set = generate_card_set(Variant.B30, SERIES_SIZES["C"], seed=seed, algorithm=algorithm)
     floor = lower_bound(Variant.B30, card_set.size)
     assert floor == 90
     assert floor <= card_set.repeated_lines <= floor + 3
     assert_valid(card_set)
 
 
+@pytest.mark.parametrize("algorithm", CARDS)
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_same_inputs_give_the_same_fingerprint(variant):
-    first = generate_card_set(variant, 200, seed=123456789)
-    again = generate_card_set(variant, 200, seed=123456789)
+def test_same_inputs_give_the_same_fingerprint(variant, algorithm):
+    first = generate_card_set(variant, 200, seed=123456789, algorithm=algorithm)
+    again = generate_card_set(variant, 200, seed=123456789, algorithm=algorithm)
     assert first.fingerprint == again.fingerprint
     assert np.array_equal(first.cells, again.cells)
-    assert generate_card_set(variant, 200, seed=123456790).fingerprint != first.fingerprint
+    assert (
+        generate_card_set(variant, 200, seed=123456790, algorithm=algorithm).fingerprint != first.fingerprint
+    )
 
 
 def test_size_and_algorithm_are_part_of_the_inputs():
@@ -132,18 +149,38 @@ def test_size_and_algorithm_are_part_of_the_inputs():
         != plain.fingerprint
     )
     assert generate_card_set(Variant.B90, 61, seed=1).card(1) != plain.card(1)
+    for variant in VARIANTS:
+        one, two = (generate_card_set(variant, 60, seed=1, algorithm=a) for a in CARDS)
+        assert not np.array_equal(one.cells, two.cells), variant
 
 
-# Pinned outputs of algorithm "cards/1" and "strips/1". An inspector regenerates sets from their
+def test_new_sets_use_cards_2_and_cards_1_stays_known():
+    """New sets of plain cards use cards/2 (issue 23); sets recorded as cards/1 still regenerate."""
+    assert ALGORITHM_CARDS == ALGORITHM_CARDS_2 == "cards/2"
+    assert ALGORITHMS == ("cards/1", "cards/2", "strips/1")
+    assert algorithm_for(strips=False) == "cards/2"
+    assert algorithm_for(strips=True) == "strips/1"
+    assert generate_card_set(Variant.B75, 30, seed=1).algorithm == "cards/2"
+    assert generate_card_set(Variant.B75, 30, seed=1, algorithm="cards/1").algorithm == "cards/1"
+
+
+# Pinned outputs of algorithms "cards/1", "cards/2" and "strips/1". An inspector regenerates sets from their
 # seeds years later: if one of these changes, the generator changed and needs a new algorithm name.
 GOLDEN = {
-    (Variant.B90, ALGORITHM_CARDS, 12): "a5901ffc2547b92f421a360563d0b7017703d65190b9409f2cd197b953befefd",
-    (Variant.B90, ALGORITHM_CARDS, 1680): "9b85ee4adb4d7de9028c5f767077e76188b37ee938ddba475c2ce5f7f6ef0194",
-    (Variant.B90, ALGORITHM_STRIPS, 1680): "93add70049ebc27a9f1fd7bd70c8aedbe71f07e9ae6250deefd2ff8284bd70fc",
-    (Variant.B80, ALGORITHM_CARDS, 1680): "59ed13755424382fbfb3dc718d5d2130e9e7b08dbe5b4b04a25c7a6b9a4fad1a",
-    (Variant.B75, ALGORITHM_CARDS, 1680): "9d24b3569fe1ab2900140ace7a182fec3464a3d7e79dfe25a4999f10553feeed",
-    (Variant.B30, ALGORITHM_CARDS, 150): "a19e8bbcb7987ee9b2f17bac185f2c7e26ce37a3de61fba8bc54181b7e314e6a",
-    (Variant.B30, ALGORITHM_CARDS, 1680): "fe9fa767dfa778de39ff59e6ae10e9decded2805512727c7d70cb83d60859c36",
+    (Variant.B90, "cards/1", 12): "a5901ffc2547b92f421a360563d0b7017703d65190b9409f2cd197b953befefd",
+    (Variant.B90, "cards/1", 1680): "9b85ee4adb4d7de9028c5f767077e76188b37ee938ddba475c2ce5f7f6ef0194",
+    (Variant.B90, "strips/1", 1680): "93add70049ebc27a9f1fd7bd70c8aedbe71f07e9ae6250deefd2ff8284bd70fc",
+    (Variant.B80, "cards/1", 1680): "59ed13755424382fbfb3dc718d5d2130e9e7b08dbe5b4b04a25c7a6b9a4fad1a",
+    (Variant.B75, "cards/1", 1680): "9d24b3569fe1ab2900140ace7a182fec3464a3d7e79dfe25a4999f10553feeed",
+    (Variant.B30, "cards/1", 150): "a19e8bbcb7987ee9b2f17bac185f2c7e26ce37a3de61fba8bc54181b7e314e6a",
+    (Variant.B30, "cards/1", 1680): "fe9fa767dfa778de39ff59e6ae10e9decded2805512727c7d70cb83d60859c36",
+    # cards/2 (issue 23), fixed for good from its first commit like the others.
+    (Variant.B90, "cards/2", 12): "a21b6ec999705fda351f0bf991c62c2241785bc2e1b1b345adcf374c0baa65e5",
+    (Variant.B90, "cards/2", 1680): "6e1b88a36d3699572bf86062a989ab575f8b6ebfe43c35bd5522407c1a181dd4",
+    (Variant.B80, "cards/2", 1680): "49d789b2b35d4dd4e591ef3dedb6c34351e0b7b4cf40b594158f014dd42e6990",
+    (Variant.B75, "cards/2", 1680): "333e5ae96c7c5c557e329c2193c0c228378fbcfeaecc6763b80f147f4138f0f3",
+    (Variant.B30, "cards/2", 150): "1e0e066b58794652cd8ef2ff9d5ca2216a10dc073796c62ecad0814c2a4da83a",
+    (Variant.B30, "cards/2", 1680): "6bab2d23aa3402b7c0207dd31f20bb03e60b165b0836006a1ec6de2e1d6942de",
 }
 
 
@@ -175,6 +212,8 @@ def test_a_missing_seed_comes_from_the_secure_generator():
         ({"variant": Variant.B75, "size": 12, "algorithm": ALGORITHM_STRIPS}, "only for 90-ball"),
         ({"variant": Variant.B90, "size": 10, "algorithm": ALGORITHM_STRIPS}, "multiple of 6"),
         ({"variant": Variant.B90, "size": 10, "algorithm": "cards/0"}, "unknown algorithm"),
+        ({"variant": Variant.B75, "size": 10, "algorithm": "cards/3"}, "knows cards/1, cards/2, strips/1"),
+        ({"variant": Variant.B75, "size": 12, "algorithm": "strips/2"}, "unknown algorithm"),
         ({"variant": Variant.B30, "size": 1_728_001}, "impossible"),
         ({"variant": Variant.B80, "size": MAX_CARDS + 1}, "at most"),
         ({"variant": Variant.B90, "size": 10, "seed": -1}, "seed"),
@@ -220,9 +259,12 @@ def test_sizes_the_generator_cannot_reach_are_refused_up_front():
 
 def test_a_missed_unique_set_is_retried_deterministically():
     """30-ball, 120 cards, seed 7: the first search leaves one row repeated; a retry does not."""
-    card_set = generate_card_set(Variant.B30, 120, seed=7)
+    card_set = generate_card_set(Variant.B30, 120, seed=7, algorithm=ALGORITHM_CARDS_1)
     assert card_set.repeated_lines == 0
-    assert generate_card_set(Variant.B30, 120, seed=7).fingerprint == card_set.fingerprint
+    assert (
+        generate_card_set(Variant.B30, 120, seed=7, algorithm=ALGORITHM_CARDS_1).fingerprint
+        == card_set.fingerprint
+    )
     assert_valid(card_set)
 
 

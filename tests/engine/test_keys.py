@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bingo.engine import Variant, generate_card_set, geometry
-from bingo.engine._keys import card_keys, later_duplicates, line_codes, row_codes_90
+from bingo.engine._keys import card_keys, later_duplicates, later_duplicates_below, line_codes, row_codes_90
 from tests.engine import reference
 
 
@@ -20,6 +20,7 @@ def test_later_duplicates_marks_all_but_the_first_of_each_value(values):
         expected.append(v in seen)
         seen.add(v)
     assert later_duplicates(keys).tolist() == expected
+    assert later_duplicates_below(keys + 3, 7).tolist() == expected
 
 
 @given(variant=st.sampled_from(list(Variant)), seed=st.integers(0, 2**32))
