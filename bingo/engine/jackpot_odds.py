@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bingo.engine.cardset import Cells
-from bingo.engine.generate import generate_card_set
+from bingo.engine.generate import ALGORITHM_CARDS, generate_card_set
 from bingo.engine.variants import Variant, geometry
 
 #: z of a two-sided 95 % interval (1.95996...).
@@ -235,6 +235,8 @@ class FirstBingoSimulation:
     first_bingo: tuple[int, ...]
     #: The seed the simulated cards were generated from; None when the caller gave the cards.
     card_seed: int | None
+    #: The algorithm they were generated with (a seed gives other cards under another one).
+    card_algorithm: str | None = None
 
     def won_within(self, drawn: int) -> int:
         """Draws whose first bingo came within ``drawn`` balls."""
@@ -298,9 +300,10 @@ def simulate_first_bingo(
             raise ValueError("give either the cards' cells or how many cards to generate")
         _check_cards(cards)
         card_seed: int | None = int.from_bytes(rng.bytes(16), "little")
-        cells = generate_card_set(variant, cards, seed=card_seed).cells
+        card_algorithm: str | None = ALGORITHM_CARDS
+        cells = generate_card_set(variant, cards, seed=card_seed, algorithm=ALGORITHM_CARDS).cells
     else:
-        card_seed = None
+        card_seed = card_algorithm = None
         if cards is not None and cards != cells.shape[0]:
             raise ValueError(f"{cards} cards asked for but {cells.shape[0]} given")
     numbers = card_numbers(variant, cells)
@@ -331,4 +334,5 @@ def simulate_first_bingo(
         draws=draws,
         first_bingo=tuple(int(c) for c in totals),
         card_seed=card_seed,
+        card_algorithm=card_algorithm,
     )

@@ -198,6 +198,7 @@ def jackpot_calculator(request: HttpRequest) -> HttpResponse:
                 cards=number_format(cards, force_grouping=True),
                 draws=number_format(sim.draws, force_grouping=True),
                 card_seed=sim.card_seed,
+                card_algorithm=sim.card_algorithm,
                 result=_row(variant, balls, cards, sim, chosen=True),
                 rows=[
                     _row(variant, n, cards, sim, chosen=n == balls)

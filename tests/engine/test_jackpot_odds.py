@@ -323,10 +323,12 @@ def test_generated_cards_are_reproducible_from_the_recorded_seed():
     assert sim.card_seed is not None
     rng = np.random.default_rng(77)
     rng.bytes(16)  # the card seed was taken first
-    cells = generate_card_set(Variant.B30, 25, seed=sim.card_seed).cells
+    assert sim.card_algorithm == "cards/2"
+    cells = generate_card_set(Variant.B30, 25, seed=sim.card_seed, algorithm=sim.card_algorithm).cells
     again = simulate_first_bingo(Variant.B30, draws=300, rng=rng, cells=cells)
     assert again.first_bingo == sim.first_bingo
     assert again.card_seed is None
+    assert again.card_algorithm is None
 
 
 def test_a_hundred_thousand_cards_fit():

@@ -77,6 +77,7 @@ def test_simulated_result_and_table_come_from_the_engine(client_as: ClientAs, se
     assert f"<strong>{simulated}</strong>" in result
     assert f"{low} \u2013 {high}" in result
     assert f"{sim.card_seed}" in result
+    assert f"(algoritmo {sim.card_algorithm})" in result  # a seed gives other cards under another
 
     table = body[body.index('id="jackpot-table"') :]
     assert [
