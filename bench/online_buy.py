@@ -301,7 +301,7 @@ def desk_setup(cashiers: int, cards: int) -> tuple[Game, list[tuple[str, int]]]:
 
 Act = Callable[[int, "Browser", int], tuple[int, bytes]]
 
-#: The uvicorn master's process id, once it serves (its workers are its children).
+#: The uvicorn master's process id, once it serves (its workers are its children, or itself).
 SERVER: dict[str, int] = {}
 
 
@@ -338,7 +338,8 @@ def cpu_snapshot() -> dict[str, dict[int, float]]:
         backends = [pid for (pid,) in cursor.fetchall()]
     own = os.times()
     return {
-        "web": _cpu_seconds(_children(SERVER["pid"])) if SERVER else {},
+        # With --workers 1 uvicorn serves in its own process; with more, in its children.
+        "web": _cpu_seconds([SERVER["pid"], *_children(SERVER["pid"])]) if SERVER else {},
         "db": _cpu_seconds(backends),
         "clients": {os.getpid(): own.user + own.system},
     }

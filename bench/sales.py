@@ -21,7 +21,8 @@ cards), its request key made unique per transaction, with as many clients as the
 cashiers, as many transactions each, the same ``--rate``, against the same database right after
 our run. Its per-transaction latencies come from its ``--log`` (the schedule lag taken out, as
 our open loop times a late sale from when it starts), and the ratio ours / pgbench of the P95
-is printed. pgbench uses the simple query protocol, as Django's psycopg cursors do. Each side
+is printed. pgbench uses the protocol Django's connections use: prepared statements where the
+settings prepare them (the default since issue 23, docs/deploy.md), else the simple one. Each side
 also prints its clients' processor time a sale (the cashier processes', all their threads
 counted; pgbench's) and how many of the machine's cores were busy meanwhile (/proc/stat): with
 every core busy the sale is bound by the processors, and what the clients spend on each sale
@@ -214,6 +215,9 @@ def ours(venue: Venue, game: Game, sales_each: int, use_threads: bool, rate: flo
     cashiers = len(venue.staff)
     before = Sale.objects.filter(game=game).count()
     connections.close_all()  # children open their own connections
+    for alias in connections:
+        # A pool's connections stay open when Django "closes" one: children must not share them.
+        connections[alias].close_pool()
     interval = cashiers / rate if rate else 0.0
     context = multiprocessing.get_context("fork")
     start_gate = context.Barrier(cashiers + 1)
@@ -282,6 +286,15 @@ def pgbench_binary() -> str | None:
     return candidates[-1] if candidates else None
 
 
+def pgbench_protocol() -> str:
+    """The protocol Django's connections use, for pgbench to use the same: prepared statements
+    where the settings prepare them (server-side binding with a prepare threshold), else the
+    simple protocol."""
+    options = connection.settings_dict.get("OPTIONS", {})
+    prepared = options.get("server_side_binding") and options.get("prepare_threshold")
+    return "prepared" if prepared else "simple"
+
+
 def pgbench(binary: str, scripts: list[list[str]], clients: int, transactions: int, rate: float) -> Side:
     """pgbench running ``scripts`` (one picked at random per transaction) with ``clients``
     clients of ``transactions`` each."""
@@ -294,7 +307,7 @@ def pgbench(binary: str, scripts: list[list[str]], clients: int, transactions: i
             path.write_text("".join(s + ";\n" for s in statements), encoding="utf-8")
             files += ["-f", str(path)]
         command = [
-            binary, "-n", "-M", "simple", "-c", str(clients), "-j", str(min(clients, os.cpu_count() or 1)),
+            binary, "-n", "-M", pgbench_protocol(), "-c", str(clients), "-j", str(min(clients, os.cpu_count() or 1)),
             "-t", str(transactions), "-l", "--log-prefix", str(pathlib.Path(folder, "log")),
             "-h", str(settings.get("HOST") or "localhost"), "-p", str(settings.get("PORT") or 5432),
             "-U", str(settings.get("USER") or "postgres"), *files,
@@ -401,6 +414,7 @@ def report(runs: list[Run], args: argparse.Namespace) -> None:
             "workers": "threads" if args.threads else "processes",
             "rate": args.rate,
             "database": connection.vendor,
+            "protocol": pgbench_protocol(),
         },
     )
 
