@@ -49,6 +49,16 @@ def _kept_staff_roles(user: AnyUser) -> dict[int, frozenset[Role]] | None:
     return kept
 
 
+def staff_hall_ids_known(user: AnyUser) -> frozenset[int] | None:
+    """The halls where ``user`` holds a staff role, from the memberships this request has read
+    already (``staff_roles_remember``); None when they were not read, or for a superuser manager
+    (every hall): ask ``hall_list_for`` then."""
+    kept = _kept_staff_roles(user)
+    if kept is None or _manages_every_hall(user):
+        return None
+    return frozenset(hall_id for hall_id, roles in kept.items() if roles & set(STAFF_ROLES))
+
+
 def staff_roles_anywhere(user: AnyUser, *roles: Role) -> bool:
     """Whether ``user`` holds one of ``roles`` in some hall (a superuser manager: every hall),
     from the memberships read once for the request (``staff_roles_remember``)."""

@@ -39,6 +39,17 @@ def game_list_for(user: AbstractBaseUser | AnonymousUser, *roles: Role) -> Query
     )
 
 
+def game_get_joined(*, game_id: int, series: bool = True) -> Game | None:
+    """Game ``game_id`` with its session, room and hall joined (and, with ``series``, its series
+    on sale prefetched in position order, as ``game_list_for``); None when there is none."""
+    games = Game.objects.filter(pk=game_id).select_related("session__room__hall")
+    if series:
+        games = games.prefetch_related(
+            Prefetch("on_sale", queryset=GameSeries.objects.select_related("series").order_by("position"))
+        )
+    return games.first()
+
+
 def session_card_set_list(*, session: Session) -> QuerySet[CardSet]:
     """The card sets of the series played in ``session``, by id: what an inspector regenerates
     and compares with their fingerprints (R14)."""
