@@ -307,7 +307,8 @@ def pgbench(binary: str, scripts: list[list[str]], clients: int, transactions: i
             path.write_text("".join(s + ";\n" for s in statements), encoding="utf-8")
             files += ["-f", str(path)]
         command = [
-            binary, "-n", "-M", pgbench_protocol(), "-c", str(clients), "-j", str(min(clients, os.cpu_count() or 1)),
+            binary, "-n", "-M", pgbench_protocol(),
+            "-c", str(clients), "-j", str(min(clients, os.cpu_count() or 1)),
             "-t", str(transactions), "-l", "--log-prefix", str(pathlib.Path(folder, "log")),
             "-h", str(settings.get("HOST") or "localhost"), "-p", str(settings.get("PORT") or 5432),
             "-U", str(settings.get("USER") or "postgres"), *files,
