@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Round
 from django.utils.translation import gettext_lazy as _
 
 from bingo.common import bounds
@@ -115,7 +116,8 @@ class Prize(models.Model):
             models.UniqueConstraint(fields=["game", "kind"], name="prize_once_per_game"),
             models.CheckConstraint(condition=Q(winners__gte=1), name="prize_has_winners"),
             models.CheckConstraint(
-                condition=Q(total=F("amount_each") * F("winners") + F("remainder")),
+                # Rounded to the cent: SQLite (make run) computes decimals as floats.
+                condition=Q(total=Round(F("amount_each") * F("winners") + F("remainder"), 2)),
                 name="prize_shares_add_up",
             ),
             models.CheckConstraint(
@@ -176,7 +178,8 @@ class PrizePayment(models.Model):
                 name="payment_at_desk_or_to_wallet",
             ),
             models.CheckConstraint(
-                condition=Q(net=F("gross") - F("tax_withheld")), name="payment_net_is_gross_less_tax"
+                condition=Q(net=Round(F("gross") - F("tax_withheld"), 2)),
+                name="payment_net_is_gross_less_tax",
             ),
             models.CheckConstraint(condition=Q(tax_withheld__gte=0, net__gte=0), name="payment_not_negative"),
         ]

@@ -6,6 +6,7 @@ from decimal import Decimal
 
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Round
 from django.utils.translation import gettext_lazy as _
 
 from bingo.common import bounds
@@ -64,7 +65,9 @@ class PlaySession(models.Model):
                 name="play_session_ends_after_start",
             ),
             models.CheckConstraint(
-                condition=Q(net=F("won") + F("refunded") - F("staked")), name="play_session_net"
+                # Rounded to the cent: SQLite (make run) adds decimals as floats.
+                condition=Q(net=Round(F("won") + F("refunded") - F("staked"), 2)),
+                name="play_session_net",
             ),
         ]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Round
 
 from bingo.common import bounds
 from bingo.models.games import Game
@@ -66,7 +67,9 @@ class Sale(models.Model):
                 condition=Q(cash_received__lte=bounds.AMOUNT_MAX), name="sale_cash_received_at_most_max"
             ),
             models.CheckConstraint(
-                condition=Q(amount=F("quantity") * F("unit_price")), name="sale_amount_is_cards"
+                # Rounded to the cent: SQLite (make run) multiplies decimals as floats.
+                condition=Q(amount=Round(F("quantity") * F("unit_price"), 2)),
+                name="sale_amount_is_cards",
             ),
             # At a desk by a cashier, or online to a player: one or the other, never neither.
             models.CheckConstraint(

@@ -315,3 +315,15 @@ def test_concurrent_cashiers_never_skip_or_repeat_a_number():
     assert sorted(sold["A-2"]) == list(range(1, len(sold["A-2"]) + 1))  # then the second from 1
     assert 30 <= len(sold["A-2"]) <= 40  # up to, never past, card 40 (R38 c)
     assert refused  # demand exceeded the cards this game may sell
+
+
+@pytest.mark.parametrize(
+    ("price", "quantity", "amount"), [("25.01", 5, "125.05"), ("0.10", 3, "0.30"), ("33.33", 3, "99.99")]
+)
+def test_an_amount_of_cents_is_the_cards_times_their_price_on_any_database(praia, price, quantity, amount):
+    """The database's check that a sale's amount is its cards times their price holds for prices
+    a float would round (SQLite keeps decimals as floats: 5 * 25.01 is 125.05000000000001 there)."""
+    game = praia.game(praia.series(1, price=price))
+    result = praia.sell(game, quantity)
+    assert result.amount == Decimal(amount)
+    assert Sale.objects.get().amount == Decimal(amount)
