@@ -31,5 +31,11 @@ def instance(model: type[M], values: Sequence[Any]) -> M | None:
     is NULL (a row an outer join did not find)."""
     if values[model._meta.concrete_fields.index(model._meta.pk)] is None:
         return None
-    names = [field.attname for field in model._meta.concrete_fields]
-    return model.from_db(connection.alias, names, list(values))
+    fields = model._meta.concrete_fields
+    names = [field.attname for field in fields]
+    values = list(values)
+    for i, field in enumerate(fields):
+        # What the queryset's compiler would apply: a JSON field's text read as its value.
+        for convert in field.get_db_converters(connection):
+            values[i] = convert(values[i], None, connection)
+    return model.from_db(connection.alias, names, values)
