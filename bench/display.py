@@ -283,6 +283,24 @@ def ball_texts(
     return texts
 
 
+def comparison_figures(
+    real: dict[str, float],
+    connect_seconds: float,
+    raw: dict[str, float],
+    raw_connect_seconds: float,
+    ratios: dict[str, float],
+) -> dict[str, Any]:
+    """What a run against the raw reference records (bench/results.json): ours, the raw
+    server's, and their ratios (``compare_report``)."""
+    return {
+        **real,
+        "connect_s": round(connect_seconds, 1),
+        **{f"raw_{key}": raw.get(key) for key in ("min_ms", "p50_ms", "p95_ms", "p99_ms", "lost")},
+        "raw_connect_s": round(raw_connect_seconds, 1),
+        **{f"ratio_{key.removesuffix('_ms')}": round(value, 2) for key, value in ratios.items()},
+    }
+
+
 def compare_report(real: dict[str, float], raw: dict[str, float]) -> dict[str, float]:
     """Print the real run's latencies against the raw reference's; the ratios."""
     ratios = {key: real[key] / raw[key] for key in ("p50_ms", "p95_ms", "p99_ms") if raw.get(key)}
@@ -620,15 +638,7 @@ def measure(
     record(
         "display",
         {
-            **real,
-            "connect_s": round(connect_seconds, 1),
-            "raw_min_ms": raw_figures.get("min_ms"),
-            "raw_p50_ms": raw_figures.get("p50_ms"),
-            "raw_p95_ms": raw_figures.get("p95_ms"),
-            "raw_p99_ms": raw_figures.get("p99_ms"),
-            "raw_lost": raw_figures.get("lost"),
-            "raw_connect_s": round(raw.connect_seconds, 1),
-            **{f"ratio_{key.removesuffix('_ms')}": round(value, 2) for key, value in ratios.items()},
+            **comparison_figures(real, connect_seconds, raw_figures, raw.connect_seconds, ratios),
             "load_before": round(load_before[0], 2),
         },
         setup={

@@ -78,6 +78,7 @@ from display import (  # noqa: E402
     ball_texts,
     calls_report,
     compare_report,
+    comparison_figures,
     deliveries_report,
 )
 
@@ -347,15 +348,7 @@ def measure(args: argparse.Namespace, values: dict[str, str], scratch: pathlib.P
     record(
         "online_screens",
         {
-            **real,
-            "connect_s": round(connect_seconds, 1),
-            "raw_min_ms": raw_figures.get("min_ms"),
-            "raw_p50_ms": raw_figures.get("p50_ms"),
-            "raw_p95_ms": raw_figures.get("p95_ms"),
-            "raw_p99_ms": raw_figures.get("p99_ms"),
-            "raw_lost": raw_figures.get("lost"),
-            "raw_connect_s": round(raw.connect_seconds, 1),
-            **{f"ratio_{key.removesuffix('_ms')}": round(value, 2) for key, value in ratios.items()},
+            **comparison_figures(real, connect_seconds, raw_figures, raw.connect_seconds, ratios),
             "load_before": round(load_before[0], 2),
             "load_after": round(load_after[0], 2),
         },
