@@ -39,3 +39,14 @@ def instance(model: type[M], values: Sequence[Any]) -> M | None:
         for convert in field.get_db_converters(connection):
             values[i] = convert(values[i], None, connection)
     return model.from_db(connection.alias, names, values)
+
+
+def instances(row: Sequence[Any], *kinds: type[models.Model]) -> list[models.Model | None]:
+    """One instance of each model of ``kinds`` from ``row``, which lists their ``columns`` one
+    model after another (``instance`` of each: None for a key an outer join did not find)."""
+    found: list[models.Model | None] = []
+    start = 0
+    for model in kinds:
+        found.append(instance(model, row[start : start + width(model)]))
+        start += width(model)
+    return found

@@ -64,15 +64,10 @@ def game_get_joined(*, game_id: int, series: bool = True) -> Game | None:
             row = cursor.fetchone()
         if row is None:
             return None
-        widths = [rows.width(model) for model in (Game, Session, Room)]
-        cuts = [0, widths[0], widths[0] + widths[1], sum(widths)]
-        game = rows.instance(Game, row[: cuts[1]])
-        session = rows.instance(Session, row[cuts[1] : cuts[2]])
-        room = rows.instance(Room, row[cuts[2] : cuts[3]])
-        hall = rows.instance(Hall, row[cuts[3] :])
-        assert game is not None
-        assert session is not None
-        assert room is not None
+        game, session, room, hall = rows.instances(row, Game, Session, Room, Hall)
+        assert isinstance(game, Game)
+        assert isinstance(session, Session)
+        assert isinstance(room, Room)
         room.hall = hall  # type: ignore[assignment]
         session.room = room
         game.session = session
