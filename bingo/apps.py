@@ -19,6 +19,7 @@ class BingoConfig(AppConfig):
         from bingo.accounts.views import log_lockout
         from bingo.autodraw import tasks as autodraw_tasks  # noqa: F401  (the online loop's tasks)
         from bingo.common.api import text_fields_take_text_only
+        from bingo.demohall import tasks as demohall_tasks  # noqa: F401  (the demo's simulated players)
         from bingo.live import events
         from bingo.playtime import middleware as playtime
         from bingo.playtime import tasks as playtime_tasks  # noqa: F401  (the sessions' sweep)

@@ -263,6 +263,15 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 50.0},
     },
 }
+# The demo's simulated online players (bingo/demohall): under `make run` they buy cards in every
+# online game on sale, so the lobby shows real prize values. Never on a real system.
+DEMO_BOTS = env.bool("DEMO_BOTS", default=False)
+if DEMO_BOTS:
+    CELERY_BEAT_SCHEDULE["demo-bots-buy"] = {
+        "task": "demohall.bots_buy",
+        "schedule": 5.0,
+        "options": {"expires": 5.0},
+    }
 # R98 (PT-803/33, PT-806/72): an online game whose next ball is this many seconds overdue (the
 # system was down too long to finish it in real time), or whose same ball task failed
 # ONLINE_FAULT_FAILURES times with an unexpected error, is declared null by the reconciler and

@@ -12,6 +12,7 @@ from django.test import Client
 
 from bingo.autodraw.services import SYSTEM_USERNAME
 from bingo.common.roles import Role, user_roles, user_roles_set
+from bingo.demohall.services import BOTS
 
 EXPECTED = {
     "gerente": Role.MANAGER,
@@ -29,8 +30,9 @@ def demo_setup(**options: Any) -> str:
 
 
 def people() -> Any:
-    """Every user but the online rooms' system user, which a migration creates (bingo/0012)."""
-    return get_user_model().objects.exclude(username=SYSTEM_USERNAME)
+    """Every user but the online rooms' system user, which a migration creates (bingo/0012), and
+    the demo's simulated players, who cannot log in (bingo/demohall)."""
+    return get_user_model().objects.exclude(username__in=[SYSTEM_USERNAME, *(u for u, _n in BOTS)])
 
 
 @pytest.mark.django_db
@@ -92,10 +94,15 @@ def test_demo_setup_prints_the_logins_table(settings: Any) -> None:
 
     lines = output.splitlines()
     header = next(line for line in lines if line.startswith("Endereço"))
-    assert header.split() == ["Endereço", "Nome", "de", "utilizador", "Palavra-passe", "Função"]
-    assert any(
-        line.split() == ["http://127.0.0.1:9000/caixa/", "caixa", "caixa-demo", "Caixa"] for line in lines
-    )
+    assert header.split() == [
+        "Endereço", "Nome", "de", "utilizador", "Palavra-passe", "Função", "Experimente", "primeiro",
+    ]  # fmt: skip
+    # Each account's row says what the demo holds for it to try first (issue 24).
+    caixa = next(line for line in lines if line.startswith("http://127.0.0.1:9000/caixa/"))
+    assert caixa.split()[:4] == ["http://127.0.0.1:9000/caixa/", "caixa", "caixa-demo", "Caixa"]
+    assert "vender cartões do jogo 1 no Salão 2" in caixa
+    locutor = next(line for line in lines if line.startswith("http://127.0.0.1:9000/locutor/"))
+    assert "extrair o jogo 1 no Salão 1" in locutor
     assert any(line.split()[:3] == ["http://127.0.0.1:9000/admin/", "admin", "admin-demo"] for line in lines)
 
 

@@ -110,7 +110,7 @@ def session_simulate(*, plan: SimulationPlan) -> Session:
         jackpot_services.jackpot_configure(hall=hall, base_value=JACKPOT_BASE, conditions="simulation")
         jackpot_services.jackpot_seed(hall=hall, amount=JACKPOT_BASE, note="simulation")
     in_play = list(dict.fromkeys(plan.variant_of(n) for n in range(1, plan.games + 1)))
-    card_sets = {variant: _card_set(variant, plan.cards, rng.getrandbits(256)) for variant in in_play}
+    card_sets = {variant: card_set_ready(variant, plan.cards, rng.getrandbits(256)) for variant in in_play}
     now = timezone.now()
     session = services.session_open(
         room=room,
@@ -127,8 +127,8 @@ def session_simulate(*, plan: SimulationPlan) -> Session:
         if plan.double_cards and number % 2 == 0:
             # R15: the second game of the previous game's double cards; nothing is sold.
             game = services.game_play_doubles(game=game, user=manager)
-            _draw_to_the_end(game, caller, ball_set)
-            _pay_every_winner([game.doubles_of_id, game.pk], desks[0], cashiers[0])  # R45
+            draw_to_the_end(game, caller, ball_set)
+            pay_every_winner([game.doubles_of_id, game.pk], desks[0], cashiers[0])  # R45
             _after_the_game(plan, number, session, game, caller, manager, ball_set, rng)
             continue
         series = card_services.series_create(
@@ -143,14 +143,14 @@ def session_simulate(*, plan: SimulationPlan) -> Session:
             user=None,
         )
         game = services.game_open_sales(game=game, series=[series], user=manager)
-        _sell_concurrently(game, desks, cashiers, plan.cards, rng)
+        sell_concurrently(game, desks, cashiers, plan.cards, rng)
         services.game_close_sales(game=game, user=manager)
         if number == plan.annul:
             _suspend_and_annul(game, caller, manager, ball_set)
         else:
-            _draw_to_the_end(game, caller, ball_set)
+            draw_to_the_end(game, caller, ball_set)
             if not series.double:
-                _pay_every_winner([game.pk], desks[0], cashiers[0])
+                pay_every_winner([game.pk], desks[0], cashiers[0])
         _after_the_game(plan, number, session, game, caller, manager, ball_set, rng)
     for ball_set in ball_sets.values():
         ballset_services.ball_set_check_record(ball_set=ball_set, session=session, phase="end", user=caller)
@@ -158,7 +158,7 @@ def session_simulate(*, plan: SimulationPlan) -> Session:
     return session
 
 
-def _card_set(variant: Variant, size: int, seed: int) -> CardSet:
+def card_set_ready(variant: Variant, size: int, seed: int) -> CardSet:
     """The card set of ``variant`` made from ``seed``, generated here (not by a worker)."""
     # The same seed gives the same cards (R3): a second run reuses the set the first one made.
     card_set = CardSet.objects.filter(
@@ -232,7 +232,7 @@ def _standard(size: int) -> bool:
     return size in SERIES_SIZES.values()
 
 
-def _sell_concurrently(
+def sell_concurrently(
     game: Game, desks: list[CashDesk], cashiers: list[User], cards: int, rng: random.Random
 ) -> None:
     """Cashiers sell blocks of 1-6 cards at once, each in a thread of its own, until ``cards``."""
@@ -282,7 +282,7 @@ def _sell_concurrently(
         raise errors[0]
 
 
-def _draw_to_the_end(game: Game, caller: User, ball_set: BallSet | None = None) -> None:
+def draw_to_the_end(game: Game, caller: User, ball_set: BallSet | None = None) -> None:
     """Draw until the bingo, confirming after each ball every prize the system detects, in
     order (R44: the other prizes before the bingo)."""
     game = draw_services.game_start_draw(game=game, user=caller, mode=DrawMode.ELECTRONIC, ball_set=ball_set)
@@ -304,7 +304,8 @@ def _draw_to_the_end(game: Game, caller: User, ball_set: BallSet | None = None) 
                 return
 
 
-def _pay_every_winner(game_ids: list[int | None], desk: CashDesk, cashier: User) -> None:
+def pay_every_winner(game_ids: list[int | None], desk: CashDesk, cashier: User) -> None:
+    """A cashier pays at ``desk`` every winning card of ``game_ids`` not paid yet (R50)."""
     cards = (
         PrizeWinner.objects.filter(prize__game__in=game_ids, payment__isnull=True)
         .order_by("series_id", "card_number")

@@ -25,6 +25,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from bingo.common.roles import STAFF_ROLES, Role, user_roles_set
+from bingo.demohall.services import DemoPlay, DemoStaff, demo_bots_ensure, demo_hall_play_ensure
 from bingo.engine import ALGORITHM_CARDS
 from bingo.models import OnlineRoom, Player, RoomMode
 from bingo.online import services as online_services
@@ -134,6 +135,28 @@ def demo_online_ensure(hall: Hall) -> Player:
     return player
 
 
+def _try_first(account: DemoAccount, play: DemoPlay) -> str:
+    """What the demo holds for ``account`` to try first, as the logins table says it."""
+    ready, selling = play.ready_to_draw, play.selling
+    if account.role == Role.MANAGER:
+        return _("add a game to a session and open its sales; read the finished session's results")
+    if account.role == Role.CASHIER:
+        return _("sell cards of game %(game)s in %(room)s; pay a prize by scanning a card") % {
+            "game": selling.number,
+            "room": selling.session.room.name,
+        }
+    if account.role == Role.CALLER:
+        return _("draw game %(game)s in %(room)s, its cards sold") % {
+            "game": ready.number,
+            "room": ready.session.room.name,
+        }
+    if account.role == Role.INSPECTOR:
+        return _("read the acta of the finished session and check its integrity")
+    if account.role == Role.PLAYER:
+        return _("buy cards in the online room, where simulated players are buying too")
+    return _("the administration site")
+
+
 class Command(BaseCommand):
     help = "Create the demo accounts (one per role, plus admin) and print their logins."
 
@@ -161,6 +184,16 @@ class Command(BaseCommand):
             demo_accounts_ensure()
             hall = demo_hall_ensure()
             demo_online_ensure(hall)
+            demo_bots_ensure(hall=hall)
+            users = get_user_model().objects
+            play = demo_hall_play_ensure(
+                hall=hall,
+                staff=DemoStaff(
+                    manager=users.get(username="gerente"),
+                    cashier=users.get(username="caixa"),
+                    caller=users.get(username="locutor"),
+                ),
+            )
             self.stdout.write(self.style.SUCCESS(_("Demo accounts ready.")))
             self.stdout.write(
                 _("Demo hall: %(hall)s. The manager, cashier, caller and inspector work there.")
@@ -174,16 +207,17 @@ class Command(BaseCommand):
                     "credit": DEMO_CREDIT,
                 }
             )
-            self.stdout.write(self.logins_table(options["base_url"].rstrip("/")))
+            self.stdout.write(self.logins_table(options["base_url"].rstrip("/"), play))
 
-    def logins_table(self, base_url: str) -> str:
-        header = (_("Address"), _("Username"), _("Password"), _("Role"))
+    def logins_table(self, base_url: str, play: DemoPlay) -> str:
+        header = (_("Address"), _("Username"), _("Password"), _("Role"), _("Try first"))
         rows = [
             (
                 base_url + account.path,
                 account.username,
                 account.password,
                 str(account.role.label) if account.role else _("superuser (no role)"),
+                _try_first(account, play),
             )
             for account in DEMO_ACCOUNTS
         ]

@@ -10,7 +10,8 @@ only and the shutdown happens in one place:
   cache exactly as production's processes do: a ball drawn by the worker reaches the pages
   the server holds open (docs/live.md, «make run»);
 * a Celery worker (solo pool) with beat embedded, so the periodic tasks run too (the online
-  rooms' loop, bingo/autodraw, every second);
+  rooms' loop, bingo/autodraw, every second; the demo's simulated players, bingo/demohall,
+  every 5 seconds: ``DEMO_BOTS=false`` stops them);
 * uvicorn serving ``bingo.asgi:application`` (HTTP and websockets).
 
 SIGINT or SIGTERM stops them (SIGTERM, then SIGKILL after a grace period; Redis last) and
@@ -172,7 +173,8 @@ class Command(BaseCommand):
             if redis_child is not None:
                 children.append(redis_child)
                 failed = self._wait_until_redis_answers(redis_child, redis_url)
-            env = {**os.environ, "REDIS_URL": redis_url}
+            # The demo's simulated players buy online (bingo/demohall), unless told otherwise.
+            env = {"DEMO_BOTS": "true", **os.environ, "REDIS_URL": redis_url}
             if failed is None and not self._signals:
                 children.append(self._start("Celery", celery_worker_command(), env))
                 children.append(self._start("uvicorn", asgi_server_command(host, port), env))

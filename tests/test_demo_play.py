@@ -1,0 +1,151 @@
+"""The demo hall in play (issue 24, bingo/demohall): a newcomer who runs `make run` finds a hall
+that sells and plays at once — series of every variant in stock, a finished session with its
+results, a paid prize and its acta, a game on sale, a game ready to draw, and simulated players
+buying in the online room — and running the demo again leaves one demo."""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+from io import StringIO
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.test import Client
+
+from actas import selectors as acta_selectors
+from bingo.autodraw.services import online_reconcile
+from bingo.demohall.services import BOTS, CARDS_SOLD, demo_bots_buy
+from bingo.engine.variants import Variant
+from bingo.models import Game, GameState, Player, PrizePayment, PrizeWinner, Sale, Session
+from bingo.online.selectors.lobby import online_lobby
+from bingo.players.services import wallet_post
+from cards.models import Series
+from halls.models import Hall
+
+pytestmark = pytest.mark.django_db
+
+
+def demo_setup(settings: Any) -> str:
+    settings.DEBUG = True
+    out = StringIO()
+    call_command("demo_setup", stdout=out)
+    return out.getvalue()
+
+
+def counts() -> dict[str, int]:
+    return {
+        "halls": Hall.objects.count(),
+        "sessions": Session.objects.count(),
+        "games": Game.objects.count(),
+        "series": Series.objects.count(),
+        "sales": Sale.objects.count(),
+        "payments": PrizePayment.objects.count(),
+        "players": Player.objects.count(),
+    }
+
+
+def test_the_demo_hall_has_a_finished_session_with_paid_prizes_and_its_acta(settings: Any) -> None:
+    demo_setup(settings)
+
+    finished = Session.objects.get(ended_at__isnull=False)
+    games = list(finished.games.order_by("number"))
+    assert [g.state for g in games] == [GameState.FINISHED, GameState.FINISHED]
+    assert {g.variant for g in games} == {"90", "75"}
+    # Every prize of the finished session was paid at the desk (R50).
+    winners = PrizeWinner.objects.filter(prize__game__session=finished)
+    assert winners.count() >= 2  # at least each game's bingo
+    assert PrizePayment.objects.filter(winner__in=winners).count() == winners.count()
+    # Its acta holds both games, and its chain checks (R59-R61).
+    assert acta_selectors.acta_verify(session=finished).intact
+    acta = acta_selectors.acta_get(session=finished)
+    assert acta is not None
+    assert {entry.game_id for entry in acta.entries.all()} == {g.pk for g in games}
+
+
+def test_the_demo_hall_has_a_game_ready_to_draw_and_one_on_sale(settings: Any) -> None:
+    demo_setup(settings)
+
+    ready = Game.objects.get(state=GameState.SALES_CLOSED)
+    selling = Game.objects.get(state=GameState.SELLING, session__room__online__isnull=True)
+    assert ready.session.room != selling.session.room  # R60: the next game waits for the last
+    for game in (ready, selling):
+        assert sum(Sale.objects.filter(game=game).values_list("quantity", flat=True)) == CARDS_SOLD
+        assert game.session.ended_at is None
+
+
+def test_the_demo_hall_has_a_hall_series_of_every_variant_in_stock(settings: Any) -> None:
+    demo_setup(settings)
+
+    in_stock = Series.objects.filter(online=False, games__isnull=True)
+    assert {s.card_set.variant for s in in_stock} == {v.value for v in Variant}
+
+
+def test_the_demo_cashier_sells_at_once_and_the_caller_draws_at_once(settings: Any, client: Client) -> None:
+    demo_setup(settings)
+    selling = Game.objects.get(state=GameState.SELLING, session__room__online__isnull=True)
+    ready = Game.objects.get(state=GameState.SALES_CLOSED)
+    desk = selling.session.room.hall.cash_desks.get()
+
+    client.post("/entrar/", {"username": "caixa", "password": "caixa-demo"})
+    response = client.post(
+        "/caixa/venda/",
+        {"game": selling.pk, "cash_desk": desk.pk, "quantity": 2, "cash_received": "200.00",
+         "request_key": "demo-first-sale"},
+    )  # fmt: skip
+    assert response.status_code in (200, 302)
+    assert Sale.objects.filter(game=selling, request_key="demo-first-sale").get().quantity == 2
+
+    client.post("/sair/")
+    client.post("/entrar/", {"username": "locutor", "password": "locutor-demo"})
+    console = client.get(f"/locutor/jogo/{ready.pk}/")
+    assert console.status_code == 200
+
+
+def test_running_the_demo_twice_leaves_one_demo(settings: Any) -> None:
+    demo_setup(settings)
+    first = counts()
+
+    demo_setup(settings)
+
+    assert counts() == first
+    assert first["halls"] == 1
+    assert first["sessions"] == 3
+
+
+def test_the_simulated_players_buy_once_in_each_online_game_so_the_lobby_shows_prizes(settings: Any) -> None:
+    demo_setup(settings)
+    online_reconcile()  # the online loop opens the continuous room's first game (R90)
+    game = Game.objects.get(state=GameState.SELLING, session__room__online__isnull=False)
+    player = Player.objects.get(user__username="jogador")
+    assert all(value.startswith("0 ") for _name, value in _lobby_prizes(player))
+
+    bought = demo_bots_buy(rng=random.Random(1))
+
+    sales = Sale.objects.filter(game=game)
+    assert bought == sum(sales.values_list("quantity", flat=True)) > 0
+    assert set(sales.values_list("buyer__user__username", flat=True)) == {u for u, _n in BOTS}
+    assert not any(value.startswith("0 ") for _name, value in _lobby_prizes(player))
+    assert demo_bots_buy() == 0  # once per game
+    # No one logs in as a simulated player.
+    assert not Player.objects.get(user__username=BOTS[0][0]).user.has_usable_password()
+
+
+def test_a_simulated_player_low_on_credit_is_topped_up_before_buying(settings: Any) -> None:
+    demo_setup(settings)
+    online_reconcile()
+    bot = Player.objects.get(user__username=BOTS[0][0])
+    cashier = User.objects.get(username="caixa")
+    wallet_post(
+        player=bot, kind="withdrawal", amount=Decimal("450.00"), key="drain", recorded_by=cashier,
+        reference="test",
+    )  # fmt: skip
+
+    assert demo_bots_buy(rng=random.Random(2)) > 0
+    assert Sale.objects.filter(buyer=bot).exists()
+
+
+def _lobby_prizes(player: Player) -> list[tuple[str, str]]:
+    return [prize for room in online_lobby(player=player).rooms for g in room.games for prize in g.prizes]
