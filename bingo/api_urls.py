@@ -7,7 +7,7 @@ from actas import api as acta_api
 from actas.notes import api as acta_notes_api
 from bingo.ballsets import api as ballset_api
 from bingo.common.api import not_found
-from bingo.common.schema_view import SchemaView
+from bingo.common.schema_view import ApiIndexView, SchemaView
 from bingo.complaints import api as complaints_api
 from bingo.demo import api as demo_api
 from bingo.draw import api as draw_api
@@ -33,7 +33,9 @@ urlpatterns: list[URLPattern] = [
         name="online-game-purchases",
     ),
     path("games/<int:game_id>/sales/", sales_api.GameSalesView.as_view(), name="game-sales"),
-    # The schema and its browsable docs are public: they describe the API, not the data.
+    # The schema and its browsable docs are public: they describe the API, not the data; so is
+    # the index at the API's root, which says where they are and lists every path.
+    path("", ApiIndexView.as_view(), name="index"),
     path("schema/", SchemaView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("card-sets/", cards_api.CardSetListView.as_view(), name="card-set-list"),

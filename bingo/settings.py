@@ -505,6 +505,9 @@ CONTENT_SECURITY_POLICY = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"refusals_one_line": {"()": "bingo.common.logs.RefusalsOneLine"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # A refused request (403) is one line with who and why, not a traceback (bingo/common/logs.py).
+    "loggers": {"django.request": {"filters": ["refusals_one_line"]}},
     "root": {"handlers": ["console"], "level": env.str("DJANGO_LOG_LEVEL", default="INFO")},
 }

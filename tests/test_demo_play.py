@@ -19,6 +19,8 @@ from actas import selectors as acta_selectors
 from bingo.autodraw.services import online_reconcile
 from bingo.demohall.services import BOTS, CARDS_SOLD, demo_bots_buy
 from bingo.engine.variants import Variant
+from bingo.games.forms import OpenSalesForm
+from bingo.games.services import game_create
 from bingo.models import Game, GameState, Player, PrizePayment, PrizeWinner, Sale, Session
 from bingo.online.selectors.lobby import online_lobby
 from bingo.players.services import wallet_post
@@ -149,3 +151,28 @@ def test_a_simulated_player_low_on_credit_is_topped_up_before_buying(settings: A
 
 def _lobby_prizes(player: Player) -> list[tuple[str, str]]:
     return [prize for room in online_lobby(player=player).rooms for g in room.games for prize in g.prizes]
+
+
+def test_the_cashier_is_offered_only_hall_games_and_the_manager_only_hall_series(
+    settings: Any, client: Client
+) -> None:
+    """Issue 24: the cashier's sale list offered the online room's games, and «Abrir as vendas»
+    the online series J-1 and J-2, which it then refused (R85)."""
+    demo_setup(settings)
+    online_reconcile()  # the online room's game is now selling too
+    assert Game.objects.filter(state=GameState.SELLING, session__room__online__isnull=False).exists()
+    hall_selling = Game.objects.get(state=GameState.SELLING, session__room__online__isnull=True)
+
+    client.post("/entrar/", {"username": "caixa", "password": "caixa-demo"})
+    page = client.get("/caixa/venda/")
+    # The one hall game on sale opens at once, with no other game to switch to.
+    assert page.context["game"].pk == hall_selling.pk
+    assert page.context["other_games"] == []
+
+    session = hall_selling.session
+    game = game_create(session=session, variant="90")
+    form = OpenSalesForm(game=game)
+    choices = list(form.fields["first"].queryset)
+    assert choices
+    assert not any(series.online for series in choices)
+    assert all(series.card_set.variant == "90" for series in choices)

@@ -214,7 +214,13 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             "R29",
             url_name="halls:hall_list",
         ),
-        Duty(_("Card prices"), _("Set the price of the cards on sale in each room."), "R18, R33"),
+        # A series carries its cards' price (R18); the sale's announcement states it (R33).
+        Duty(
+            _("Card prices"),
+            _("Set the price of the cards on sale in each room."),
+            "R18, R33",
+            "cards:series_list",
+        ),
         Duty(
             _("Prize plan"),
             _("Split the prize money between line and bingo; the bingo never gets below 55%."),
@@ -237,7 +243,7 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             _("Ball sets"),
             _("Register the serialized ball sets and record their checks."),
             "R20-R26",
-            url_name="halls:hall_list",
+            url_name="halls:ball_set_halls",
         ),
         Duty(
             _("Sessions"),

@@ -27,7 +27,7 @@ from bingo.common.forms import (
 from bingo.engine import Variant
 from bingo.engine.prizes import PrizeKind
 from bingo.games import services
-from bingo.models import Game, Session
+from bingo.models import Game, OnlineRoom, Session
 from cards.models import VARIANT_CHOICES, Series
 from halls.models import BallSet, Room
 
@@ -206,9 +206,11 @@ class OpenSalesForm(forms.Form):
     def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
-        # Offer the hall's series that could be sold; the service still decides (R38).
+        # Offer the hall's series that could be sold; the service still decides (R38). A hall
+        # game sells only hall series, an online room's game only online ones (R85).
+        online = OnlineRoom.serves(game.session.room_id)
         choices = (
-            Series.objects.filter(hall=game.session.room.hall, card_set__variant=game.variant)
+            Series.objects.filter(hall=game.session.room.hall, card_set__variant=game.variant, online=online)
             .exclude(status__in=[Series.Status.RETIRED, Series.Status.EXHAUSTED])
             .select_related("hall")
             .order_by("order_number")

@@ -220,9 +220,14 @@ def cashier_hall_ids(user: AbstractBaseUser | AnonymousUser) -> list[int]:
 
 
 def cashier_games(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Game]:
-    """The games selling cards in the halls where ``user`` is a cashier, hall and room joined."""
+    """The games selling cards in the halls where ``user`` is a cashier, hall and room joined;
+    not the online rooms' games, which sell only online (R85)."""
     return (
-        Game.objects.filter(state=GameState.SELLING.value, session__room__hall_id__in=cashier_hall_ids(user))
+        Game.objects.filter(
+            state=GameState.SELLING.value,
+            session__room__hall_id__in=cashier_hall_ids(user),
+            session__room__online__isnull=True,
+        )
         .select_related("session__room__hall")
         .order_by("session__room__hall__name", "session__room__name", "session__starts_at", "number")
     )

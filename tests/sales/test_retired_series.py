@@ -153,7 +153,7 @@ def test_the_simulation_sells_nothing_of_a_retired_series(praia: Desk) -> None:
 
     # The threads speak the site's language (Portuguese), not this test's.
     with pytest.raises(ValidationError, match=r"A-1 (was retired|foi retirada)"):
-        simulation._sell_concurrently(praia.selling, [praia.desk], [praia.cashier], 5, random.Random(1))
+        simulation.sell_concurrently(praia.selling, [praia.desk], [praia.cashier], 5, random.Random(1))
     assert not Sale.objects.exists()
 
 
