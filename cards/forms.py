@@ -247,17 +247,3 @@ def next_order_numbers(*, halls: QuerySet[Hall]) -> dict[int, int]:
         .values_list("hall", "top")
     )
     return {pk: (highest.get(pk) or 0) + 1 for pk in halls.values_list("pk", flat=True)}
-
-
-class CardCheckForm(forms.Form):
-    """The public card check: series, card number and check code, as in the card's QR code."""
-
-    serie = forms.IntegerField(
-        label=_("Series reference (“ref.” on the card)"), min_value=1, max_value=bounds.ID_MAX
-    )
-    cartao = forms.IntegerField(label=_("Card number"), min_value=1, max_value=bounds.CARD_NUMBER_MAX)
-    codigo = forms.CharField(
-        label=_("Check code"),
-        max_length=20,
-        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
-    )

@@ -27,8 +27,9 @@ from bingo.common.roles import Role, role_required, user_roles
 from bingo.engine import SERIES_SIZES
 from cards import selectors, services
 from cards.api import CardCheckThrottle
-from cards.forms import CardCheckForm, CardSetForm, SeriesForm, next_order_numbers
+from cards.forms import CardSetForm, SeriesForm, next_order_numbers
 from cards.models import CardSet, Series
+from cards.payload import CardCheckForm
 from cards.printing import services as print_services
 from cards.printing.forms import PrintForm
 from halls.selectors import hall_list_for

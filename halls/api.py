@@ -59,6 +59,8 @@ class HallSerializer(serializers.ModelSerializer[Hall]):
             "tax_rate",
             "tax_threshold",
             "jackpot_active",
+            "operator_name",
+            "licence_number",
             "created_at",
             "my_roles",
         ]

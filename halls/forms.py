@@ -16,7 +16,8 @@ from halls.models import CashDesk, Hall, Room, StaffMembership
 
 
 class HallForm(forms.Form):
-    """A hall's settings: name, currency, time zone, card limit (R35), prize tax, jackpot (R9)."""
+    """A hall's settings: name, currency, time zone, card limit (R35), prize tax, jackpot (R9), the
+    operator and its concession (R17)."""
 
     name = forms.CharField(label=_("Name"), max_length=120)
     currency = forms.CharField(
@@ -49,6 +50,19 @@ class HallForm(forms.Form):
         max_value=bounds.AMOUNT_MAX,
         initial=0,
         help_text=_("Prizes above this value pay the tax, in the hall's currency."),
+    )
+    # R17: the hall is run under a concession; receipts and payout slips print who holds it.
+    operator_name = forms.CharField(
+        label=_("Operator (concession holder)"),
+        max_length=160,
+        required=False,
+        help_text=_("The company that runs the hall under its concession, as printed on receipts and slips."),
+    )
+    licence_number = forms.CharField(
+        label=_("Concession or licence n.º"),
+        max_length=60,
+        required=False,
+        help_text=_("The number of the hall's concession or licence from the Regulatory Authority."),
     )
     jackpot_active = forms.BooleanField(
         label=_("Progressive jackpot active (R9)"),

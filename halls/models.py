@@ -19,6 +19,10 @@ class Hall(models.Model):
     name = models.CharField(_("name"), max_length=120, unique=True)
     currency = models.CharField(_("currency"), max_length=3, default="CVE")
     time_zone = models.CharField(_("time zone"), max_length=64, default="Atlantic/Cape_Verde")
+    # R17 («salas de jogo concessionadas»): the hall is run under a concession by an operator;
+    # receipts and payout slips name both. Blank until the manager fills them in.
+    operator_name = models.CharField(_("operator (concession holder)"), max_length=160, blank=True)
+    licence_number = models.CharField(_("concession or licence n.º"), max_length=60, blank=True)
     # R35: the regulator may cap the cards one player buys in a game; blank = no cap.
     card_limit_per_player = models.PositiveIntegerField(
         _("cards per player and game (R35)"), null=True, blank=True

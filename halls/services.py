@@ -75,9 +75,12 @@ def hall_create(
     tax_rate: Decimal = Decimal("0"),
     tax_threshold: Decimal = Decimal("0"),
     jackpot_active: bool = False,
+    operator_name: str = "",
+    licence_number: str = "",
     manager: User | None = None,
 ) -> Hall:
-    """Create a hall with its currency, time zone, card limit (R35), prize tax and jackpot (R9);
+    """Create a hall with its currency, time zone, card limit (R35), prize tax, jackpot (R9) and
+    the operator and concession its receipts print (R17);
     ``manager``, when given, manages it from the start (both or neither are saved)."""
     currency = currency.strip().upper()
     _check_hall_fields(
@@ -97,6 +100,8 @@ def hall_create(
                 tax_rate=tax_rate,
                 tax_threshold=tax_threshold,
                 jackpot_active=jackpot_active,
+                operator_name=operator_name.strip(),
+                licence_number=licence_number.strip(),
             )
         )
         if manager is not None:
@@ -115,8 +120,11 @@ def hall_update(
     tax_rate: Decimal,
     tax_threshold: Decimal,
     jackpot_active: bool,
+    operator_name: str | None = None,
+    licence_number: str | None = None,
 ) -> Hall:
-    """Change a hall's settings; games already created keep the jackpot setting they were made with."""
+    """Change a hall's settings; games already created keep the jackpot setting they were made with.
+    The operator and concession (R17) stay as they are when not given."""
     currency = currency.strip().upper()
     _check_hall_fields(
         currency=currency,
@@ -131,6 +139,10 @@ def hall_update(
     hall.card_limit_per_player = card_limit_per_player
     hall.tax_rate = tax_rate
     hall.tax_threshold = tax_threshold
+    if operator_name is not None:
+        hall.operator_name = operator_name.strip()
+    if licence_number is not None:
+        hall.licence_number = licence_number.strip()
     jackpot_switched = hall.jackpot_active != jackpot_active
     hall.jackpot_active = jackpot_active
     with transaction.atomic():

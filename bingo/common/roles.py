@@ -271,6 +271,12 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
         ),
         _WALLETS_DUTY,
         Duty(
+            _("Payout slips"),
+            _("Find a prize payout's slip by the code printed on it, and print it again."),
+            "R50",
+            url_name="sales:payout_slip_find",
+        ),
+        Duty(
             _("Players' complaints"),
             _(
                 "Read the online players' complaints about your halls' games and record your decision; "

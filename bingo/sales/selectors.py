@@ -1,4 +1,5 @@
-"""Reads of selling: the price board (R29), the cashier's screen, receipts and the shift report.
+"""Reads of selling: the price board (R29), the cashier's screen, receipts, the shift report and
+the slips of the prizes paid at the desk (R50).
 
 Each function does its joins and aggregates in a fixed, small number of queries (no N+1), so a
 busy cash desk or a board refreshed after every sale stays cheap.
@@ -7,6 +8,7 @@ busy cash desk or a board refreshed after every sale stays cheap.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
@@ -17,6 +19,7 @@ from django.db.models import Count, QuerySet, Sum
 
 from bingo.common.money import money_display, quantum_for
 from bingo.common.roles import Role
+from bingo.engine.payout import slip_code, slip_code_matches, slip_code_payment_id
 from bingo.engine.prizes import PrizeKind, PrizePlan, PrizePlanError, prize_amounts
 from bingo.games import doubles
 from bingo.models import Game, GameSeries, GameState, PrizePayment, Sale
@@ -378,3 +381,80 @@ def desk_payment_list(*, cash_desk: CashDesk) -> QuerySet[PrizePayment]:
         .select_related("winner__prize__game__session__room", "winner__series", "cashier")
         .order_by("-paid_at", "-pk")
     )
+
+
+# --- the payout slip (R50) -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PayoutSlip:
+    """What a desk paid for one winning card (R50): every prize of the card paid there, its
+    sums, who paid it, where and when, and the code that finds the slip again.
+
+    A card's prizes are paid at once (R50: once, after the game, R44; double cards after their
+    second game, R45), so the card's desk payments are its payout.
+    """
+
+    code: str
+    payments: tuple[PrizePayment, ...]
+    gross: Decimal
+    tax_withheld: Decimal
+    net: Decimal
+
+    @property
+    def first(self) -> PrizePayment:
+        return self.payments[0]
+
+    @property
+    def games(self) -> list[Game]:
+        """The games the card won in, in order: one, or two for a double card (R15)."""
+        seen: dict[int, Game] = {}
+        for payment in self.payments:
+            seen.setdefault(payment.winner.prize.game_id, payment.winner.prize.game)
+        return list(seen.values())
+
+
+def payout_slip_code(payment: PrizePayment) -> str:
+    """The code printed on the slip of the payout whose first payment is ``payment``."""
+    return slip_code(bytes(payment.winner.series.check_key), payment.pk)
+
+
+def _card_desk_payments(*, series_id: int, card_number: int) -> list[PrizePayment]:
+    return list(
+        PrizePayment.objects.filter(
+            winner__series_id=series_id, winner__card_number=card_number, cash_desk__isnull=False
+        )
+        .select_related("winner__prize__game__session__room__hall", "winner__series", "cash_desk", "cashier")
+        .order_by("pk")
+    )
+
+
+def payout_slip_of(payment: PrizePayment) -> PayoutSlip:
+    """The slip of the desk payout ``payment`` belongs to (one query)."""
+    payments = tuple(
+        _card_desk_payments(series_id=payment.winner.series_id, card_number=payment.winner.card_number)
+    )
+    return PayoutSlip(
+        code=payout_slip_code(payments[0]),
+        payments=payments,
+        gross=sum((p.gross for p in payments), Decimal(0)),
+        tax_withheld=sum((p.tax_withheld for p in payments), Decimal(0)),
+        net=sum((p.net for p in payments), Decimal(0)),
+    )
+
+
+def payout_slip_get(*, code: str, hall_ids: Collection[int]) -> PayoutSlip | None:
+    """The slip whose ``code`` was typed, if it is of a desk of one of ``hall_ids``; None for a
+    malformed or wrong code and for another hall's slip alike, so a code tells nothing of the
+    slips a person may not see."""
+    payment_id = slip_code_payment_id(code)
+    if payment_id is None:
+        return None
+    payment = (
+        PrizePayment.objects.filter(pk=payment_id, cash_desk__hall_id__in=list(hall_ids))
+        .select_related("winner__series")
+        .first()
+    )
+    if payment is None or not slip_code_matches(bytes(payment.winner.series.check_key), payment.pk, code):
+        return None
+    return payout_slip_of(payment)

@@ -34,15 +34,19 @@ from bingo.games import services
 from bingo.models import Game, PrizeKind, PrizePayment, Sale
 from bingo.sales import selectors as sales_selectors
 from bingo.sales import services as sales_services
-from bingo.sales.forms import PrizePayForm
+from bingo.sales.forms import PrizePayForm, SlipFindForm
 from halls.models import CashDesk
-from halls.selectors import staff_member_list
+from halls.selectors import hall_list_for, staff_member_list
 
 #: The session key remembering the cashier's desk between sales.
 DESK_SESSION_KEY = "sales:cash_desk"
 
 #: How many of a desk's latest prize payments its screen lists.
 PAYMENTS_SHOWN = 50
+
+#: The papers a receipt and a payout slip are laid out for (``?papel=``): the desk's 80 mm
+#: thermal roll, or an A4 sheet; the first is the default.
+PAPERS = ("80mm", "a4")
 
 
 class SaleForm(forms.Form):
@@ -244,8 +248,10 @@ def receipt(request: HttpRequest, request_key: str) -> HttpResponse:
     amount = sum((s.amount for s in sales), Decimal("0"))
 
     context: dict[str, Any] = {
+        **_paper_context(request, first.cash_desk),
         "hall": hall,
         "game": game,
+        "session": game.session,
         "desk": first.cash_desk,
         "sale": first,
         "zone": _zone(hall.time_zone),
@@ -261,6 +267,21 @@ def receipt(request: HttpRequest, request_key: str) -> HttpResponse:
         "back_url": _screen_url(game, first.cash_desk),
     }
     return render(request, "bingo/receipt.html", context)
+
+
+def _paper_context(request: HttpRequest, desk: CashDesk) -> dict[str, Any]:
+    """The paper a receipt or slip is laid out for: ``?papel=80mm`` or ``?papel=a4`` chooses it
+    and the session remembers it per desk (the desk's printer does not change between prints);
+    otherwise the desk's last choice, else the 80 mm roll."""
+    key = f"sales:paper:{desk.pk}"
+    asked = request.GET.get("papel")
+    if asked in PAPERS:
+        request.session[key] = asked
+        paper = asked
+    else:
+        remembered = request.session.get(key)
+        paper = remembered if remembered in PAPERS else PAPERS[0]
+    return {"paper": paper, "paper_css": f"css/paper-{paper}.css", "papers": PAPERS}
 
 
 def _zone(name: str) -> tzinfo:
@@ -344,18 +365,16 @@ def _paying_desk(desks: list[CashDesk], desk_id: int | None) -> CashDesk | None:
     return desk
 
 
-def _pay_url(desk: CashDesk, paid: list[int] | None = None) -> str:
-    query: dict[str, object] = {"caixa": desk.pk}
-    if paid:
-        query["pago"] = ",".join(str(p) for p in paid)
-    return f"{reverse('sales:prize_pay')}?{urlencode(query)}"
+def _pay_url(desk: CashDesk) -> str:
+    return f"{reverse('sales:prize_pay')}?{urlencode({'caixa': desk.pk})}"
 
 
 @require_http_methods(["GET", "POST"])
 @role_required(Role.CASHIER)
 def prize_pay(request: HttpRequest) -> HttpResponse:
-    """Pay a winning card in cash (R8, R50): series, number and check code; double cards after
-    their second game (R45); the hall's tax withheld. Then the desk's list of payments."""
+    """Pay a winning card in cash (R8, R50): its QR code as the scanner types it, or its series,
+    number and check code; double cards after their second game (R45); the hall's tax withheld.
+    A payment lands on its slip; the page lists the desk's payments."""
     desks = list(sales_selectors.cashier_desks(request.user))
     if request.method == "POST":
         desk = _paying_desk(desks, _int(request.POST.get("cash_desk")))
@@ -376,7 +395,8 @@ def prize_pay(request: HttpRequest) -> HttpResponse:
                 form.add_error(None, exc)
             else:
                 request.session[DESK_SESSION_KEY] = desk.pk
-                return redirect(_pay_url(desk, [p.pk for p in payout.payments]))
+                code = sales_selectors.payout_slip_code(payout.payments[0])
+                return redirect("sales:payout_slip", code=code)
         return _pay_page(request, desks, desk, form, status=400)
 
     desk = _paying_desk(desks, _int(request.GET.get("caixa")))
@@ -396,18 +416,6 @@ def _pay_page(
 ) -> HttpResponse:
     currency = desk.hall.currency
     payments = list(sales_selectors.desk_payment_list(cash_desk=desk)[:PAYMENTS_SHOWN])
-    asked = request.GET.get("pago", "") if request.method == "GET" else ""
-    paid_ids = [pk for pk in map(_int, asked.split(",")) if pk is not None]
-    # Only this desk's payments by this cashier: a URL cannot show another's.
-    paid = (
-        list(
-            sales_selectors.desk_payment_list(cash_desk=desk).filter(
-                pk__in=paid_ids, cashier_id=request.user.pk
-            )
-        )
-        if paid_ids
-        else []
-    )
 
     def row(p: PrizePayment) -> dict[str, Any]:
         prize = p.winner.prize
@@ -416,23 +424,90 @@ def _pay_page(
             "card": f"{p.winner.series.label} n.º {p.winner.card_number}",
             "game": prize.game,
             "prize": PrizeKind(prize.kind).label,
-            "gross": money_display(p.gross, currency),
-            "tax": money_display(p.tax_withheld, currency),
             "net": money_display(p.net, currency),
+            "slip": sales_selectors.payout_slip_code(p),
         }
 
-    receipt = [row(p) for p in sorted(paid, key=lambda p: p.pk)]
     context = {
         "nav": "prizes",
         "desk": desk,
         "desks": desks,
         "form": form,
-        "receipt": receipt,
-        "receipt_gross": money_display(sum((p.gross for p in paid), Decimal(0)), currency) if paid else "",
-        "receipt_tax": money_display(sum((p.tax_withheld for p in paid), Decimal(0)), currency)
-        if paid
-        else "",
-        "receipt_net": money_display(sum((p.net for p in paid), Decimal(0)), currency) if paid else "",
         "payments": [row(p) for p in payments],
     }
     return render(request, "bingo/prize_pay.html", context, status=status)
+
+
+# --- payout slips -----------------------------------------------------------------------------------
+
+
+def _slip_hall_ids(request: HttpRequest) -> list[int]:
+    """The halls whose slips the person may see: where they are a cashier or a manager."""
+    return list(hall_list_for(request.user, Role.CASHIER, Role.MANAGER).values_list("pk", flat=True))
+
+
+@require_GET
+@role_required(Role.CASHIER, Role.MANAGER)
+def payout_slip(request: HttpRequest, code: str) -> HttpResponse:
+    """The slip of a prize payout (R50), to print on the desk's 80 mm roll or on A4, for the
+    cashiers and managers of the desk's hall; anyone else, and a wrong code, get 404."""
+    slip = sales_selectors.payout_slip_get(code=code, hall_ids=_slip_hall_ids(request))
+    if slip is None:
+        raise Http404
+    if code != slip.code:  # typed another way, or another payment of the payout: its one address
+        query = f"?{urlencode({'papel': request.GET['papel']})}" if "papel" in request.GET else ""
+        return redirect(reverse("sales:payout_slip", args=[slip.code]) + query)
+    first = slip.first
+    desk, cashier = first.cash_desk, first.cashier
+    if desk is None or cashier is None:  # payout_slip_get finds desk payments only
+        raise Http404
+    hall = first.winner.prize.game.session.room.hall
+    at_desk = hall.pk in _hall_ids(request)
+    currency = hall.currency
+    context: dict[str, Any] = {
+        **_paper_context(request, desk),
+        "slip": slip,
+        "hall": hall,
+        "desk": desk,
+        "zone": _zone(hall.time_zone),
+        "card": first.winner.series,
+        "card_number": first.winner.card_number,
+        "rows": [
+            {
+                "payment": p,
+                "game": p.winner.prize.game,
+                "prize": PrizeKind(p.winner.prize.kind).label,
+                "gross": money_display(p.gross, currency),
+                "tax": money_display(p.tax_withheld, currency),
+                "net": money_display(p.net, currency),
+            }
+            for p in slip.payments
+        ],
+        "gross": money_display(slip.gross, currency),
+        "tax": money_display(slip.tax_withheld, currency),
+        "net": money_display(slip.net, currency),
+        "cashier": cashier.get_full_name() or cashier.get_username(),
+        "back_url": _pay_url(desk) if at_desk else reverse("sales:payout_slip_find"),
+    }
+    return render(request, "bingo/payout_slip.html", context)
+
+
+@require_GET
+@role_required(Role.CASHIER, Role.MANAGER)
+def payout_slip_find(request: HttpRequest) -> HttpResponse:
+    """Type a slip's code to reach the slip again (a reprint, a question at the desk): the
+    cashiers and managers of its hall find it; any other code finds nothing."""
+    form = SlipFindForm(request.GET if "codigo" in request.GET else None)
+    status = 200
+    if form.is_valid():
+        slip = sales_selectors.payout_slip_get(
+            code=form.cleaned_data["codigo"], hall_ids=_slip_hall_ids(request)
+        )
+        if slip is not None:
+            return redirect("sales:payout_slip", code=slip.code)
+        form.add_error("codigo", _("No payout slip of your halls has this code."))
+        status = 404
+    elif form.is_bound:
+        status = 400
+    context = {"nav": "slips", "form": form, "is_cashier": bool(_hall_ids(request))}
+    return render(request, "bingo/payout_slip_find.html", context, status=status)

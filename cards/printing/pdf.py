@@ -29,7 +29,6 @@ from typing import Any, BinaryIO, cast
 
 import numpy as np
 import segno
-from django.conf import settings
 from django.utils.translation import gettext as _
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
@@ -41,6 +40,7 @@ from bingo.common.money import money_display
 from bingo.common.pdf import FONT, FONT_BOLD, PAGE_HEIGHT, PAGE_WIDTH
 from bingo.engine import Variant, geometry
 from cards.models import Series
+from cards.payload import card_check_url
 from cards.selectors import card_check_code, card_set_cells
 
 Progress = Callable[[int], None]
@@ -83,11 +83,6 @@ SHEETS = {
 
 
 # --- public helpers ---------------------------------------------------------------------------
-
-
-def card_check_url(*, series_id: int, number: int, code: str) -> str:
-    """The address a printed card's QR code carries: the public card check with the card filled in."""
-    return f"{settings.BINGO_PUBLIC_URL}/verificar/?serie={series_id}&cartao={number}&codigo={code}"
 
 
 def cards_per_page(variant: Variant | str) -> int:

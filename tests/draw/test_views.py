@@ -451,16 +451,19 @@ def test_the_cashier_pays_a_winning_card_and_sees_gross_tax_and_net(db: None, cl
     posted = client.post("/caixa/premios/", pay_form(hall, game, number, code))
 
     assert posted.status_code == 302
+    assert posted["Location"].startswith("/caixa/taloes/")  # the payout's slip (R50)
     payments = list(PrizePayment.objects.order_by("pk"))
     assert payments
     assert {p.cashier for p in payments} == {hall.cashier}
     page = body(client.get(posted["Location"]))
-    assert len(re.findall(r'<tr data-payment="\d+">', page)) == 2 * len(payments)  # payout + desk list
+    assert len(re.findall(r'data-slip-payment="\d+"', page)) == len(payments)
     net = sum(p.net for p in payments)
     tax = sum(p.tax_withheld for p in payments)
     assert tax > 0
-    assert re.search(rf"data-payout-net>{net:.0f} CVE<", page)
-    assert re.search(rf"data-payout-tax>{tax:.0f} CVE<", page)
+    assert re.search(rf"data-slip-net>{net:.0f} CVE<", page)
+    assert re.search(rf"data-slip-tax>{tax:.0f} CVE<", page)
+    desk_list = body(client.get(f"/caixa/premios/?caixa={hall.desk.pk}"))
+    assert len(re.findall(r'<tr data-payment="\d+">', desk_list)) == len(payments)
 
     again = client.post("/caixa/premios/", pay_form(hall, game, number, code))
     assert again.status_code == 400

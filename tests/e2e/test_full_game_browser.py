@@ -261,21 +261,22 @@ def test_a_caller_runs_a_whole_game_claims_are_checked_and_the_cashier_pays_the_
                 return navigation.value
 
             pay()
-            till.wait_for_selector("#payout")
+            till.wait_for_selector("#slip")  # the payout lands on its slip (R50)
             seen["payout_rows"] = [
                 int(p)
-                for p in till.locator("#payout tr[data-payment]").evaluate_all(
-                    "rows => rows.map(r => r.getAttribute('data-payment'))"
+                for p in till.locator("#slip [data-slip-payment]").evaluate_all(
+                    "rows => rows.map(r => r.getAttribute('data-slip-payment'))"
                 )
             ]
             for part in ("gross", "tax", "net"):
-                seen[f"payout_{part}"] = till.locator(f"[data-payout-{part}]").inner_text().strip()
+                seen[f"payout_{part}"] = till.locator(f"[data-slip-{part}]").inner_text().strip()
             till.screenshot(path=str(tmp_path / "cashier.png"), full_page=True)
+            till.goto(f"{base}/caixa/premios/")
 
             again = pay()
             seen["again_status"] = again.status if again else None
             seen["again_error"] = till.locator("#pay-errors").inner_text().strip()
-            seen["again_payout"] = till.locator("#payout").count()
+            seen["again_payout"] = till.locator("#slip").count()
             till.screenshot(path=str(tmp_path / "cashier-again.png"), full_page=True)
         finally:
             caller_context.close()

@@ -153,6 +153,33 @@ def test_a_zero_card_limit_is_refused_and_blank_means_no_limit(manager: Client, 
     assert hall.tax_rate == 10
 
 
+def test_the_manager_records_the_operator_and_concession_receipts_print(manager: Client, hall: Hall) -> None:
+    """R17: the hall runs under a concession; its holder and number go on receipts and slips."""
+    edit = reverse("halls:hall_edit", args=[hall.pk])
+    licence = {"operator_name": "  Jogos do Atlântico, S.A. ", "licence_number": "CV-BING-07/2017"}
+
+    assert manager.post(edit, _hall_form(name="Sala Praia", **licence)).status_code == 302
+
+    hall.refresh_from_db()
+    assert (hall.operator_name, hall.licence_number) == ("Jogos do Atlântico, S.A.", "CV-BING-07/2017")
+    page = manager.get(reverse("halls:hall_detail", args=[hall.pk])).content.decode()
+    assert "data-hall-operator>Jogos do Atlântico, S.A.<" in page
+    assert "data-hall-licence>CV-BING-07/2017<" in page
+    # A change of the other settings through the service alone keeps them.
+    services.hall_update(
+        hall=hall,
+        name="Sala Praia",
+        currency="CVE",
+        time_zone="Atlantic/Cape_Verde",
+        card_limit_per_player=None,
+        tax_rate=Decimal("0"),
+        tax_threshold=Decimal("0"),
+        jackpot_active=False,
+    )
+    hall.refresh_from_db()
+    assert hall.licence_number == "CV-BING-07/2017"
+
+
 def test_hall_services_refuse_bad_rules_without_writing() -> None:
     with pytest.raises(ValidationError) as refused:
         services.hall_create(name="X", currency="escudo", tax_rate=Decimal("101"), card_limit_per_player=0)

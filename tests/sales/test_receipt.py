@@ -15,7 +15,7 @@ from django.urls import reverse
 from bingo.common.roles import Role
 from bingo.models import Sale
 from bingo.sales import services as sales_services
-from halls.models import StaffMembership
+from halls.models import CashDesk, StaffMembership
 from tests.conftest import MakeUser
 from tests.factories import UserFactory
 from tests.sales.test_views import SCREEN, Desk, english, key_of, sell_form
@@ -23,7 +23,7 @@ from tests.sales.test_views import SCREEN, Desk, english, key_of, sell_form
 
 @pytest.fixture
 def praia(db: None) -> Desk:
-    desk = Desk()
+    desk = Desk(operator_name="Jogos do Atlântico, S.A.", licence_number="CV-BING-07/2017")
     desk.cashier.first_name, desk.cashier.last_name = "Ana", "Lopes"
     desk.cashier.save(update_fields=["first_name", "last_name"])
     return desk
@@ -64,8 +64,14 @@ def test_the_receipt_shows_the_sale_for_the_80mm_printer(cashier: Client, praia:
     assert response.status_code == 200
     body = response.content.decode()
     assert "<h1>Sala Praia</h1>" in body
-    assert "Sala 1" in body  # the room
-    assert text_of(body, "data-receipt-game") == str(praia.selling.number)
+    # The hall's licence data (R17), the room, the session and the game.
+    assert text_of(body, "data-print-operator") == "Jogos do Atlântico, S.A."
+    assert text_of(body, "data-print-licence") == "Concession n.º CV-BING-07/2017"
+    assert text_of(body, "data-print-room") == "Sala 1"
+    session = praia.selling.session
+    started = session.starts_at.astimezone(ZoneInfo("Atlantic/Cape_Verde")).strftime("%d/%m/%Y %H:%M")
+    assert text_of(body, "data-print-session") == f"n.º {session.pk}, {started}"
+    assert text_of(body, "data-print-game") == str(praia.selling.number)
     assert text_of(body, "data-receipt-desk") == "Caixa 1"
     assert text_of(body, "data-receipt-cashier") == "Ana Lopes"
     assert "Series A-1" in body
@@ -76,11 +82,14 @@ def test_the_receipt_shows_the_sale_for_the_80mm_printer(cashier: Client, praia:
     assert text_of(body, "data-receipt-received") == "500 CVE"
     assert text_of(body, "data-receipt-change") == "200 CVE"
     assert key in body
-    # Laid out for the printer, with a print button that the printout leaves out; the style and
-    # the button's script are static files (the Content-Security-Policy allows no inline ones).
+    # Laid out for the 80 mm printer by default, with a print button that the printout leaves
+    # out; the style and the button's script are static files (the Content-Security-Policy
+    # allows no inline ones).
     assert '<link rel="stylesheet" href="/static/css/receipt.css">' in body
-    receipt_css = Path(finders.find("css/receipt.css")).read_text(encoding="utf-8")
-    assert re.search(r"@media print \{[^@]*\.receipt \{ width: 72mm;", receipt_css)  # 80 mm roll, 72 mm print
+    assert '<link rel="stylesheet" href="/static/css/paper-80mm.css" data-paper="80mm">' in body
+    roll_css = Path(finders.find("css/paper-80mm.css")).read_text(encoding="utf-8")
+    assert "@page { size: 80mm auto;" in roll_css
+    assert re.search(r"@media print \{[^@]*\.receipt \{ width: 72mm;", roll_css)  # 80 mm roll, 72 mm print
     assert re.search(r'<button type="button" data-print[^>]*>Print receipt</button>', body)
     assert '<script src="/static/js/receipt.js" defer></script>' in body
     assert re.search(r'<div class="actions no-print">', body)
@@ -200,3 +209,45 @@ def test_anonymous_users_are_sent_to_log_in(praia: Desk, client: Client) -> None
 
 def test_an_unknown_request_key_is_404(cashier: Client) -> None:
     assert cashier.get(receipt_url("no-such-sale")).status_code == 404
+
+
+# --- the paper: 80 mm or A4, remembered per desk -------------------------------------------------
+
+
+def paper_sheet(body: str) -> str:
+    match = re.search(r'href="/static/css/paper-([a-z0-9]+)\.css" data-paper="([a-z0-9]+)"', body)
+    assert match is not None, "the page links a paper's sheet"
+    assert match[1] == match[2]
+    return match[1]
+
+
+def test_the_paper_is_chosen_and_remembered_for_the_desk(cashier: Client, praia: Desk) -> None:
+    key = sell_through_the_screen(cashier, praia)
+    assert paper_sheet(cashier.get(receipt_url(key)).content.decode()) == "80mm"
+
+    chosen = cashier.get(receipt_url(key) + "?papel=a4").content.decode()
+    assert paper_sheet(chosen) == "a4"
+    assert re.search(r'data-paper-choice="a4" aria-current="true"', chosen)
+    a4_css = Path(finders.find("css/paper-a4.css")).read_text(encoding="utf-8")
+    assert "@page { size: A4;" in a4_css
+
+    # The next receipt of this desk comes on A4 without asking again...
+    later = sell_through_the_screen(cashier, praia)
+    assert paper_sheet(cashier.get(receipt_url(later)).content.decode()) == "a4"
+    # ... a paper not offered changes nothing, and the roll is chosen back the same way.
+    assert paper_sheet(cashier.get(receipt_url(later) + "?papel=letter").content.decode()) == "a4"
+    assert paper_sheet(cashier.get(receipt_url(later) + "?papel=80mm").content.decode()) == "80mm"
+    assert paper_sheet(cashier.get(receipt_url(key)).content.decode()) == "80mm"
+
+
+def test_another_desks_paper_is_its_own(db: None, client: Client) -> None:
+    praia = Desk()
+    second = CashDesk.objects.create(hall=praia.hall, name="Caixa 2")
+    client.force_login(praia.cashier)
+    english(client)
+    first_key = sell_through_the_screen(client, praia)
+    client.get(receipt_url(first_key) + "?papel=a4")
+    praia.sell(praia.selling, 1, key="s" * 32, desk=second)
+
+    assert paper_sheet(client.get(receipt_url("s" * 32)).content.decode()) == "80mm"
+    assert paper_sheet(client.get(receipt_url(first_key)).content.decode()) == "a4"
