@@ -29,6 +29,7 @@ from reportlab.lib.units import mm
 from actas.r61 import acta_r61_items
 from actas.r61 import money_text as _money
 from actas.r61 import when_text as _when
+from bingo.common.patterns import pattern_shown
 from bingo.common.pdf import FONT_BOLD, FONT_MONO, LABEL_WIDTH, LEADING, PageWriter, page_writer
 
 Data = Mapping[str, Any]
@@ -140,6 +141,14 @@ def _game_draw(w: PageWriter, game: Data, currency: str) -> None:
         _("Prize plan (R7)"),
         _("%(shares)s of %(base)s") % {"shares": shares, "base": _money(game.get("prize_base"), currency)},
     )
+    # R61, R73 b): the pattern the bingo was, named and drawn as the game stored it.
+    pattern = pattern_shown(plan.get("win_rules"))
+    if pattern is not None:
+        w.field(
+            _("Bingo pattern (R73 b))"),
+            f"{pattern['name']} ({pattern['key']}): {'/'.join(pattern['rows'])}",
+            font=FONT_MONO,
+        )
     if game.get("ball_set"):
         ball_set = game["ball_set"]
         w.field(

@@ -174,6 +174,8 @@ MESSAGES: Mapping[type[EngineError], Mapping[str, Promise]] = {
             "“%(text)s” is not a pattern: write it row by row, X for a cell of the pattern and “.” for "
             "the others, the rows separated by “/”, one for each row of the card."
         ),
+        "pattern_unknown": _("R73 b): there is no pattern “%(key)s”; choose one of the list or draw one."),
+        "pattern_key_and_cells": _("R73 b): choose a pattern of the list or draw one, not both."),
     },
     DetectionError: {
         "cells_shape": _("The cells given are not one card of %(rows)s rows of %(cols)s cells."),

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 from bingo.engine import Variant
-from bingo.engine.detection import Detector, PrizeRules, SoldCards, parse_pattern, pattern_text, prize_rules
+from bingo.engine.detection import Cell, Detector, PrizeRules, SoldCards, pattern_text, prize_rules
+from bingo.engine.patterns import pattern_choose, pattern_key_of
 from bingo.engine.prizes import PrizeKind
 from bingo.engine.variants import LineKind
 from bingo.models import Game, GameSeries
@@ -31,21 +32,31 @@ T = TypeVar("T")
 
 
 def rules_from(
-    variant: str, prizes: list[str], line_kinds: list[str] | None, pattern: str | None
+    variant: str,
+    prizes: list[str],
+    line_kinds: list[str] | None,
+    pattern: str | Iterable[Cell] | None,
+    pattern_key: str | None = None,
 ) -> PrizeRules:
-    """A game's rules from their parts (PrizeRulesError when the regulation does not allow them)."""
+    """A game's rules from their parts (PrizeRulesError when the regulation does not allow them).
+
+    ``pattern_key`` names a pattern of the library (bingo/engine/patterns.py) or ``custom`` for
+    the cells ``pattern`` (or their text); neither: the full card (R73 a))."""
     chosen = Variant(variant)
-    # Patterns are 75-ball only (R73 b)): read on that grid, so another variant gets that refusal.
-    cells = parse_pattern(pattern, Variant.B75) if pattern else None
+    cells = pattern_choose(pattern_key, pattern)
     kinds = None if line_kinds is None else [LineKind(k) for k in line_kinds]
     return prize_rules(chosen, [PrizeKind(p) for p in prizes], line_kinds=kinds, pattern=cells)
 
 
 def rules_json(rules: PrizeRules) -> dict[str, object]:
-    """What ``Game.win_rules`` stores."""
+    """What ``Game.win_rules`` stores: the line kinds, and the 75-ball pattern's cells (what the
+    detection reads) with its library key or ``custom`` (what the acta and the screens name)."""
+    if rules.pattern is None:
+        return {"line_kinds": [k.value for k in rules.line_kinds], "pattern": None}
     return {
         "line_kinds": [k.value for k in rules.line_kinds],
-        "pattern": pattern_text(rules.pattern, rules.variant) if rules.pattern is not None else None,
+        "pattern": pattern_text(rules.pattern, rules.variant),
+        "pattern_key": pattern_key_of(rules.pattern),
     }
 
 

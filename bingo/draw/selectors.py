@@ -12,6 +12,7 @@ from django.db.models import OuterRef, Prefetch, Subquery, Sum
 from django.utils import timezone
 
 from bingo.common.money import money_display
+from bingo.common.patterns import pattern_shown
 from bingo.draw import detection
 from bingo.engine import Variant
 from bingo.engine.detection import CardCheck, Detector, Winner, card_check
@@ -172,6 +173,8 @@ def display_state(*, room_id: int) -> dict[str, Any]:
         "last": balls[-1] if balls else None,
         "last_label": ball_label(variant, balls[-1]) if balls else None,
         "size": int(variant.value),
+        # R73 b): the pattern the bingo is (None: the full card), drawn beside the prizes.
+        "pattern": pattern_shown(game.win_rules),
         "cards_sold": board.cards_sold,
         "total_display": board.total_display,
         "prizes": prizes,

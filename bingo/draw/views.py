@@ -32,6 +32,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from bingo.common.forms import ReasonForm, form_errors_flash, refusal_flash
 from bingo.common.money import money_display
+from bingo.common.patterns import pattern_shown
 from bingo.common.roles import Role, role_required
 from bingo.draw import selectors as draw_selectors
 from bingo.draw import services as draw_services
@@ -168,6 +169,8 @@ def _console_page(
             "focus_draw": not checking,
             "live_url": reverse("draw:console_live", args=[game.pk]),
             "ws_path": f"/ws/locutor/{game.pk}/",
+            # R73 b): the pattern the bingo is, shown to the caller checking claims.
+            "pattern": pattern_shown(game.win_rules),
         }
     )
     return render(request, "bingo/caller_console.html", context, status=status)

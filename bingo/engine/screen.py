@@ -49,6 +49,9 @@ class ScreenGame:
     #: ISO 8601; None when the game announces no close.
     sales_close_at: str | None
     ball_interval: str | None
+    #: The 75-ball pattern the bingo is (R73 b)), as the screens draw it: ``{"key", "name",
+    #: "rows"}`` (bingo.common.patterns.pattern_shown); None for the full card.
+    pattern: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -147,6 +150,7 @@ def _heading(game: ScreenGame, demo: DemoPart | None) -> dict[str, Any]:
         "price_display": game.price_display,
         "sales_close_at": game.sales_close_at,
         "ball_interval": game.ball_interval,
+        "pattern": dict(game.pattern) if game.pattern is not None else None,
     }
     if demo:
         heading |= {

@@ -43,7 +43,9 @@ from bingo.common.api import (
 )
 from bingo.common.clock import hall_zone
 from bingo.common.forms import in_hall_times
+from bingo.common.patterns import pattern_shown
 from bingo.common.roles import Role
+from bingo.engine.patterns import CUSTOM, LIBRARY
 from bingo.games import selectors, services
 from bingo.games.access import game_for, hall_id_of, session_for
 from bingo.models import Game, GameSeries, Sale, Session
@@ -209,6 +211,21 @@ class GameCreateSerializer(serializers.Serializer[Any]):
         help_text='Shares of sales in percent by prize, e.g. {"line": "20", "bingo": "60"} (R5-R7); '
         "the variant's default plan when left out.",
     )
+    pattern = serializers.ChoiceField(
+        choices=[*LIBRARY, CUSTOM],
+        required=False,
+        allow_null=True,
+        help_text="R73 b): the 75-ball bingo is this pattern of the library, or `custom` (then give "
+        "`custom_pattern`); null or left out: the full card (R73 a)). A pattern is the game's only "
+        'prize (R74): give a prize_plan with the bingo alone, e.g. {"bingo": "80"}. '
+        "The library's pictures and names: docs/draw.md.",
+    )
+    custom_pattern = serializers.CharField(
+        required=False,
+        max_length=40,
+        help_text="With pattern `custom`: its cells row by row, X in the pattern and . not, the five rows "
+        "separated by /, e.g. X...X/.X.X./..X../.X.X./X...X; the free centre counts as marked (R72).",
+    )
 
 
 class OpenSalesSerializer(serializers.Serializer[Any]):
@@ -261,6 +278,13 @@ class GameSerializer(serializers.ModelSerializer[Game]):
         default=None,
         help_text="R15: the number of the game whose double cards this game plays again; null otherwise.",
     )
+    pattern = serializers.SerializerMethodField(
+        help_text="R73 b): the library key of the 75-ball pattern the bingo is, or `custom`; "
+        "null: the full card."
+    )
+    pattern_cells = serializers.SerializerMethodField(
+        help_text="The pattern's cells row by row (X in it, . not, rows separated by /); null: the full card."
+    )
 
     class Meta:
         model = Game
@@ -284,6 +308,8 @@ class GameSerializer(serializers.ModelSerializer[Game]):
             "cards_sold",
             "sales_total",
             "doubles_of",
+            "pattern",
+            "pattern_cells",
         ]
         read_only_fields = fields
 
@@ -293,6 +319,15 @@ class GameSerializer(serializers.ModelSerializer[Game]):
         if game.pk not in cache:
             cache[game.pk] = _on_sale(game)
         return cache[game.pk]
+
+    @extend_schema_field(serializers.ChoiceField(choices=[*LIBRARY, CUSTOM], allow_null=True))
+    def get_pattern(self, game: Game) -> str | None:
+        shown = pattern_shown(game.win_rules)
+        return None if shown is None else str(shown["key"])
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_pattern_cells(self, game: Game) -> str | None:
+        return (game.win_rules or {}).get("pattern") or None
 
     @extend_schema_field(OnSaleSerializer(many=True))
     def get_on_sale(self, game: Game) -> Any:
@@ -483,6 +518,8 @@ class SessionGamesView(APIView):
             session=session,
             variant=form.validated_data["variant"],
             prize_plan=form.validated_data.get("prize_plan"),
+            pattern_key=form.validated_data.get("pattern"),
+            pattern=form.validated_data.get("custom_pattern"),
         )
         return _game_response(game.pk, request, status.HTTP_201_CREATED)
 

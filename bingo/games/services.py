@@ -248,12 +248,14 @@ def game_create(
     variant: str,
     prize_plan: dict[str, str] | None = None,
     line_kinds: list[str] | None = None,
-    pattern: str | None = None,
+    pattern: str | Iterable[tuple[int, int]] | None = None,
+    pattern_key: str | None = None,
     online: bool = False,
 ) -> Game:
     """Add the next numbered game to ``session``, with the variant's default prize plan or
-    ``prize_plan`` (shares of sales in percent), refused unless it meets R7; ``line_kinds`` and
-    ``pattern`` say what wins the line (R67, R75) and a 75-ball pattern bingo (R73 b)).
+    ``prize_plan`` (shares of sales in percent), refused unless it meets R7; ``line_kinds`` say
+    what wins the line (R67, R75); ``pattern_key`` (a library pattern, or ``custom`` with the
+    cells ``pattern``) makes the 75-ball bingo a pattern (R73 b)), the full card without.
 
     Refused in a session of an online room unless ``online`` (the system's continuous games,
     R90, and a scheduled session's, R91-R93, ``bingo.online``): the online loop opens the sales
@@ -276,6 +278,7 @@ def game_create(
         jackpot_active=hall.jackpot_active,
         line_kinds=line_kinds,
         pattern=pattern,
+        pattern_key=pattern_key,
     )
     with transaction.atomic():
         locks.session_lock(session_id=session.pk)  # games numbered one after another
@@ -302,7 +305,8 @@ def game_plan_check(
     prize_plan: dict[str, str] | None,
     jackpot_active: bool,
     line_kinds: list[str] | None = None,
-    pattern: str | None = None,
+    pattern: str | Iterable[tuple[int, int]] | None = None,
+    pattern_key: str | None = None,
 ) -> tuple[Variant, PrizePlan, PrizeRules]:
     """The variant, prize plan (the variant's default when None; refused unless it meets R7)
     and winning rules of a game, as ``game_create`` takes them; ValidationError says what is
@@ -318,7 +322,7 @@ def game_plan_check(
         raise validation_error(exc) from None
     try:
         rules = detection.rules_from(
-            chosen.value, [k.value for k, _share in plan.shares], line_kinds, pattern
+            chosen.value, [k.value for k, _share in plan.shares], line_kinds, pattern, pattern_key
         )
     except (PrizeRulesError, ValueError) as exc:
         if isinstance(exc, PrizeRulesError):

@@ -134,6 +134,10 @@
     setText(root.querySelector("[data-count]"), game ? game.count : 0);
     setText(root.querySelector("[data-cards-sold]"), game ? game.cards_sold : 0);
     renderPrizes(root.querySelector("[data-prizes]"), game ? game.prizes : []);
+    // R73 b): the pattern the bingo is, redrawn when the game changes (static/js/pattern.js).
+    if (window.bingoPattern) {
+      window.bingoPattern.render(root.querySelector("[data-game-pattern]"), game ? game.pattern : null);
+    }
 
     var jackpot = root.querySelector("[data-jackpot]");
     var pot = state.jackpot || {};

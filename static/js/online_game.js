@@ -120,6 +120,8 @@
       return;
     }
     var manual = state.marking === "manual";
+    // R73 b): the cells of the game's pattern are outlined on each card.
+    var pattern = state.game.pattern ? state.game.pattern.rows : null;
     state.cards.forEach(function (card) {
       var figure = el("figure", "online-card");
       figure.appendChild(el("figcaption", null, card.label));
@@ -130,6 +132,9 @@
         var tr = el("tr");
         row.forEach(function (n, c) {
           var td = el("td", null, n === null ? "" : String(n));
+          if (pattern && pattern[r].charAt(c) === "X") {
+            td.classList.add("in-pattern");
+          }
           if (n === null) {
             td.classList.add(card.marks[r][c] ? "is-free" : "is-blank");
           } else {

@@ -45,6 +45,7 @@ from bingo.engine.gamestate import (
     resume_check,
     transition,
 )
+from bingo.engine.patterns import pattern_choose
 from bingo.engine.prizes import PrizeKind, PrizePlan, PrizePlanError, plan_validate
 from bingo.engine.sales import (
     Block,
@@ -187,6 +188,8 @@ TRIGGERS: dict[type[EngineError], dict[str, Callable[[], object]]] = {
         "pattern_outside_card": lambda: prize_rules(Variant.B75, pattern=[(5, 0)]),
         "pattern_empty": lambda: prize_rules(Variant.B75, pattern=[(2, 2)]),
         "pattern_text_invalid": lambda: parse_pattern("X.X"),
+        "pattern_unknown": lambda: pattern_choose("any_line", None),
+        "pattern_key_and_cells": lambda: pattern_choose("x", "XXXXX/...../...../...../....."),
     },
     DetectionError: {
         "cells_shape": lambda: card_check(prize_rules(Variant.B90), np.zeros((3, 5), dtype=np.uint8), []),

@@ -291,10 +291,14 @@ def test_a_time_the_halls_clock_change_makes_ambiguous_is_refused(
 
 def test_a_75_ball_pattern_game_and_its_lines_are_set_on_the_form(manager: Client, session: Session) -> None:
     url = reverse("games:game_create", args=[session.pk])
-    pattern = "X...X/.X.X./..X../.X.X./X...X"
-    manager.post(url, {"variant": "75", "plan": "custom", "bingo_share": "80", "pattern": pattern})
+    manager.post(url, {"variant": "75", "plan": "custom", "bingo_share": "80", "pattern": "x"})
     game = Game.objects.get()
-    assert game.win_rules == {"line_kinds": [], "pattern": pattern}  # R73 b): the bingo is the X
+    # R73 b): the bingo is the library's X, stored by its cells and named by its key.
+    assert game.win_rules == {
+        "line_kinds": [],
+        "pattern": "X...X/.X.X./..X../.X.X./X...X",
+        "pattern_key": "x",
+    }
     manager.post(url, {"variant": "80", "plan": "default", "line_kinds": ["diagonal"]})
     assert Game.objects.get(variant="80").win_rules["line_kinds"] == ["diagonal"]  # R67
 
@@ -302,7 +306,7 @@ def test_a_75_ball_pattern_game_and_its_lines_are_set_on_the_form(manager: Clien
 def test_a_pattern_on_a_90_ball_game_is_refused_citing_the_rule(manager: Client, session: Session) -> None:
     response = manager.post(
         reverse("games:game_create", args=[session.pk]),
-        {"variant": "90", "plan": "custom", "bingo_share": "80", "pattern": "X...X/.X.X./..X../.X.X./X...X"},
+        {"variant": "90", "plan": "custom", "bingo_share": "80", "pattern": "x"},
     )
     assert response.status_code == 200
     assert any("R73" in e for e in response.context["form"].non_field_errors())

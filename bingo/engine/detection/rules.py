@@ -53,6 +53,8 @@ class PrizeRulesError(EngineError):
             "pattern_outside_card",
             "pattern_empty",
             "pattern_text_invalid",
+            "pattern_unknown",
+            "pattern_key_and_cells",
             "line_kinds_missing",
             "line_kinds_without_line",
             "line_kind_not_in_variant",

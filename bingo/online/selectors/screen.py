@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import Prefetch
 
 from bingo.common.money import money_display
+from bingo.common.patterns import pattern_shown
 from bingo.draw import detection
 from bingo.engine.screen import (
     RealPart,
@@ -158,6 +159,7 @@ def player_game_state(*, player: Player, game: Game) -> dict[str, Any]:
             price_display=money_display(price, hall.currency) if price is not None else None,
             sales_close_at=game.sales_close_at.isoformat() if game.sales_close_at else None,
             ball_interval=f"{game.ball_interval}" if game.ball_interval is not None else None,
+            pattern=pattern_shown(game.win_rules),
         ),
         rules=rules,
         balls=balls,
