@@ -119,6 +119,7 @@
         var kept = remember();
         area.replaceChildren.apply(area, Array.prototype.slice.call(next.childNodes));
         restore(kept);
+        watchLastGame();
         root.setAttribute("data-updated", String(Date.now()));
       })
       .catch(function () {
@@ -131,6 +132,18 @@
           refresh();
         }
       });
+  }
+
+  // R53: until the session's last 10 minutes, the live part says when they begin; the page
+  // fetches it again then, which shows that this is the last game (no other change may come).
+  var lastGameTimer = null;
+  function watchLastGame() {
+    window.clearTimeout(lastGameTimer);
+    var holder = area.querySelector("[data-last-game-from]");
+    var wait = holder ? Date.parse(holder.getAttribute("data-last-game-from")) - Date.now() : NaN;
+    if (!isNaN(wait)) {
+      lastGameTimer = window.setTimeout(refresh, Math.max(wait + 1000, 5000));
+    }
   }
 
   function follow() {
@@ -170,5 +183,6 @@
     }
   });
 
+  watchLastGame();
   follow();
 })();
