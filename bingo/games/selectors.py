@@ -110,17 +110,18 @@ class SeriesSold:
 def game_series_sold(*, game: Game) -> list[SeriesSold]:
     """Each series on sale in ``game`` (first, then the one its sale rolled into, R38) with the
     cards sold so far: two queries."""
-    sold = {
-        row["series_id"]: row
-        for row in Sale.objects.filter(game_id=game.pk)
+    sold: dict[int, tuple[int, int, int]] = {
+        series_id: (cards, first, last)
+        for series_id, cards, first, last in Sale.objects.filter(game_id=game.pk)
         .order_by()
         .values("series_id")
         .annotate(cards=Sum("quantity"), first=Min("first_number"), last=Max("last_number"))
+        .values_list("series_id", "cards", "first", "last")
     }
     out = []
     for entry in GameSeries.objects.filter(game_id=game.pk).select_related("series").order_by("position"):
-        row = sold.get(entry.series_id, {})
-        out.append(SeriesSold(entry.series.label, row.get("cards") or 0, row.get("first"), row.get("last")))
+        cards, first, last = sold.get(entry.series_id, (0, None, None))
+        out.append(SeriesSold(entry.series.label, cards, first, last))
     return out
 
 
