@@ -8,6 +8,8 @@
  * one of the console's own forms is being sent, nothing is fetched or loaded over it, and while
  * a note for the acta is being typed (forms marked data-keep-typed, outside the live part) the
  * live part changes in place instead, so the note is never wiped.
+ * R53: until the session's last 10 minutes the live part says when they begin, and the page
+ * fetches it again then, so the console announces the last game with no other change.
  * Shortcut: R jumps to the claim form (R43: a claim stops the draw).
  */
 (function () {
