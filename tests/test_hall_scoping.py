@@ -122,7 +122,7 @@ def other_halls_screens(other: Staffed) -> list[tuple[str, str, dict[str, Any]]]
         ("post", reverse("games:game_create", args=[other.session.pk]), {"variant": "90", "plan": "default"}),
         ("get", reverse("games:game_detail", args=[other.planned.pk]), {}),
         ("post", reverse("games:game_open_sales", args=[other.planned.pk]), {"first": other.spare.pk}),
-        ("post", reverse("games:game_close_sales", args=[other.selling.pk]), {}),
+        ("post", reverse("games:game_close_sales", args=[other.selling.pk]), {"confirmado": "1"}),
         ("get", reverse("cards:series_detail", args=[other.series.pk]), {}),
         ("post", reverse("cards:series_print", args=[other.series.pk]), {"first": 1, "last": 6}),
         ("get", reverse("cards:series_retire", args=[other.retirable.pk]), {}),
@@ -220,7 +220,7 @@ def test_a_manager_who_is_a_caller_elsewhere_may_look_there_but_not_manage(
     detail = client.get(reverse("games:session_detail", args=[mindelo.session.pk]))
     game = client.get(reverse("games:game_detail", args=[mindelo.planned.pk]))
     add_game = client.post(reverse("games:game_create", args=[mindelo.session.pk]), {"variant": "90"})
-    close = client.post(reverse("games:game_close_sales", args=[mindelo.selling.pk]))
+    close = client.post(reverse("games:game_close_sales", args=[mindelo.selling.pk]), {"confirmado": "1"})
 
     assert {s.pk for s in listing.context["sessions"]} == {praia.session.pk, mindelo.session.pk}
     assert detail.status_code == game.status_code == 200

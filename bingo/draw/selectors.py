@@ -11,7 +11,7 @@ from django.core import signing
 from django.db.models import OuterRef, Prefetch, Subquery, Sum
 from django.utils import timezone
 
-from bingo.common.money import money_display
+from bingo.common.money import money_display, quantum_for
 from bingo.common.patterns import pattern_shown
 from bingo.draw import detection
 from bingo.engine import Variant
@@ -19,6 +19,7 @@ from bingo.engine.detection import CardCheck, Detector, Winner, card_check
 from bingo.engine.draw import ball_label
 from bingo.engine.gamestate import annul_from
 from bingo.engine.prizes import PrizeKind as EnginePrize
+from bingo.engine.prizes import share
 from bingo.games import doubles
 from bingo.jackpot import selectors as jackpot_selectors
 from bingo.models import (
@@ -46,7 +47,12 @@ LAST_GAME_NOTICE = timedelta(minutes=10)
 def session_last_game_due(*, session: Session, now: datetime | None = None) -> bool:
     """Whether ``session`` is in its last 10 minutes, when the last game is announced (R53)."""
     now = now or timezone.now()
-    return session.ended_at is None and now >= session.scheduled_end - LAST_GAME_NOTICE
+    return session.ended_at is None and now >= session_last_game_from(session=session)
+
+
+def session_last_game_from(*, session: Session) -> datetime:
+    """When ``session``'s last 10 minutes begin (R53): 10 minutes before its scheduled end."""
+    return session.scheduled_end - LAST_GAME_NOTICE
 
 
 def display_token(*, room: Room) -> str:
@@ -161,7 +167,12 @@ def display_state(*, room_id: int) -> dict[str, Any]:
         winners = ", ".join(_card_label(w.series.label, w.card_number) for w in jackpot_prize.cards.all())
         message["jackpot"]["won"] = f"{money_display(jackpot_prize.total, hall.currency)} · {winners}"
     message["jackpot"]["balls"] = game.session.jackpot_balls if game.jackpot_active else None
+    # R53: the last game is announced in the session's last 10 minutes; the TV turns the notice
+    # on at ``last_game_from`` itself when no other change brings a new state by then.
     message["last_game"] = session_last_game_due(session=game.session)
+    message["last_game_from"] = (
+        session_last_game_from(session=game.session).isoformat() if game.session.ended_at is None else None
+    )
     message["game"] = {
         "id": game.pk,
         "number": game.number,
@@ -351,3 +362,35 @@ def claim_answer(*, claim: Claim) -> ClaimResult:
     if claim.outcome == Claim.Outcome.VALID and current and claim.kind not in awarded:
         holders = detection.detector_use(game, lambda d: d.winners(prize))
     return ClaimResult(claim, check, holders, prizes_before(rules.prizes, prize, awarded))
+
+
+@dataclass(frozen=True)
+class AwardPreview:
+    """What confirming a prize now would do, as its confirmation step says: the sold cards
+    holding it now share its value in equal parts (R6, R46), and a bingo ends the game (R44).
+    The service decides again when it is confirmed (a ball may come in between)."""
+
+    name: str
+    holders: tuple[str, ...]
+    #: The prize's value with the sales (R7, R10) and each card's share; None when it has none.
+    total: Decimal | None
+    each: Decimal | None
+    ends_game: bool
+
+
+def prize_award_preview(*, game: Game, kind: str) -> AwardPreview:
+    """``AwardPreview`` of prize ``kind`` in ``game`` (read with its session, room and hall) with
+    the balls drawn so far; no holders when the game is not drawing or has no such prize."""
+    name = str(PrizeKind(kind).label)
+    prize = next((p for p in detection.game_rules(game).prizes if p.value == kind), None)
+    if prize is None or game.state != GameState.DRAWING.value:
+        return AwardPreview(name, (), None, None, ends_game=False)
+    labels = {entry.series_id: entry.series.label for entry in game.on_sale.select_related("series")}
+    winners = detection.detector_use(game, lambda d: d.winners(prize))
+    holders = tuple(_card_label(labels.get(w.card.series_id, "?"), w.card.number) for w in winners)
+    board = sales_selectors.game_board_figures(game=game)
+    total = next((p.amount for p in board.prizes if p.kind is prize), None)
+    each = None
+    if total is not None and holders:
+        each, _ = share(total, len(holders), quantum_for(game.session.room.hall.currency))
+    return AwardPreview(name, holders, total, each, ends_game=prize is EnginePrize.BINGO)

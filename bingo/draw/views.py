@@ -34,6 +34,7 @@ from bingo.common.forms import ReasonForm, form_errors_flash, refusal_flash
 from bingo.common.money import money_display
 from bingo.common.patterns import pattern_shown
 from bingo.common.roles import Role, role_required
+from bingo.common.views import Confirmation, confirmation_page, confirmed
 from bingo.draw import selectors as draw_selectors
 from bingo.draw import services as draw_services
 from bingo.draw.forms import AwardForm, BallForm, ClaimForm, ManualForm, StartDrawForm
@@ -42,6 +43,7 @@ from bingo.engine import Variant
 from bingo.faults import services as fault_services
 from bingo.games import selectors
 from bingo.models import Claim, Game, GameState, PrizeKind
+from bingo.sales import selectors as sales_selectors
 from cards.models import Series
 from halls.models import BallSet, Room
 
@@ -142,6 +144,12 @@ def _live_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "display_url": _display_url(game.session.room),
         # R43: while a claim is being checked the draw stops, so Enter must not draw a ball.
         "focus_draw": True,
+        # R53: in the session's last 10 minutes the caller announces the last game; the page
+        # fetches this part again when that time comes (static/js/caller.js).
+        "last_game": draw_selectors.session_last_game_due(session=game.session),
+        "last_game_from": draw_selectors.session_last_game_from(session=game.session)
+        if game.session.ended_at is None
+        else None,
     }
 
 
@@ -319,14 +327,49 @@ def claim(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(f"{reverse('draw:console', args=[game.pk])}?{CLAIM_PARAM}={result.claim.pk}#claim-result")
 
 
+def _award_confirmation(game: Game, kind: str) -> Confirmation:
+    """What awarding prize ``kind`` now does, for its confirmation step (R6, R44, R46)."""
+    preview = draw_selectors.prize_award_preview(game=game, kind=kind)
+    currency = game.session.room.hall.currency
+    facts = [
+        ngettext(
+            "%(cards)d sold card holds it now: %(holders)s.",
+            "%(cards)d sold cards hold it now: %(holders)s.",
+            len(preview.holders),
+        )
+        % {"cards": len(preview.holders), "holders": ", ".join(preview.holders)}
+        if preview.holders
+        else gettext("No card holds it now: it will be refused.")
+    ]
+    if preview.total is not None and preview.each is not None:
+        facts.append(
+            gettext("Its value, %(total)s, is shared in equal parts (R6): %(each)s each.")
+            % {"total": money_display(preview.total, currency), "each": money_display(preview.each, currency)}
+        )
+    facts.append(gettext("Later claims for it are refused (R47)."))
+    if preview.ends_game:
+        facts.append(gettext("The bingo ends the game (R44)."))
+    return Confirmation(
+        title=gettext("Confirm the prize %(prize)s of game %(number)d?")
+        % {"prize": preview.name, "number": game.number},
+        facts=facts,
+        button=gettext("Yes, award the prize"),
+        back_url=reverse("draw:console", args=[game.pk]),
+    )
+
+
 @require_POST
 @role_required(Role.CALLER)
 def prize_award(request: HttpRequest, pk: int) -> HttpResponse:
-    """Confirm a prize: every card holding it now shares it (R6, R46); a bingo ends the game (R44)."""
+    """Confirm a prize: every card holding it now shares it (R6, R46); a bingo ends the game (R44).
+    A POST without the confirmation shows who would share what, and awards nothing."""
     game = _game_or_404(request, pk)
+    form = AwardForm(request.POST)
+    if form.is_valid() and not confirmed(request):
+        return confirmation_page(request, _award_confirmation(game, form.cleaned_data["kind"]))
     prize = _console_act(
         request,
-        AwardForm(request.POST),
+        form,
         lambda data: draw_services.prize_award(game=game, user=_user(request), kind=data["kind"]),
     )
     if prize is not None:
@@ -409,16 +452,40 @@ def display(request: HttpRequest, token: str) -> HttpResponse:
 STATE_CHANGERS = (Role.CALLER, Role.MANAGER)
 
 
+def _annul_confirmation(game: Game, reason: str, back_url: str) -> Confirmation:
+    """What annulling ``game`` does, for its confirmation step (R55, R57, R10, R61 i))."""
+    board = sales_selectors.game_board_figures(game=game)
+    facts = [
+        gettext("Reason recorded in the acta (R61 i)): %(reason)s") % {"reason": reason},
+        ngettext(
+            "Every card sold is refunded in full: %(cards)d card, %(total)s.",
+            "Every card sold is refunded in full: %(cards)d cards, %(total)s.",
+            board.cards_sold,
+        )
+        % {"cards": board.cards_sold, "total": board.total_display},
+        gettext("No prize is awarded in it any more."),
+    ]
+    if game.jackpot_active:
+        facts.append(gettext("The game's contribution to the jackpot goes back (R10)."))
+    return Confirmation(
+        title=gettext("Annul game %(number)d?") % {"number": game.number},
+        facts=facts,
+        button=gettext("Yes, annul and refund"),
+        back_url=back_url,
+    )
+
+
 def _state_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     game = _get_or_404(selectors.game_list_for(request.user, *STATE_CHANGERS), pk)
     user = _user(request)
     # Back where the form was: the console for a caller of the hall, else the game's page.
     is_caller = selectors.game_list_for(user, Role.CALLER).filter(pk=game.pk).exists()
-    back = (
-        _to_console(game)
+    back_url = (
+        reverse("draw:console", args=[game.pk])
         if is_caller and request.POST.get("back") != "game"
-        else redirect("games:game_detail", pk=game.pk)
+        else reverse("games:game_detail", args=[game.pk])
     )
+    back = redirect(back_url)
     try:
         if action == "resume":
             draw_services.game_resume(game=game, user=user)
@@ -429,6 +496,8 @@ def _state_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             form_errors_flash(request, form)
             return back
         reason = form.cleaned_data["reason"]
+        if action == "annul" and not confirmed(request):
+            return confirmation_page(request, _annul_confirmation(game, reason, back_url))
         if action == "suspend":
             draw_services.game_suspend(game=game, user=user, reason=reason)
             messages.success(request, gettext("The game is suspended (R55)."))
@@ -457,7 +526,8 @@ def game_resume(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @role_required(*STATE_CHANGERS)
 def game_annul(request: HttpRequest, pk: int) -> HttpResponse:
-    """R55 (15 minutes suspended) or R57 (an announcement error): annul with a full refund."""
+    """R55 (15 minutes suspended) or R57 (an announcement error): annul with a full refund, once
+    confirmed; a POST without the confirmation shows what the annulment does and changes nothing."""
     return _state_action(request, pk, "annul")
 
 

@@ -18,24 +18,30 @@ from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.db.models import Model, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bingo.ballsets import selectors as ballset_selectors
 from bingo.common.forms import ReasonForm, form_saved, refusal_flash
 from bingo.common.roles import Role, role_required, user_roles
+from bingo.common.views import Confirmation, confirmation_page, confirmed
 from bingo.draw import selectors as draw_selectors
 from bingo.engine.prizes import PrizeKind
 from bingo.games import doubles, selectors, services
 from bingo.games.forms import GameForm, OpenSalesForm, SessionCloseForm, SessionForm
-from bingo.models import UNDER_WAY_STATES, Game, GameFault, GameState, OnlineRoom, Session
-from halls.selectors import hall_list_for, room_list_for
+from bingo.models import ENDED_STATES, UNDER_WAY_STATES, Game, GameFault, GameState, OnlineRoom, Session
+from halls.selectors import hall_list_for, hall_roles_for, room_list_for
 
 #: The most recent sessions the list shows.
 SESSIONS_SHOWN = 100
 
 #: Who looks at sessions and games; only managers change them.
 _READERS = (Role.MANAGER, Role.CALLER)
+
+#: Who reads a game's results once it has ended: the hall's staff, each in any of their roles.
+RESULT_READERS = (Role.MANAGER, Role.CALLER, Role.CASHIER, Role.INSPECTOR)
 
 
 def _can_manage(request: HttpRequest, hall_id: int) -> bool:
@@ -204,10 +210,10 @@ def game_open_sales(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _game_change(
-    request: HttpRequest, pk: int, change: Callable[[Game, User], object], done: str
+    request: HttpRequest, game: Game, change: Callable[[Game, User], object], done: str
 ) -> HttpResponse:
-    """Make ``change`` to a game the user manages, as them; back to its page with ``done`` or the refusal."""
-    game = _game_or_404(request, pk, Role.MANAGER)
+    """Make ``change`` to ``game`` (one the user manages), as them; back to its page with ``done``
+    or the refusal."""
     user: User = request.user  # type: ignore[assignment]  # role_required: logged in
     try:
         change(game, user)
@@ -218,13 +224,42 @@ def _game_change(
     return redirect("games:game_detail", pk=game.pk)
 
 
+def _close_sales_confirmation(game: Game) -> Confirmation:
+    """What closing ``game``'s sales does, for its confirmation step: the cards sold so far of
+    each series (R38), and that nothing more sells once the announcement is made (R40)."""
+    facts = [_("No card of game %(number)d can be sold after this.") % {"number": game.number}]
+    for entry in selectors.game_series_sold(game=game):
+        if entry.cards:
+            facts.append(
+                ngettext(
+                    "Series %(series)s: card %(first)d sold (%(cards)d card).",
+                    "Series %(series)s: cards %(first)d to %(last)d sold (%(cards)d cards).",
+                    entry.cards,
+                )
+                % {"series": entry.label, "first": entry.first, "last": entry.last, "cards": entry.cards}
+            )
+        else:
+            facts.append(_("Series %(series)s: no card sold.") % {"series": entry.label})
+    facts.append(_("The announcement of the cards sold and the prize values is recorded (R40)."))
+    return Confirmation(
+        title=_("Close the sales of game %(number)d?") % {"number": game.number},
+        facts=facts,
+        button=_("Yes, close sales"),
+        back_url=reverse("games:game_detail", args=[game.pk]),
+    )
+
+
 @require_POST
 @role_required(Role.MANAGER)
 def game_close_sales(request: HttpRequest, pk: int) -> HttpResponse:
-    """Close the sales; the page then shows the announcement of R40 as recorded."""
+    """Close the sales once confirmed (a POST without the confirmation shows what closes and
+    changes nothing); the page then shows the announcement of R40 as recorded."""
+    game = _game_or_404(request, pk, Role.MANAGER)
+    if not confirmed(request):
+        return confirmation_page(request, _close_sales_confirmation(game))
     return _game_change(
         request,
-        pk,
+        game,
         lambda game, user: services.game_close_sales(game=game, user=user),
         _("Sales are closed."),
     )
@@ -236,7 +271,33 @@ def game_play_doubles(request: HttpRequest, pk: int) -> HttpResponse:
     """R15: this game plays again the double cards the previous one sold; its sales close at once."""
     return _game_change(
         request,
-        pk,
+        _game_or_404(request, pk, Role.MANAGER),
         lambda game, user: services.game_play_doubles(game=game, user=user),
         _("The double cards play this game; it is ready to draw."),
+    )
+
+
+@require_GET
+@role_required(*RESULT_READERS)
+def game_results(request: HttpRequest, pk: int) -> HttpResponse:
+    """A finished or annulled game's results, for the staff of its hall: the balls in drawing
+    order (R42), each prize with its winning cards, equal shares and rounding remainder (R6),
+    the jackpot's movements (R9-R11, R57), the payments made (where, by whom, when; R50, R97)
+    and the shares still due. 404 before the game has ended, and for another hall's game."""
+    game = _game_or_404(request, pk, *RESULT_READERS)
+    if game.state not in ENDED_STATES:
+        raise Http404
+    roles = hall_roles_for(request.user, hall_id=game.session.room.hall_id)
+    return render(
+        request,
+        "bingo/game_results.html",
+        {
+            "results": selectors.game_results_get(game=game),
+            "session": game.session,
+            "hall": game.session.room.hall,
+            # Where the reader goes back to: the pages their roles in this hall open.
+            "reads_sessions": bool(roles & set(_READERS)),
+            "is_caller": Role.CALLER in roles,
+            "reads_portal": bool(roles & {Role.INSPECTOR, Role.MANAGER}),
+        },
     )

@@ -22,7 +22,7 @@ from bingo.common.roles import Role
 from bingo.engine.payout import slip_code, slip_code_matches, slip_code_payment_id
 from bingo.engine.prizes import PrizeKind, PrizePlan, PrizePlanError, prize_amounts
 from bingo.games import doubles
-from bingo.models import Game, GameSeries, GameState, PrizePayment, Sale
+from bingo.models import ENDED_STATES, Game, GameSeries, GameState, PrizePayment, Sale
 from halls.models import CashDesk, StaffMembership
 
 # --- the price board (R29) -----------------------------------------------------------------------
@@ -76,6 +76,17 @@ class BoardFigures:
         return self.state == GameState.SELLING.value
 
     @property
+    def state_name(self) -> str:
+        """The game's state as the board shows it when it is not selling: sales closed, drawing,
+        finished, annulled (its real state, not «sales closed» for a game over)."""
+        return str(GameState(self.state).label)
+
+    @property
+    def ended(self) -> bool:
+        """Whether the game is over (finished or annulled): the board then links its results."""
+        return self.state in ENDED_STATES
+
+    @property
     def total_display(self) -> str:
         return money_display(self.total, self.currency)
 
@@ -90,6 +101,7 @@ class BoardFigures:
             "game": self.game_id,
             "state": self.state,
             "selling": self.selling,
+            "ended": self.ended,
             "cards_sold": self.cards_sold,
             "total": f"{self.total:.2f}",
             "total_display": self.total_display,

@@ -31,7 +31,7 @@ from bingo.common.money import money_display
 from bingo.common.roles import Role, role_required
 from bingo.draw import services as draw_services
 from bingo.games import services
-from bingo.models import Game, PrizeKind, PrizePayment, Sale
+from bingo.models import Game, GameState, PrizeKind, PrizePayment, Sale
 from bingo.sales import selectors as sales_selectors
 from bingo.sales import services as sales_services
 from bingo.sales.forms import PrizePayForm, SlipFindForm
@@ -347,7 +347,9 @@ def price_board(request: HttpRequest, game_id: int) -> HttpResponse:
     if board is None:
         raise Http404
     prizes = [(p.kind.value, services.PRIZE_NAMES[p.kind], p.display) for p in board.prizes]
-    return render(request, "bingo/board.html", {"board": board, "prizes": prizes})
+    # Every state's name, for the live updates to show the game's real state (static/js/board.js).
+    states = GameState.choices
+    return render(request, "bingo/board.html", {"board": board, "prizes": prizes, "states": states})
 
 
 # --- prize payment at the cash desk -----------------------------------------------------------------

@@ -25,7 +25,11 @@
     setText(board, "[data-cards-sold]", figures.cards_sold);
     setText(board, "[data-total]", figures.total_display);
     board.querySelector("[data-selling]").hidden = !figures.selling;
-    board.querySelector("[data-closed]").hidden = figures.selling;
+    // The game's real state once it stops selling: sales closed, drawing, finished, annulled.
+    var state = board.querySelector("[data-state-name]");
+    state.hidden = figures.selling;
+    setText(board, "[data-state-name]", state.getAttribute("data-label-" + figures.state) || figures.state);
+    board.querySelector("[data-results-link]").hidden = !figures.ended;
     (figures.series || []).forEach(function (series) {
       var row = board.querySelector('[data-series="' + series.label + '"]');
       if (row) {

@@ -8,6 +8,8 @@
  * one of the console's own forms is being sent, nothing is fetched or loaded over it, and while
  * a note for the acta is being typed (forms marked data-keep-typed, outside the live part) the
  * live part changes in place instead, so the note is never wiped.
+ * R53: until the session's last 10 minutes the live part says when they begin, and the page
+ * fetches it again then, so the console announces the last game with no other change.
  * Shortcut: R jumps to the claim form (R43: a claim stops the draw).
  */
 (function () {
@@ -119,6 +121,7 @@
         var kept = remember();
         area.replaceChildren.apply(area, Array.prototype.slice.call(next.childNodes));
         restore(kept);
+        watchLastGame();
         root.setAttribute("data-updated", String(Date.now()));
       })
       .catch(function () {
@@ -131,6 +134,18 @@
           refresh();
         }
       });
+  }
+
+  // R53: until the session's last 10 minutes, the live part says when they begin; the page
+  // fetches it again then, which shows that this is the last game (no other change may come).
+  var lastGameTimer = null;
+  function watchLastGame() {
+    window.clearTimeout(lastGameTimer);
+    var holder = area.querySelector("[data-last-game-from]");
+    var wait = holder ? Date.parse(holder.getAttribute("data-last-game-from")) - Date.now() : NaN;
+    if (!isNaN(wait)) {
+      lastGameTimer = window.setTimeout(refresh, Math.max(wait + 1000, 5000));
+    }
   }
 
   function follow() {
@@ -170,5 +185,6 @@
     }
   });
 
+  watchLastGame();
   follow();
 })();

@@ -146,9 +146,31 @@
     setText(jackpot.querySelector("[data-jackpot-balls]"), pot.balls ? label("up-to-ball") + " " + pot.balls : "");
     setText(jackpot.querySelector("[data-jackpot-won]"), pot.won ? label("jackpot-won") + ": " + pot.won : "");
 
+    showLastGame(state);
     root.setAttribute("data-ball-count", String(game ? game.count : 0));
     root.setAttribute("data-updated", String(Date.now()));
     shown = state;
+  }
+
+  // R53: the last game is announced in the session's last 10 minutes. The state says whether
+  // they have begun, and when they begin; the notice comes on then even if no ball or sale
+  // brings a new state.
+  var lastGameTimer = null;
+  function showLastGame(state) {
+    var notice = root.querySelector("[data-last-game]");
+    var from = state.last_game_from ? Date.parse(state.last_game_from) : NaN;
+    var due = Boolean(state.game && (state.last_game || (!isNaN(from) && Date.now() >= from)));
+    notice.hidden = !due;
+    window.clearTimeout(lastGameTimer);
+    if (!due && state.game && !isNaN(from)) {
+      lastGameTimer = window.setTimeout(function () {
+        showLastGame(state);
+      }, Math.max(from - Date.now(), 1000));
+    }
+  }
+
+  if (shown) {
+    showLastGame(shown);
   }
 
   // static/js/live.js: the badge, the heartbeat's watchdog, reconnecting with back-off.

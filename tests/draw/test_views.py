@@ -18,6 +18,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from bingo.common.money import money_display
 from bingo.common.roles import Role, user_roles_set
 from bingo.draw import selectors as draw_selectors
 from bingo.draw import services as draw_services
@@ -276,7 +277,7 @@ def test_reloading_a_claims_answer_shows_it_again_and_records_nothing(caller: Cl
     assert "data-claim-holders" in page
     assert Claim.objects.filter(game=game).count() == 1
     # Once awarded, the answer still shows the card, and no longer offers to award it.
-    caller.post(url("prize_award", game), {"kind": "line"})
+    caller.post(url("prize_award", game), {"kind": "line", "confirmado": "1"})
     page = body(caller.get(answer["Location"]))
     assert 'data-claim-outcome="valid"' in page
     assert 'data-award="line"' not in page.split('id="claim-result"')[1].split("</div>")[0]
@@ -337,17 +338,17 @@ def test_confirming_a_prize_awards_it_to_every_holder_and_the_bingo_ends_the_gam
     card = hall.card(game, 6)
     hall.key(game, *all_numbers(card))
 
-    early = caller.post(url("prize_award", game), {"kind": "bingo"}, follow=True)
+    early = caller.post(url("prize_award", game), {"kind": "bingo", "confirmado": "1"}, follow=True)
     assert "first (R44)" in body(early)
     assert not Prize.objects.exists()
 
-    line = caller.post(url("prize_award", game), {"kind": "line"}, follow=True)
+    line = caller.post(url("prize_award", game), {"kind": "line", "confirmado": "1"}, follow=True)
     prize = Prize.objects.get(game=game, kind="line")
     assert f"Prize confirmed: Line, {prize.winners} card" in body(line)
     assert 'class="console-prize is-awarded" data-prize="line"' in body(line)
     assert '<option value="bingo" selected>' in body(line)  # the next claim is for the bingo
 
-    caller.post(url("prize_award", game), {"kind": "bingo"})
+    caller.post(url("prize_award", game), {"kind": "bingo", "confirmado": "1"})
     game.refresh_from_db()
     assert game.state == "finished"
     assert 6 in Prize.objects.get(game=game, kind="bingo").cards.values_list("card_number", flat=True)
@@ -366,8 +367,8 @@ def test_confirming_the_bingo_announces_the_jackpot_it_won(client: Client, db: N
     english(client)
     game = hall.drawing(cards=10)
     hall.key(game, *all_numbers(hall.card(game, 3)))
-    client.post(url("prize_award", game), {"kind": "line"})
-    page = body(client.post(url("prize_award", game), {"kind": "bingo"}, follow=True))
+    client.post(url("prize_award", game), {"kind": "line", "confirmado": "1"})
+    page = body(client.post(url("prize_award", game), {"kind": "bingo", "confirmado": "1"}, follow=True))
     jackpot = Prize.objects.get(game=game, kind="jackpot")
     assert "Jackpot won within 90 balls: " in page
     assert f"{jackpot.winners} card" in page.split("Jackpot won within 90 balls")[1]
@@ -534,7 +535,7 @@ def test_the_console_suspends_resumes_and_annuls_with_a_reason(caller: Client, h
     assert "data-annul-form" in page
     assert f'data-game="{game.pk}"' in body(caller.get("/locutor/jogos/"))  # still listed
 
-    early = caller.post(url("game_annul", game), {"reason": "not solved"}, follow=True)
+    early = caller.post(url("game_annul", game), {"reason": "not solved", "confirmado": "1"}, follow=True)
     assert "15 minutes" in body(early)
     assert Game.objects.get(pk=game.pk).state == "suspended"
 
@@ -545,7 +546,9 @@ def test_the_console_suspends_resumes_and_annuls_with_a_reason(caller: Client, h
 def test_the_console_does_not_annul_a_game_with_sales_closed_at_once(caller: Client, hall: Console) -> None:
     game = hall.closed(cards=3)  # R55: a failure before the first ball suspends it first
 
-    refused = caller.post(url("game_annul", game), {"reason": "the blower does not start"}, follow=True)
+    refused = caller.post(
+        url("game_annul", game), {"reason": "the blower does not start", "confirmado": "1"}, follow=True
+    )
 
     assert "suspended first" in body(refused)
     game.refresh_from_db()
@@ -569,12 +572,12 @@ def test_the_console_says_when_a_suspended_game_may_be_annulled_and_annuls_it_th
     assert f"Annulment possible from {allowed:%H:%M}" in page
 
     clock.advance(14 * 60 + 59)
-    early = caller.post(url("game_annul", game), {"reason": "not solved"}, follow=True)
+    early = caller.post(url("game_annul", game), {"reason": "not solved", "confirmado": "1"}, follow=True)
     assert f"from {allowed:%H:%M} (in 1 min)" in body(early)
     assert Game.objects.get(pk=game.pk).state == "suspended"
 
     clock.advance(1)
-    caller.post(url("game_annul", game), {"reason": "power cut, not solved in 15 minutes"})
+    caller.post(url("game_annul", game), {"reason": "power cut, not solved in 15 minutes", "confirmado": "1"})
     game.refresh_from_db()
     assert (game.state, game.state_reason) == ("annulled", "power cut, not solved in 15 minutes")
     assert sum(r.amount for r in game.refunds.all()) == Decimal("300.00")  # every card in full
@@ -584,7 +587,7 @@ def test_an_announcement_error_annuls_a_drawing_game_from_the_console(caller: Cl
     game = hall.drawing(cards=4)
     hall.key(game, 8)
     assert "data-annul-form" in body(caller.get(url("console", game)))
-    caller.post(url("game_annul", game), {"reason": "8 announced as 3"})
+    caller.post(url("game_annul", game), {"reason": "8 announced as 3", "confirmado": "1"})
     game.refresh_from_db()
     assert game.state == "annulled"
     assert game.refunds.count() == game.sales.count() > 0
@@ -640,7 +643,9 @@ def test_a_manager_annuls_for_an_announcement_error_with_full_refunds(manager: C
     hall.key(game, 8)
     assert "data-annul-form" in body(manager.get(game_page(game)))
 
-    response = manager.post(url("game_annul", game), {"reason": "8 announced as 3"}, follow=True)
+    response = manager.post(
+        url("game_annul", game), {"reason": "8 announced as 3", "confirmado": "1"}, follow=True
+    )
 
     game.refresh_from_db()
     assert (game.state, game.state_reason) == ("annulled", "8 announced as 3")
@@ -664,7 +669,7 @@ def test_another_halls_manager_cannot_suspend_or_annul(client: Client, hall: Con
     client.force_login(hall_manager(Console(name="Sala Mindelo")))  # type: ignore[arg-type]
 
     assert client.post(url("game_suspend", game), {"reason": "x"}).status_code == 404
-    assert client.post(url("game_annul", game), {"reason": "x"}).status_code == 404
+    assert client.post(url("game_annul", game), {"reason": "x", "confirmado": "1"}).status_code == 404
     assert Game.objects.get(pk=game.pk).state == "sales_closed"
 
 
@@ -676,7 +681,7 @@ def test_other_roles_cannot_suspend_resume_or_annul(client: Client, hall: Consol
     client.force_login(person)
 
     for name in ("game_suspend", "game_resume", "game_annul"):
-        assert client.post(url(name, game), {"reason": "x"}).status_code == 403
+        assert client.post(url(name, game), {"reason": "x", "confirmado": "1"}).status_code == 403
     assert Game.objects.get(pk=game.pk).state == "sales_closed"
 
 
@@ -686,3 +691,151 @@ def test_the_games_page_offers_no_changes_to_a_caller(client: Client, hall: Cons
     client.force_login(hall.caller)
 
     assert "data-suspend-form" not in body(client.get(game_page(game)))
+
+
+# --- confirmations: awarding a prize and annulling ask first (issue 24) ------------------------------
+
+
+def test_awarding_a_prize_asks_for_confirmation_naming_who_shares_what(caller: Client, hall: Console) -> None:
+    game = hall.drawing(cards=10)  # 1 000 CVE: the line is worth 200 CVE (R7)
+    hall.key(game, *row(hall.card(game, 3), 0))
+    holders = sorted(w.card.number for w in hall.claim(game, 3).holders)
+
+    asked = caller.post(url("prize_award", game), {"kind": "line"})
+
+    assert asked.status_code == 200
+    page = body(asked)
+    assert f"Confirm the prize Line of game {game.number}?" in page
+    assert all(f"A-1 n.º {n}" in page for n in holders)
+    each = money_display(Decimal(200) // len(holders), "CVE")  # R6: rounded down to the escudo
+    assert f"Its value, 200 CVE, is shared in equal parts (R6): {each} each." in page
+    assert '<input type="hidden" name="kind" value="line">' in page
+    assert 'name="confirmado" value="1"' in page
+    assert f'href="{url("console", game)}" data-confirm-cancel' in page
+    assert not Prize.objects.exists()  # nothing awarded yet
+    assert Game.objects.get(pk=game.pk).state == "drawing"
+
+    caller.post(url("prize_award", game), {"kind": "line", "confirmado": "1"})
+
+    prize = Prize.objects.get(game=game, kind="line")
+    assert sorted(prize.cards.values_list("card_number", flat=True)) == holders
+
+
+def test_confirming_the_bingo_says_it_ends_the_game(caller: Client, hall: Console) -> None:  # R44
+    game = hall.drawing(cards=10)
+    hall.key(game, *all_numbers(hall.card(game, 6)))
+    caller.post(url("prize_award", game), {"kind": "line", "confirmado": "1"})
+
+    page = body(caller.post(url("prize_award", game), {"kind": "bingo"}))
+
+    assert "The bingo ends the game (R44)." in page
+    assert Game.objects.get(pk=game.pk).state == "drawing"
+    assert not Prize.objects.filter(kind="bingo").exists()
+
+
+def test_a_prize_posted_wrong_asks_nothing_and_awards_nothing(caller: Client, hall: Console) -> None:
+    game = hall.drawing(cards=10)
+    hall.key(game, *row(hall.card(game, 3), 0))
+    response = caller.post(url("prize_award", game), {"kind": "nonsense"})
+    assert response.status_code == 302  # back to the console with the refusal
+    assert not Prize.objects.exists()
+
+
+def test_annulling_asks_for_confirmation_and_refunds_only_once_confirmed(
+    caller: Client, hall: Console
+) -> None:
+    game = hall.drawing(cards=4)
+    hall.key(game, 8)
+
+    asked = caller.post(url("game_annul", game), {"reason": "8 announced as 3", "back": "console"})
+
+    assert asked.status_code == 200
+    page = body(asked)
+    assert f"Annul game {game.number}?" in page
+    assert "8 announced as 3" in page
+    assert "Every card sold is refunded in full: 4 cards, 400 CVE." in page
+    assert '<input type="hidden" name="reason" value="8 announced as 3">' in page
+    assert f'href="{url("console", game)}" data-confirm-cancel' in page
+    game.refresh_from_db()
+    assert game.state == "drawing"
+    assert not game.refunds.exists()
+
+    caller.post(url("game_annul", game), {"reason": "8 announced as 3", "back": "console", "confirmado": "1"})
+
+    game.refresh_from_db()
+    assert (game.state, game.state_reason) == ("annulled", "8 announced as 3")
+    assert game.refunds.count() == game.sales.count()
+
+
+def test_an_annulment_without_a_reason_asks_nothing(caller: Client, hall: Console) -> None:
+    game = hall.drawing(cards=4)
+    hall.key(game, 8)
+    response = caller.post(url("game_annul", game), {"reason": ""}, follow=True)
+    assert "data-confirm-form" not in body(response)
+    assert "This field is required" in body(response)
+    assert Game.objects.get(pk=game.pk).state == "drawing"
+
+
+def test_a_managers_annulment_is_confirmed_back_to_the_games_page(manager: Client, hall: Console) -> None:
+    game = hall.drawing(cards=4)
+    hall.key(game, 8)
+    page = body(manager.post(url("game_annul", game), {"reason": "8 announced as 3", "back": "game"}))
+    assert f'href="{game_page(game)}" data-confirm-cancel' in page
+    assert Game.objects.get(pk=game.pk).state == "drawing"
+
+
+def test_the_confirmation_pages_are_in_portuguese(client: Client, hall: Console) -> None:
+    game = hall.drawing(cards=4)
+    hall.key(game, *row(hall.card(game, 1), 0))
+    client.force_login(hall.caller)
+    award = body(client.post(url("prize_award", game), {"kind": "line"}))
+    annul = body(client.post(url("game_annul", game), {"reason": "erro"}))
+    assert "Confirmar o prémio Linha da jogada" in award
+    assert "Sim, atribuir o prémio" in award
+    assert f"Anular a jogada {game.number}?" in annul
+    assert "Sim, anular e reembolsar" in annul
+
+
+# --- R53: the last game, in the session's last 10 minutes ---------------------------------------
+
+
+@pytest.mark.parametrize(("minutes_left", "due"), [(5, True), (30, False)])
+def test_the_console_announces_the_last_game_in_the_sessions_last_10_minutes(
+    caller: Client, hall: Console, clock: Clock, minutes_left: int, due: bool
+) -> None:  # R53
+    game = hall.drawing(cards=3)
+    clock.to(hall.session.scheduled_end - timedelta(minutes=minutes_left))
+
+    live = body(caller.get(url("console_live", game)))
+    page = body(caller.get(url("console", game)))
+
+    assert ("data-last-game " in live) is due
+    assert ("data-last-game " in page) is due
+    if due:
+        end = timezone.localtime(hall.session.scheduled_end, ZoneInfo(hall.hall.time_zone))
+        assert f"The session ends at {end:%H:%M}: announce that this is the last game." in live
+    else:
+        # When the notice comes due, the page fetches its live part again (static/js/caller.js).
+        starts = hall.session.scheduled_end - timedelta(minutes=10)
+        assert f'data-last-game-from="{timezone.localtime(starts).isoformat()}"' in live
+
+
+@pytest.mark.parametrize(("minutes_left", "due"), [(5, True), (30, False)])
+def test_the_display_announces_the_last_game_in_the_sessions_last_10_minutes(
+    client: Client, hall: Console, clock: Clock, minutes_left: int, due: bool
+) -> None:  # R53
+    hall.drawing(cards=3)
+    clock.to(hall.session.scheduled_end - timedelta(minutes=minutes_left))
+    token = draw_selectors.display_token(room=hall.room)
+
+    page = body(english(client).get(f"/ecra/{token}/"))
+    state = draw_selectors.display_state(room_id=hall.room.pk)
+
+    shown = re.search(
+        r"<p class=\"display-last-game\" data-last-game aria-live=\"polite\"( hidden)?>Last game</p>", page
+    )
+    assert shown is not None
+    assert (shown[1] is None) is due
+    assert state["last_game"] is due
+    assert state["last_game_from"] == (hall.session.scheduled_end - timedelta(minutes=10)).isoformat()
+    assert f'"last_game": {"true" if due else "false"}' in page  # the state the page starts from

@@ -181,6 +181,9 @@ def test_a_caller_runs_a_whole_game_claims_are_checked_and_the_cashier_pays_the_
             def award(kind: str) -> None:
                 with page.expect_navigation():
                     page.locator(f"#claim-result button[data-award={kind}]").click()
+                # The confirmation step names who shares the prize; confirming awards it.
+                with page.expect_navigation():
+                    page.locator("[data-confirm-form] button[data-confirm]").click()
                 page.wait_for_url(f"{base}/locutor/jogo/{game.pk}/")
 
             for number in plan["line_balls"]:

@@ -27,15 +27,16 @@ TV = {"width": 1920, "height": 1080}
 #: right edge (the deepest ones, to say which to fix).
 OVERFLOW_JS = """() => {
   const width = document.documentElement.clientWidth;
+  const past = (el) => el.getBoundingClientRect().right > width + 1;
   const wide = [];
   for (const el of document.querySelectorAll('body *')) {
-    const box = el.getBoundingClientRect();
-    if (box.width > 0 && box.right > width + 1 && ![...el.children].some(c => c.getBoundingClientRect().right > width + 1)) {
-      wide.push(`${el.tagName.toLowerCase()}${el.className ? '.' + String(el.className).split(' ').join('.') : ''} right=${Math.round(box.right)}`);
+    if (el.getBoundingClientRect().width > 0 && past(el) && ![...el.children].some(past)) {
+      const name = el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).split(' ').join('.') : '');
+      wide.push(`${name} right=${Math.round(el.getBoundingClientRect().right)}`);
     }
   }
-  return {scrollWidth: document.documentElement.scrollWidth, scrollHeight: document.documentElement.scrollHeight,
-          wide: wide.slice(0, 5)};
+  const page = document.documentElement;
+  return {scrollWidth: page.scrollWidth, scrollHeight: page.scrollHeight, wide: wide.slice(0, 5)};
 }"""
 
 
@@ -88,7 +89,8 @@ def _overflows(context: Any, base: str, username: str, paths: list[str]) -> dict
     found = {}
     for path in paths:
         response = page.goto(f"{base}{path}")
-        assert response is not None and response.status == 200, (path, response and response.status)
+        assert response is not None, path
+        assert response.status == 200, (path, response.status)
         measured = page.evaluate(OVERFLOW_JS)
         if measured["scrollWidth"] > PHONE["width"]:
             found[path] = measured

@@ -43,6 +43,7 @@ def test_a_suspended_game_shows_when_it_may_be_annulled_and_is_not_annulled_befo
 
         page.locator("[data-annul-form] [name=reason]").fill("Sem solução")
         page.locator("[data-annul-form] button[type=submit]").click()
+        page.locator("[data-confirm-form] button[data-confirm]").click()  # the confirmation step
         page.wait_for_selector("[data-suspended]")
         seen["refusal"] = page.locator("body").inner_text()
         return seen

@@ -17,8 +17,10 @@ from django.utils import timezone, translation
 from bingo.common.roles import Role
 from bingo.games import services
 from bingo.models import Game, GameState, Session
-from halls.models import Hall, Room, StaffMembership
+from bingo.sales import services as sales_services
+from halls.models import CashDesk, Hall, Room, StaffMembership
 from tests.cards.factories import card_set_make, series_make
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -149,7 +151,9 @@ def test_session_game_open_and_close_through_the_screens(manager: Client, room: 
     assert game.opening_announcement
     assert game.opening_announcement in body
 
-    response = client.post(reverse("games:game_close_sales", args=[game.pk]), follow=True)
+    response = client.post(
+        reverse("games:game_close_sales", args=[game.pk]), {"confirmado": "1"}, follow=True
+    )
     game.refresh_from_db()
     assert game.state == GameState.SALES_CLOSED
     assert game.closing_announcement
@@ -189,7 +193,9 @@ def test_a_session_ending_before_it_starts_is_refused(manager: Client, room: Roo
 def test_closing_sales_that_never_opened_shows_the_refusal(manager: Client, game: Game) -> None:
     client = manager
 
-    response = client.post(reverse("games:game_close_sales", args=[game.pk]), follow=True)
+    response = client.post(
+        reverse("games:game_close_sales", args=[game.pk]), {"confirmado": "1"}, follow=True
+    )
 
     game.refresh_from_db()
     assert game.state == GameState.PLANNED
@@ -200,6 +206,46 @@ def test_closing_sales_that_never_opened_shows_the_refusal(manager: Client, game
     with translation.override("pt"):
         assert str(GameState.SALES_CLOSED.label).lower() in messages[0]
     assert messages[0] in response.content.decode()
+
+
+def test_closing_sales_asks_for_confirmation_first_and_changes_nothing_until_then(
+    manager: Client, game: Game
+) -> None:  # R40
+    series = series_make(hall=game.session.room.hall, order_number=7)
+    services.game_open_sales(game=game, series=[series])
+    close = reverse("games:game_close_sales", args=[game.pk])
+    manager.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    cashier = UserFactory(username="caixa-praia", roles=[Role.CASHIER])
+    StaffMembership.objects.create(hall=game.session.room.hall, user=cashier, role=Role.CASHIER.value)
+    desk = CashDesk.objects.create(hall=game.session.room.hall, name="Caixa 1")
+    sales_services.sale_make(
+        game=game, quantity=3, cash_desk=desk, cashier=cashier, cash_received="300", request_key="k1"
+    )
+
+    asked = manager.post(close)
+
+    assert asked.status_code == 200
+    page = asked.content.decode()
+    assert f"Close the sales of game {game.number}?" in page
+    assert f"Series {series.label}: cards 1 to 3 sold (3 cards)." in page
+    assert 'name="confirmado" value="1"' in page
+    assert f'action="{close}"' in page
+    assert f'href="{reverse("games:game_detail", args=[game.pk])}" data-confirm-cancel' in page
+    game.refresh_from_db()
+    assert (game.state, game.sales_closed_at, game.closing_announcement) == (GameState.SELLING, None, "")
+
+    manager.post(close, {"confirmado": "1"})
+
+    game.refresh_from_db()
+    assert game.state == GameState.SALES_CLOSED
+    assert game.closing_announcement
+
+
+def test_closing_sales_in_portuguese_asks_for_confirmation(manager: Client, game: Game) -> None:
+    services.game_open_sales(game=game, series=[series_make(hall=game.session.room.hall, order_number=8)])
+    page = manager.post(reverse("games:game_close_sales", args=[game.pk])).content.decode()
+    assert f"Fechar as vendas da jogada {game.number}?" in page
+    assert "Sim, fechar as vendas" in page
 
 
 def test_opening_a_series_of_another_hall_is_refused_and_nothing_changes(manager: Client, game: Game) -> None:

@@ -10,6 +10,7 @@ REDIS_URL set, the in-memory layer without. ``transactional_db``: the broadcast 
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from bingo.draw import selectors as draw_selectors
 from bingo.draw import services as draw_services
 from bingo.models import DrawMode, Game
+from tests.autodraw.helpers import Clock
 from tests.draw.test_views import Console
 from tests.live.sockets import ORIGIN, Socket, connect_answer, run, send_hostile_frames
 
@@ -256,3 +258,30 @@ def test_a_console_of_no_game_or_from_a_foreign_origin_is_refused(hall: Console)
         return answers
 
     assert run(scenario) == ["websocket.close", "websocket.close"]
+
+
+def test_a_display_is_told_live_when_the_last_game_comes(hall: Console, clock: Clock) -> None:  # R53
+    """30 minutes before the session's scheduled end the display's state says nothing; 5 minutes
+    before, the next state pushed to it (after a ball) says this is the last game."""
+    game = hall.drawing(mode=DrawMode.ELECTRONIC)
+    end = hall.session.scheduled_end
+    clock.to(end - timedelta(minutes=30))
+
+    def draw_at(minutes_left: int, position: int) -> None:
+        clock.to(end - timedelta(minutes=minutes_left))
+        draw_services.game_draw_ball(game=game, user=hall.caller, position=position)
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        display = Socket(display_path(hall))
+        await display.connect()
+        at_connect = await display.message()
+        await sync_to_async(draw_at)(5, 1)
+        after_ball = await display.message()
+        await display.close()
+        return at_connect, after_ball
+
+    at_connect, after_ball = run(scenario)
+
+    assert at_connect["last_game"] is False
+    assert at_connect["last_game_from"] == (end - timedelta(minutes=10)).isoformat()
+    assert (after_ball["game"]["count"], after_ball["last_game"]) == (1, True)

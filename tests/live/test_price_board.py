@@ -17,8 +17,10 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
+from bingo.draw import services as draw_services
 from bingo.games import services
 from bingo.live import consumers, events, fanout
+from tests.draw.test_services import Draw, all_numbers
 from tests.live.sockets import ORIGIN, Socket, connect_answer, run, send_hostile_frames
 from tests.sales.test_views import Desk
 
@@ -319,3 +321,53 @@ def test_notices_of_one_game_are_spaced_out(monkeypatch: pytest.MonkeyPatch) -> 
         events.price_board_changed(7)
     # At 100.0 and 100.2 (0.2 s apart); 100.05 and 100.21 fall within 0.1 s of a notice.
     assert sent == [("price-board.7", {"type": "board.changed", "game": 7})] * 2
+
+
+def test_a_board_shows_live_that_the_game_ended(db: None) -> None:
+    """After the sales the board shows the game's real state as it changes: drawing, then
+    finished once the bingo is awarded (not «sales closed»), with its results linked (issue 24)."""
+    hall = Draw(name="Sala Fim")
+    game = hall.drawing(cards=5)
+    card = hall.card(game, 1)
+
+    def bingo() -> None:
+        hall.key(game, *all_numbers(card))
+        draw_services.prize_award(game=game, user=hall.caller, kind="line")
+        draw_services.prize_award(game=game, user=hall.caller, kind="bingo")
+
+    async def scenario() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        board = Board(game.pk)
+        await board.connect()
+        at_connect = await board.figures()
+        await sync_to_async(bingo)()  # committed: the boards hear that the game changed
+        seen = [await board.figures()]
+        while seen[-1]["state"] != "finished":
+            seen.append(await board.figures())
+        await board.close()
+        return at_connect, seen
+
+    at_connect, seen = run(scenario)
+
+    assert (at_connect["state"], at_connect["selling"], at_connect["ended"]) == ("drawing", False, False)
+    assert (seen[-1]["state"], seen[-1]["selling"], seen[-1]["ended"]) == ("finished", False, True)
+
+
+def test_a_board_shows_live_that_the_game_was_annulled(db: None) -> None:  # R57
+    hall = Draw(name="Sala Anulada")
+    game = hall.drawing(cards=5)
+    hall.key(game, 7)
+
+    async def scenario() -> list[dict[str, Any]]:
+        board = Board(game.pk)
+        await board.connect()
+        seen = [await board.figures()]
+        await sync_to_async(draw_services.game_annul)(game=game, user=hall.caller, reason="7 announced as 1")
+        while seen[-1]["state"] != "annulled":
+            seen.append(await board.figures())
+        await board.close()
+        return seen
+
+    seen = run(scenario)
+
+    assert seen[0]["state"] == "drawing"
+    assert (seen[-1]["state"], seen[-1]["ended"]) == ("annulled", True)

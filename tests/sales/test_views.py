@@ -13,10 +13,13 @@ from django.test import Client
 from django.urls import reverse
 
 from bingo.common.roles import Role, user_roles_set
+from bingo.draw import services as draw_services
 from bingo.games import services
 from bingo.models import Game, Sale
+from bingo.sales import selectors as sales_selectors
 from halls.models import CashDesk, StaffMembership
 from tests.conftest import MakeUser
+from tests.draw.test_services import Draw, all_numbers
 from tests.factories import UserFactory
 from tests.sales.test_services import HallSetup
 
@@ -435,3 +438,65 @@ def test_the_price_board_shows_the_jackpot_when_it_is_active(db: None, client: C
 
 def test_an_unknown_board_is_404(client: Client, db: None) -> None:
     assert client.get("/quadro/999999/").status_code == 404
+
+
+# --- the board after the sales: the game's real state (issue 24) ------------------------------------
+
+
+def _ended(kind: str) -> tuple[Game, Draw]:
+    hall = Draw(name=f"Sala {kind}")
+    game = hall.drawing(cards=5)
+    if kind == "finished":
+        hall.key(game, *all_numbers(hall.card(game, 1)))
+        draw_services.prize_award(game=game, user=hall.caller, kind="line")
+        draw_services.prize_award(game=game, user=hall.caller, kind="bingo")
+    elif kind == "annulled":
+        hall.key(game, 5)
+        draw_services.game_annul(game=game, user=hall.caller, reason="ball 5 announced as 8")
+    game.refresh_from_db()
+    return game, hall
+
+
+@pytest.mark.parametrize(
+    ("kind", "english_name", "portuguese_name"),
+    [
+        ("drawing", "Drawing", "Em extração"),
+        ("finished", "Finished", "Terminada"),
+        ("annulled", "Annulled", "Anulada"),
+    ],
+)
+def test_the_price_board_shows_the_games_real_state_once_sales_are_over(
+    client: Client, db: None, kind: str, english_name: str, portuguese_name: str
+) -> None:
+    game, _ = _ended(kind)
+    assert game.state == kind
+
+    portuguese = client.get(f"/quadro/{game.pk}/").content.decode()
+    page = english(client).get(f"/quadro/{game.pk}/").content.decode()
+
+    state = re.search(r"<span class=\"board-closed\" data-closed data-state-name[^>]*>([^<]*)</span>", page)
+    assert state is not None
+    assert state[1] == english_name
+    assert "Sales closed</span>" not in page
+    assert re.search(rf"data-state-name[^>]*>{portuguese_name}</span>", portuguese)
+    assert "Vendas fechadas</span>" not in portuguese
+    assert re.search(r'<span class="board-selling" data-selling hidden>', page)
+    # Every state's name is on the page for the live updates (static/js/board.js).
+    assert 'data-label-finished="Finished"' in page
+    assert 'data-label-annulled="Annulled"' in page
+    # Once the game is over, the board links its results (for the hall's staff).
+    results = reverse("games:game_results", args=[game.pk])
+    assert (f'href="{results}" data-results-link>' in page) is (kind != "drawing")
+
+
+def test_the_price_board_figures_say_the_game_ended(db: None) -> None:
+    for kind in ("finished", "annulled"):
+        game, _ = _ended(kind)
+        figures = sales_selectors.game_board(game_id=game.pk)
+        assert figures is not None
+        message = figures.as_message()
+        assert (message["state"], message["selling"], message["ended"]) == (kind, False, True)
+    drawing, _ = _ended("drawing")
+    figures = sales_selectors.game_board(game_id=drawing.pk)
+    assert figures is not None
+    assert (figures.as_message()["state"], figures.as_message()["ended"]) == ("drawing", False)
