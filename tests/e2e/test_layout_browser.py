@@ -31,7 +31,8 @@ OVERFLOW_JS = """() => {
   const wide = [];
   for (const el of document.querySelectorAll('body *')) {
     if (el.getBoundingClientRect().width > 0 && past(el) && ![...el.children].some(past)) {
-      const name = el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).split(' ').join('.') : '');
+      const classes = el.className ? '.' + String(el.className).split(' ').join('.') : '';
+      const name = el.tagName.toLowerCase() + classes;
       wide.push(`${name} right=${Math.round(el.getBoundingClientRect().right)}`);
     }
   }
