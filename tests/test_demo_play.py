@@ -56,10 +56,12 @@ def test_the_demo_hall_has_a_finished_session_with_paid_prizes_and_its_acta(sett
     games = list(finished.games.order_by("number"))
     assert [g.state for g in games] == [GameState.FINISHED, GameState.FINISHED]
     assert {g.variant for g in games} == {"90", "75"}
-    # Every prize of the finished session was paid at the desk (R50).
-    winners = PrizeWinner.objects.filter(prize__game__session=finished)
-    assert winners.count() >= 2  # at least each game's bingo
-    assert PrizePayment.objects.filter(winner__in=winners).count() == winners.count()
+    # The first game's prizes were paid at the desk (R50); the second's are the cashier's to pay.
+    first, second = (PrizeWinner.objects.filter(prize__game=g) for g in games)
+    assert first.exists()
+    assert second.exists()
+    assert PrizePayment.objects.filter(winner__in=first).count() == first.count()
+    assert not PrizePayment.objects.filter(winner__in=second).exists()
     # Its acta holds both games, and its chain checks (R59-R61).
     assert acta_selectors.acta_verify(session=finished).intact
     acta = acta_selectors.acta_get(session=finished)
@@ -104,6 +106,27 @@ def test_the_demo_cashier_sells_at_once_and_the_caller_draws_at_once(settings: A
     client.post("/entrar/", {"username": "locutor", "password": "locutor-demo"})
     console = client.get(f"/locutor/jogo/{ready.pk}/")
     assert console.status_code == 200
+
+
+def test_the_demo_cashier_pays_the_prize_due_by_the_payload_the_demo_prints(
+    settings: Any, client: Client
+) -> None:
+    output = demo_setup(settings)
+    payload = output.rsplit(": ", 1)[1].strip()
+    assert payload.startswith("http")
+    assert "/verificar/?serie=" in payload
+    desk = Hall.objects.get().cash_desks.get()
+    due = PrizeWinner.objects.filter(payment__isnull=True)
+    serie, number = (int(part.split("=")[1]) for part in payload.split("?")[1].split("&")[:2])
+    card_winners = due.filter(series_id=serie, card_number=number)
+    assert card_winners.exists()
+
+    client.post("/entrar/", {"username": "caixa", "password": "caixa-demo"})
+    response = client.post("/caixa/premios/", {"cash_desk": desk.pk, "scan": payload})
+
+    assert response.status_code == 302
+    assert response["Location"].startswith("/caixa/taloes/")
+    assert not card_winners.filter(payment__isnull=True).exists()
 
 
 def test_running_the_demo_twice_leaves_one_demo(settings: Any) -> None:

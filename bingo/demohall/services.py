@@ -5,7 +5,9 @@ then plays the hall up to a moment worth opening, through the services the scree
 
 * hall series of every variant in stock (R16), so «Abrir as vendas» offers each;
 * a finished session in the first room: two games sold at the desk, drawn, their prizes
-  awarded and paid, the session closed, its acta complete (R59-R61);
+  awarded, the first game's paid and the second's left for the cashier to pay by scanning the
+  card (``DemoPlay.prize_due``: the card's QR payload), the session closed, its acta complete
+  (R59-R61);
 * in the first room a session under way whose first game has sold its cards and is ready to
   draw (the caller's first move), and in the second room a game on sale (the cashier's);
 * a few simulated players in the online room (``demo_bots_buy``, run by Celery beat under
@@ -38,13 +40,15 @@ from bingo.games.simulation import (
     draw_to_the_end,
     pay_every_winner,
 )
-from bingo.models import Game, GameState, OnlineRoom, Player, Sale, Session
+from bingo.models import Game, GameState, OnlineRoom, Player, PrizeWinner, Sale, Session
 from bingo.online.selectors.rooms import game_on_sale, room_game_list
 from bingo.online.services import online_buy
 from bingo.players import selectors as player_selectors
 from bingo.players.services import wallet_post
 from bingo.sales import services as sales_services
+from cards import selectors as card_selectors
 from cards import services as card_services
+from cards.payload import card_check_url
 from cards.models import Series
 from halls import services as hall_services
 from halls.models import CashDesk, Hall, Room
@@ -78,6 +82,9 @@ class DemoPlay:
     finished: Session
     ready_to_draw: Game
     selling: Game
+    #: A winning card of the finished session not paid yet: its QR code's payload, as a scanner
+    #: types it at the desk (R50); None once every prize is paid.
+    prize_due: str | None
 
 
 def _series(hall: Hall, variant: Variant, colour: str) -> Series:
@@ -139,7 +146,8 @@ def demo_hall_play_ensure(*, hall: Hall, staff: DemoStaff) -> DemoPlay:
             game = _sold_game(played, variant, desk, staff, seed=number)
             game_services.game_close_sales(game=game, user=staff.manager)
             draw_to_the_end(game, staff.caller)
-            pay_every_winner([game.pk], desk, staff.cashier)
+            if number == 1:  # the second game's prizes are the cashier's to pay
+                pay_every_winner([game.pk], desk, staff.cashier)
         game_services.session_close(session=played, user=staff.manager)
     ready = Game.objects.filter(session__room=first_room, session__ended_at__isnull=True).first()
     if ready is None:
@@ -163,7 +171,21 @@ def demo_hall_play_ensure(*, hall: Hall, staff: DemoStaff) -> DemoPlay:
         )
         if not in_stock.exists():
             _series(hall, variant, "#7B1FA2")
-    return DemoPlay(finished=played, ready_to_draw=ready, selling=selling)
+    return DemoPlay(finished=played, ready_to_draw=ready, selling=selling, prize_due=_prize_due(played))
+
+
+def _prize_due(session: Session) -> str | None:
+    """The QR payload of the first winning card of ``session`` not paid yet, if any."""
+    winner = (
+        PrizeWinner.objects.filter(prize__game__session=session, payment__isnull=True)
+        .select_related("series")
+        .order_by("series_id", "card_number")
+        .first()
+    )
+    if winner is None:
+        return None
+    code = card_selectors.card_check_code(series=winner.series, number=winner.card_number)
+    return card_check_url(series_id=winner.series_id, number=winner.card_number, code=code)
 
 
 @transaction.atomic

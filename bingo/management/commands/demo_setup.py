@@ -141,7 +141,7 @@ def _try_first(account: DemoAccount, play: DemoPlay) -> str:
     if account.role == Role.MANAGER:
         return _("add a game to a session and open its sales; read the finished session's results")
     if account.role == Role.CASHIER:
-        return _("sell cards of game %(game)s in %(room)s; pay a prize by scanning a card") % {
+        return _("sell cards of game %(game)s in %(room)s; pay the prize due (below) by its QR code") % {
             "game": selling.number,
             "room": selling.session.room.name,
         }
@@ -208,6 +208,14 @@ class Command(BaseCommand):
                 }
             )
             self.stdout.write(self.logins_table(options["base_url"].rstrip("/"), play))
+            if play.prize_due:
+                self.stdout.write(
+                    _(
+                        "A prize to pay at the desk: scan the card's QR code, or paste what it "
+                        "holds into «Pay prizes»: %(payload)s"
+                    )
+                    % {"payload": play.prize_due}
+                )
 
     def logins_table(self, base_url: str, play: DemoPlay) -> str:
         header = (_("Address"), _("Username"), _("Password"), _("Role"), _("Try first"))
