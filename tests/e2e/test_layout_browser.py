@@ -1,4 +1,4 @@
-"""The screens fit the devices they are used on (issue 24): every cashier, caller and manager page
+"""The screens fit the devices they are used on (issue 24): every cashier, caller, manager and player page
 on a 360 px phone with no horizontal scrolling, and the hall's TV display on 1920 x 1080 with no
 scrolling at all. Played on the demo hall (``demo_setup``), as a newcomer finds it."""
 
@@ -77,6 +77,12 @@ def demo(settings: Any, transactional_db: None) -> dict[str, Any]:
             reverse("cards:series_list"),
             reverse("online:room_list"),
         ],
+        "player": [
+            reverse(Role.PLAYER.dashboard_url_name),
+            reverse("players:wallet"),
+            reverse("players:history"),
+            reverse("online:lobby"),
+        ],
         "display": reverse("draw:display", args=[draw_selectors.display_token(room=ready.session.room)]),
         "board": reverse("sales:price_board", args=[selling.pk]),
     }
@@ -98,11 +104,11 @@ def _overflows(context: Any, base: str, username: str, paths: list[str]) -> dict
     return found
 
 
-@pytest.mark.parametrize("role", ["cashier", "caller", "manager"])
+@pytest.mark.parametrize("role", ["cashier", "caller", "manager", "player"])
 def test_every_staff_page_fits_a_360px_phone(
     asgi_server: str, browser: RunInBrowser[Any], demo: dict[str, Any], role: str
 ) -> None:
-    username = {"cashier": "caixa", "caller": "locutor", "manager": "gerente"}[role]
+    username = {"cashier": "caixa", "caller": "locutor", "manager": "gerente", "player": "jogador"}[role]
 
     found = browser(lambda context: _overflows(context, asgi_server, username, demo[role]))
 
