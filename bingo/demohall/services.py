@@ -48,8 +48,8 @@ from bingo.players.services import wallet_post
 from bingo.sales import services as sales_services
 from cards import selectors as card_selectors
 from cards import services as card_services
-from cards.payload import card_check_url
 from cards.models import Series
+from cards.payload import card_check_url
 from halls import services as hall_services
 from halls.models import CashDesk, Hall, Room
 
@@ -120,6 +120,14 @@ def _sold_game(session: Session, variant: Variant, desk: CashDesk, staff: DemoSt
     return game
 
 
+def _session_from_now(room: Room, staff: DemoStaff) -> Session:
+    """A session of ``room`` opened now by the demo manager, for the next four hours."""
+    now = timezone.now()
+    return game_services.session_open(
+        room=room, starts_at=now, scheduled_end=now + timedelta(hours=4), user=staff.manager
+    )
+
+
 def _hall_room(hall: Hall) -> Room:
     return Room.objects.filter(hall=hall, online__isnull=True).order_by("pk").first() or (
         hall_services.room_create(hall=hall, name="Salão 1")
@@ -151,19 +159,11 @@ def demo_hall_play_ensure(*, hall: Hall, staff: DemoStaff) -> DemoPlay:
         game_services.session_close(session=played, user=staff.manager)
     ready = Game.objects.filter(session__room=first_room, session__ended_at__isnull=True).first()
     if ready is None:
-        now = timezone.now()
-        session = game_services.session_open(
-            room=first_room, starts_at=now, scheduled_end=now + timedelta(hours=4), user=staff.manager
-        )
-        ready = _sold_game(session, Variant.B90, desk, staff, seed=3)
+        ready = _sold_game(_session_from_now(first_room, staff), Variant.B90, desk, staff, seed=3)
         ready = game_services.game_close_sales(game=ready, user=staff.manager)
     selling = Game.objects.filter(session__room=second_room, session__ended_at__isnull=True).first()
     if selling is None:
-        now = timezone.now()
-        session = game_services.session_open(
-            room=second_room, starts_at=now, scheduled_end=now + timedelta(hours=4), user=staff.manager
-        )
-        selling = _sold_game(session, Variant.B90, desk, staff, seed=4)
+        selling = _sold_game(_session_from_now(second_room, staff), Variant.B90, desk, staff, seed=4)
     # R16: a series of every variant in stock, for the games the manager adds.
     for variant in Variant:
         in_stock = Series.objects.filter(
