@@ -30,6 +30,8 @@ from bingo.common.clock import hall_zone
 from bingo.common.money import money_display
 from bingo.common.roles import Role, role_required
 from bingo.draw import services as draw_services
+from bingo.drawers import selectors as drawer_selectors
+from bingo.drawers.access import DESK_SESSION_KEY
 from bingo.games import services
 from bingo.models import Game, PrizeKind, PrizePayment, Sale
 from bingo.sales import selectors as sales_selectors
@@ -37,9 +39,6 @@ from bingo.sales import services as sales_services
 from bingo.sales.forms import PrizePayForm
 from halls.models import CashDesk
 from halls.selectors import staff_member_list
-
-#: The session key remembering the cashier's desk between sales.
-DESK_SESSION_KEY = "sales:cash_desk"
 
 #: How many of a desk's latest prize payments its screen lists.
 PAYMENTS_SHOWN = 50
@@ -302,7 +301,7 @@ def shift_report(request: HttpRequest) -> HttpResponse:
         cashier_id = _int(request.GET.get("operador"))
         chosen = next((person for person in cashiers if person.pk == cashier_id), None)
         report = sales_selectors.shift_report(
-            cash_desk=desk, since=since, cashier_id=None if chosen is None else chosen.pk
+            cash_desk=desk, since=since, now=timezone.now(), cashier_id=None if chosen is None else chosen.pk
         )
     return render(
         request,
@@ -315,6 +314,7 @@ def shift_report(request: HttpRequest) -> HttpResponse:
             "day": day,
             "cashiers": cashiers,
             "cashier": chosen,
+            "lines": drawer_selectors.figure_lines(report.figures, with_float=False) if report else [],
         },
     )
 
