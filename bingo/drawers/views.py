@@ -122,6 +122,9 @@ def drawer_open(request: HttpRequest) -> HttpResponse:
     form = DrawerOpenForm(request.POST)
     shift = form_saved(form, cash_desk=desk, cashier=request.user)
     if shift is None:
+        if selectors.drawer_open_get(cash_desk=desk) is not None:  # open already: say so over it
+            form_errors_flash(request, form)
+            return redirect(_drawer_url(desk))
         return _drawer_page(request, desk, open_form=form, status=400)
     messages.success(request, _("The drawer of %(desk)s is open.") % {"desk": desk.name})
     return redirect(_drawer_url(desk))

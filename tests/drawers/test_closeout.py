@@ -243,7 +243,8 @@ def test_two_cashiers_opening_and_closing_one_desk_at_once_make_one_drawer_close
 
     def attempt(action, *args) -> None:  # type: ignore[no-untyped-def]
         try:
-            action(*args)
+            with translation.override("en"):  # a thread starts in the default language
+                action(*args)
         except ValidationError as exc:
             refused.append(exc.messages[0])
 
