@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -9,6 +11,9 @@ from django.db.models.functions import Round
 from django.utils.translation import gettext_lazy as _
 
 from bingo.common import bounds
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 #: The figures written at the close, all at once (an open drawer has none of them).
 CLOSE_FIGURES = (
@@ -33,7 +38,7 @@ CLOSE_COLUMNS = ("closed_by_id", "closed_at", "note", *CLOSE_FIGURES)
 _NOT_NEGATIVE = ("cash_received", "change_given", "prizes_gross", "tax_withheld", "deposits", "withdrawals")
 
 
-def _money(label: str) -> models.DecimalField:  # type: ignore[type-arg]
+def _money(label: StrOrPromise) -> models.DecimalField:  # type: ignore[type-arg]
     # Sums of a shift's movements: two more digits than one movement's column.
     return models.DecimalField(label, max_digits=16, decimal_places=2, null=True, blank=True)
 

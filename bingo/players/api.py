@@ -428,7 +428,7 @@ class MovementSerializer(serializers.Serializer[Any]):
         max_length=services.DESK_KEY_MAX,
         help_text="Idempotency key: a retry with it counts once; reused for another movement, 409.",
     )
-    cash_desk = serializers.PrimaryKeyRelatedField(
+    cash_desk: serializers.PrimaryKeyRelatedField[CashDesk] = serializers.PrimaryKeyRelatedField(
         queryset=CashDesk.objects.all(),
         required=False,
         allow_null=True,
@@ -444,7 +444,9 @@ class MovementResultSerializer(serializers.Serializer[Any]):
     amount = MoneyField(max_digits=14)
     balance_after = MoneyField(max_digits=14)
     reference = serializers.CharField()
-    cash_desk = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
+    cash_desk: serializers.PrimaryKeyRelatedField[CashDesk] = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True
+    )
     at = serializers.DateTimeField(source="created_at")
 
 

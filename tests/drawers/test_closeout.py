@@ -67,7 +67,8 @@ def test_the_close_out_balances_to_the_cent_and_records_the_difference(walk: Wal
     assert closed.expected_cash == expected
     assert closed.over_short == Decimal("-3.00")
     assert closed.closed_by == walk.cashier
-    assert closed.closed_at is not None and closed.closed_at >= closed.opened_at
+    assert closed.closed_at is not None
+    assert closed.closed_at >= closed.opened_at
     assert closed.note == "Three short."
     assert (preview.sales, preview.cards, preview.payments) == (2, 11, len(payout.payments))
     assert (preview.deposit_count, preview.withdrawal_count) == (1, 1)
@@ -169,7 +170,11 @@ def test_the_database_refuses_figures_that_do_not_add_up(walk: Walk) -> None:
     with as_table_owner(), pytest.raises(IntegrityError), transaction.atomic():
         # A new row written closed, its over/short a cent off the count less the expected cash.
         DrawerShift.objects.create(
-            **{f.attname: getattr(closed, f.attname) for f in DrawerShift._meta.concrete_fields if f.attname != "id"}
+            **{
+                f.attname: getattr(closed, f.attname)
+                for f in DrawerShift._meta.concrete_fields
+                if f.attname != "id"
+            }
             | {"over_short": Decimal("0.01")}
         )
 
@@ -181,7 +186,8 @@ def test_the_database_refuses_figures_that_do_not_add_up(walk: Walk) -> None:
 @pytest.mark.parametrize(
     "statement",
     [
-        "UPDATE bingo_drawershift SET counted_cash = counted_cash + 1, over_short = over_short + 1 WHERE id = %s",
+        "UPDATE bingo_drawershift SET counted_cash = counted_cash + 1, over_short = over_short + 1 "
+        "WHERE id = %s",
         "UPDATE bingo_drawershift SET note = 'changed' WHERE id = %s",
         "DELETE FROM bingo_drawershift WHERE id = %s",
     ],
@@ -253,13 +259,17 @@ def test_two_cashiers_opening_and_closing_one_desk_at_once_make_one_drawer_close
 
     run_threads([lambda: attempt(opening, walk.cashier), lambda: attempt(opening, colleague)])
     shift = DrawerShift.objects.get()
-    assert len(refused) == 1 and "already has an open drawer" in refused[0]
+    assert len(refused) == 1
+    assert "already has an open drawer" in refused[0]
 
     def closing(person, counted) -> None:  # type: ignore[no-untyped-def]
         drawer_services.drawer_close(shift=shift, cashier=person, counted_cash=counted)
 
-    run_threads([lambda: attempt(closing, walk.cashier, FLOAT), lambda: attempt(closing, colleague, FLOAT + 1)])
+    run_threads(
+        [lambda: attempt(closing, walk.cashier, FLOAT), lambda: attempt(closing, colleague, FLOAT + 1)]
+    )
     shift.refresh_from_db()
-    assert len(refused) == 2 and "already closed" in refused[1]
+    assert len(refused) == 2
+    assert "already closed" in refused[1]
     assert shift.closed_by in (walk.cashier, colleague)
     assert shift.over_short == (0 if shift.closed_by == walk.cashier else 1)

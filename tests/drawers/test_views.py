@@ -76,7 +76,9 @@ def test_a_cashier_opens_sees_the_drawer_live_and_closes_it_with_the_over_short(
     assert "Abrir a caixa" in body  # R54: Portuguese
     assert 'name="opening_float"' in body
 
-    opened = cashier.post(reverse("drawers:drawer_open"), {"cash_desk": walk.desk.pk, "opening_float": "5000"})
+    opened = cashier.post(
+        reverse("drawers:drawer_open"), {"cash_desk": walk.desk.pk, "opening_float": "5000"}
+    )
     assert opened.status_code == 302
     shift = DrawerShift.objects.get()
     assert (shift.opening_float, shift.opened_by, shift.closed_at) == (FLOAT, walk.cashier, None)
@@ -92,7 +94,8 @@ def test_a_cashier_opens_sees_the_drawer_live_and_closes_it_with_the_over_short(
     assert 'name="counted_cash"' in live
 
     closed = cashier.post(
-        reverse("drawers:drawer_close", args=[shift.pk]), {"counted_cash": str(expected + 20), "note": "Sobra."}
+        reverse("drawers:drawer_close", args=[shift.pk]),
+        {"counted_cash": str(expected + 20), "note": "Sobra."},
     )
     assert closed.status_code == 302
     assert closed["Location"] == reverse("drawers:closeout_detail", args=[shift.pk])
@@ -133,8 +136,16 @@ def test_the_drawer_of_another_halls_desk_is_out_of_reach(client: Client, walk: 
     intruder = logged_in(client, other.cashier)
 
     assert intruder.get(f"{DRAWER}?caixa={walk.desk.pk}").status_code == 404
-    assert intruder.post(reverse("drawers:drawer_open"), {"cash_desk": walk.desk.pk, "opening_float": "1"}).status_code == 404
-    assert intruder.post(reverse("drawers:drawer_close", args=[shift.pk]), {"counted_cash": "1"}).status_code == 404
+    assert (
+        intruder.post(
+            reverse("drawers:drawer_open"), {"cash_desk": walk.desk.pk, "opening_float": "1"}
+        ).status_code
+        == 404
+    )
+    assert (
+        intruder.post(reverse("drawers:drawer_close", args=[shift.pk]), {"counted_cash": "1"}).status_code
+        == 404
+    )
     assert intruder.get(reverse("drawers:closeout_detail", args=[shift.pk])).status_code == 404
     assert intruder.get(reverse("drawers:closeout_pdf", args=[shift.pk])).status_code == 404
     assert 'data-closeout="' not in intruder.get(reverse("drawers:closeout_list")).content.decode()
@@ -152,10 +163,17 @@ def test_another_halls_manager_gets_404_and_a_player_or_a_caller_403(
     assert manager.get(reverse("drawers:closeout_detail", args=[shift.pk])).status_code == 404
     assert manager.get(reverse("drawers:closeout_pdf", args=[shift.pk])).status_code == 404
     # A manager does not count a cashier's drawer: the close is a cashier's.
-    assert manager.post(reverse("drawers:drawer_close", args=[shift.pk]), {"counted_cash": "1"}).status_code == 403
+    assert (
+        manager.post(reverse("drawers:drawer_close", args=[shift.pk]), {"counted_cash": "1"}).status_code
+        == 403
+    )
     for role in (Role.PLAYER, Role.CALLER):
         someone = client_as(role)
-        for url in (DRAWER, reverse("drawers:closeout_list"), reverse("drawers:closeout_detail", args=[shift.pk])):
+        for url in (
+            DRAWER,
+            reverse("drawers:closeout_list"),
+            reverse("drawers:closeout_detail", args=[shift.pk]),
+        ):
             assert someone.get(url).status_code == 403
     client.logout()
     assert client.get(reverse("drawers:closeout_list")).status_code == 302  # to the login page
@@ -172,7 +190,8 @@ def test_the_manager_sees_every_desks_close_outs_and_their_pdf(client: Client, w
     )
 
     listed = manager.get(reverse("drawers:closeout_list")).content.decode()
-    assert f'data-closeout="{shift.pk}"' in listed and f'data-closeout="{other_desk.pk}"' in listed
+    assert f'data-closeout="{shift.pk}"' in listed
+    assert f'data-closeout="{other_desk.pk}"' in listed
     only = manager.get(f"{reverse('drawers:closeout_list')}?caixa={walk.other_desk.pk}").content.decode()
     assert f'data-closeout="{shift.pk}"' not in only
     detail = manager.get(reverse("drawers:closeout_detail", args=[shift.pk])).content.decode()
@@ -221,7 +240,9 @@ def test_the_range_report_counts_one_desk_between_two_moments_of_the_halls_clock
     assert pdf["Content-Type"] == "application/pdf"
     text = pdf_text(pdf.content)
     assert "Depósitos nas carteiras 900.00 CVE" in text
-    backwards = cashier.get(url, {"caixa": walk.desk.pk, "cash_desk": walk.desk.pk, "start": query["end"], "end": query["start"]})
+    backwards = cashier.get(
+        url, {"caixa": walk.desk.pk, "cash_desk": walk.desk.pk, "start": query["end"], "end": query["start"]}
+    )
     assert backwards.status_code == 400
     other = Walk(name="Sala Mindelo")
     foreign = cashier.get(url, {**query, "cash_desk": other.desk.pk})

@@ -42,7 +42,9 @@ class Walk(Draw):
         )
 
     def open(self, opening_float: Decimal = FLOAT) -> DrawerShift:
-        return drawer_services.drawer_open(cash_desk=self.desk, cashier=self.cashier, opening_float=opening_float)
+        return drawer_services.drawer_open(
+            cash_desk=self.desk, cashier=self.cashier, opening_float=opening_float
+        )
 
     def sales(self) -> None:
         """160 for 4 cards paid with 200 (change 40); 280 for 7 cards across two series paid with
@@ -89,4 +91,3 @@ class Walk(Draw):
         self.wallet("deposit", "1000", self.other_desk)
         self.wallet("deposit", "50", None)
         return payout
-

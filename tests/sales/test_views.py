@@ -119,7 +119,9 @@ def test_a_cashier_sells_through_the_form_and_gets_a_receipt(cashier: Client, pr
     assert key_of(receipt) != key  # the next sale gets a fresh key
 
 
-def test_the_screen_shows_the_cash_received_and_the_change_given_not_the_net(cashier: Client, praia: Desk) -> None:
+def test_the_screen_shows_the_cash_received_and_the_change_given_not_the_net(
+    cashier: Client, praia: Desk
+) -> None:
     """Issue 24: a 160 sale paid with 200 shows 200 received and 40 given back, not 160; a request
     spanning two series (R38, two ledger rows) counts its cash once."""
     services.game_close_sales(game=praia.selling)
@@ -136,7 +138,11 @@ def test_the_screen_shows_the_cash_received_and_the_change_given_not_the_net(cas
     praia.sell(rolling, 7, cash=Decimal("1000"))  # 5 of A-1, 2 of A-2: 700, change 300
     assert Sale.objects.filter(game=rolling, cash_desk=praia.desk).count() == 2  # one request, two rows
     totals = cashier.get(f"{SCREEN}?jogo={rolling.pk}").context["totals"]
-    assert (totals.amount, totals.received, totals.change) == (Decimal("700"), Decimal("1000"), Decimal("300"))
+    assert (totals.amount, totals.received, totals.change) == (
+        Decimal("700"),
+        Decimal("1000"),
+        Decimal("300"),
+    )
 
 
 def test_a_double_submit_sells_once(cashier: Client, praia: Desk) -> None:
