@@ -444,9 +444,7 @@ class MovementResultSerializer(serializers.Serializer[Any]):
     amount = MoneyField(max_digits=14)
     balance_after = MoneyField(max_digits=14)
     reference = serializers.CharField()
-    cash_desk: serializers.PrimaryKeyRelatedField[CashDesk] = serializers.PrimaryKeyRelatedField(
-        read_only=True, allow_null=True
-    )
+    cash_desk = serializers.IntegerField(source="cash_desk_id", read_only=True, allow_null=True)
     at = serializers.DateTimeField(source="created_at")
 
 

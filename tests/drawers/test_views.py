@@ -5,6 +5,7 @@ with the cash counted and reads the over/short; the hall's manager reads every d
 from __future__ import annotations
 
 import io
+import json
 import re
 from collections.abc import Callable
 from decimal import Decimal
@@ -274,3 +275,22 @@ def test_the_shift_report_counts_prizes_and_wallet_movements_in_the_cash_expecte
     report = response.context["report"]
     assert report.cash_expected == Decimal("1000") + Decimal("440") - payout.net + 900 - 464
     assert figure(response.content.decode(), "prizes_net") == f"{payout.net:.0f} CVE"
+
+
+def test_the_apis_wallet_movements_name_their_desk_and_refuse_another_halls(client: Client, walk: Walk) -> None:
+    cashier = logged_in(client, walk.cashier)
+    url = reverse("api:player-withdrawals", args=[walk.player.pk])
+    walk.wallet("deposit", "1000", None)
+    body = {"amount": "464", "reference": "CNI 1", "key": "api-w1", "cash_desk": walk.desk.pk}
+
+    made = cashier.post(url, data=json.dumps(body), content_type="application/json")
+
+    assert made.status_code == 201, made.content
+    assert made.json()["cash_desk"] == walk.desk.pk
+    assert WalletEntry.objects.get(kind="withdrawal").cash_desk == walk.desk
+    other = Walk(name="Sala Mindelo")
+    foreign = {**body, "key": "api-w2", "cash_desk": other.desk.pk}
+    refused = cashier.post(url, data=json.dumps(foreign), content_type="application/json")
+    assert refused.status_code == 400
+    assert "cash_desk" in refused.json(), refused.json()
+    assert WalletEntry.objects.filter(kind="withdrawal").count() == 1
