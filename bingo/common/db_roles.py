@@ -54,7 +54,8 @@ LEDGER_REFUSED_PRIVILEGES = ("UPDATE", "DELETE", "TRUNCATE")
 LOCKED_LEDGERS = {"actas_acta": "id", "bingo_prizewinner": "id"}
 # The ledgers whose rows are written open and closed once, and the columns the close writes: the
 # app may UPDATE those (and lock the row), which their trigger lets through only while the row is
-# open. A drawer's close-out (bingo/models/drawers.py ``CLOSE_COLUMNS``, bingo/migrations/0024).
+# open. A drawer's close-out (bingo/models/drawers.py reads its ``CLOSE_COLUMNS`` here,
+# bingo/migrations/0024).
 CLOSED_ONCE = {
     "bingo_drawershift": (
         "closed_by_id",

@@ -11,33 +11,29 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from bingo.common import bounds
 from bingo.common.clock import hall_zone
-from bingo.common.forms import DateTimeLocalInput, WallClockField, in_hall_times, service_errors_on
+from bingo.common.forms import (
+    DateTimeLocalInput,
+    WallClockField,
+    cash_field,
+    in_hall_times,
+    service_errors_on,
+)
 from bingo.drawers import services
 from bingo.models import DrawerShift
 from bingo.models.drawers import NOTE_MAX_LENGTH
 from halls.models import CashDesk
 
-
-def _cash_field(label: Any, help_text: Any = "") -> forms.DecimalField:
-    return forms.DecimalField(
-        label=label,
-        help_text=help_text,
-        min_value=0,
-        max_value=bounds.AMOUNT_MAX,
-        max_digits=14,
-        decimal_places=2,
-        localize=True,
-        error_messages={"invalid": _("Give the amount as a number.")},
-        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
-    )
+#: A cash field's refusal of what is not an amount.
+NOT_AMOUNT = _("Give the amount as a number.")
 
 
 class DrawerOpenForm(forms.Form):
     """Open a desk's drawer: the cash put in it to give change (the opening float)."""
 
-    opening_float = _cash_field(_("Opening float"), _("The cash in the drawer before the first sale."))
+    opening_float = cash_field(
+        _("Opening float"), invalid=NOT_AMOUNT, help_text=_("The cash in the drawer before the first sale.")
+    )
 
     def save(self, *, cash_desk: CashDesk, cashier: User) -> DrawerShift:
         """Open the drawer; the service's refusals go on the form."""
@@ -50,7 +46,11 @@ class DrawerOpenForm(forms.Form):
 class DrawerCloseForm(forms.Form):
     """Close a drawer: the cash counted in it, and why it differs, if it does."""
 
-    counted_cash = _cash_field(_("Cash counted"), _("All the cash in the drawer now, the float included."))
+    counted_cash = cash_field(
+        _("Cash counted"),
+        invalid=NOT_AMOUNT,
+        help_text=_("All the cash in the drawer now, the float included."),
+    )
     note = forms.CharField(
         label=_("Note"),
         max_length=NOTE_MAX_LENGTH,

@@ -76,8 +76,13 @@ def drawer(request: HttpRequest) -> HttpResponse:
     and the form to close it with the cash counted."""
     desk = _cashier_desk(request, _int(request.GET.get("caixa")))
     if desk is None:
-        desks = cash_desk_list_for(request.user, Role.CASHIER)
-        return render(request, "drawers/choose.html", {"nav": "drawer", "desks": desks})
+        context = {
+            "nav": "drawer",
+            "desks": cash_desk_list_for(request.user, Role.CASHIER),
+            "title": _("Close-out"),
+            "action": reverse("drawers:drawer"),
+        }
+        return render(request, "bingo/desk_choose.html", context)
     return _drawer_page(request, desk)
 
 

@@ -11,29 +11,18 @@ from django.db.models.functions import Round
 from django.utils.translation import gettext_lazy as _
 
 from bingo.common import bounds
+from bingo.common.db_roles import CLOSED_ONCE
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
+#: What the close writes on the open row: the only columns the app may UPDATE, and only while
+#: the row is open (bingo/migrations/0024's trigger; the app's grant, bingo/common/db_roles.py).
+CLOSE_COLUMNS = CLOSED_ONCE["bingo_drawershift"]
 #: The figures written at the close, all at once (an open drawer has none of them).
-CLOSE_FIGURES = (
-    "cash_received",
-    "change_given",
-    "net_sales",
-    "prizes_gross",
-    "tax_withheld",
-    "prizes_net",
-    "deposits",
-    "withdrawals",
-    "expected_cash",
-    "counted_cash",
-    "over_short",
-)
+CLOSE_FIGURES = tuple(name for name in CLOSE_COLUMNS if name not in ("closed_by_id", "closed_at", "note"))
 #: The longest note a cashier writes at the close (why the count differs, say).
 NOTE_MAX_LENGTH = 500
-#: What the close writes on the open row: the only columns the app may UPDATE, and only while
-#: the row is open (bingo/migrations/0024's trigger; bingo/common/db_roles.py CLOSED_ONCE).
-CLOSE_COLUMNS = ("closed_by_id", "closed_at", "note", *CLOSE_FIGURES)
 #: The figures that are never negative (the others are their sums and differences).
 _NOT_NEGATIVE = ("cash_received", "change_given", "prizes_gross", "tax_withheld", "deposits", "withdrawals")
 

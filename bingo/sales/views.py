@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from bingo.common import bounds
 from bingo.common.clock import hall_zone
+from bingo.common.forms import cash_field
 from bingo.common.money import money_display
 from bingo.common.roles import Role, role_required
 from bingo.draw import services as draw_services
@@ -63,16 +64,7 @@ class SaleForm(forms.Form):
         },
         widget=forms.NumberInput(attrs={"autofocus": True, "inputmode": "numeric", "min": 1}),
     )
-    cash_received = forms.DecimalField(
-        label=_("Cash received"),
-        min_value=0,
-        max_value=bounds.AMOUNT_MAX,
-        max_digits=14,
-        decimal_places=2,
-        localize=True,
-        error_messages={"invalid": _("The cash received must be an amount of money.")},
-        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
-    )
+    cash_received = cash_field(_("Cash received"), invalid=_("The cash received must be an amount of money."))
     player = forms.CharField(label=_("Player"), max_length=80, required=False)
 
 
@@ -386,7 +378,13 @@ def prize_pay(request: HttpRequest) -> HttpResponse:
     if desk is None and len(desks) == 1:
         desk = desks[0]
     if desk is None:
-        return render(request, "bingo/prize_pay_choose.html", {"nav": "prizes", "desks": desks})
+        context = {
+            "nav": "prizes",
+            "desks": desks,
+            "title": _("Pay prizes"),
+            "action": reverse("sales:prize_pay"),
+        }
+        return render(request, "bingo/desk_choose.html", context)
     form = PrizePayForm(initial={"cash_desk": desk.pk}, hall_id=desk.hall_id)
     return _pay_page(request, desks, desk, form)
 

@@ -277,7 +277,9 @@ def test_the_shift_report_counts_prizes_and_wallet_movements_in_the_cash_expecte
     assert figure(response.content.decode(), "prizes_net") == f"{payout.net:.0f} CVE"
 
 
-def test_the_apis_wallet_movements_name_their_desk_and_refuse_another_halls(client: Client, walk: Walk) -> None:
+def test_the_apis_wallet_movements_name_their_desk_and_refuse_another_halls(
+    client: Client, walk: Walk
+) -> None:
     cashier = logged_in(client, walk.cashier)
     url = reverse("api:player-withdrawals", args=[walk.player.pk])
     walk.wallet("deposit", "1000", None)
