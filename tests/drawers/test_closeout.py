@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone, translation
 
+from actas.audit.selectors import audit_event_list
 from bingo.common.db_roles import CLOSED_ONCE
 from bingo.drawers import selectors
 from bingo.drawers import services as drawer_services
@@ -274,3 +275,17 @@ def test_two_cashiers_opening_and_closing_one_desk_at_once_make_one_drawer_close
     assert "already closed" in refused[1]
     assert shift.closed_by in (walk.cashier, colleague)
     assert shift.over_short == (0 if shift.closed_by == walk.cashier else 1)
+
+
+def test_the_audit_trail_shows_who_opened_and_who_closed_the_drawer(walk: Walk) -> None:
+    colleague = UserFactory(username="caixa-2", first_name="Bruno", last_name="Silva")
+    StaffMembership.objects.create(hall=walk.hall, user=colleague, role="cashier")
+    shift = walk.open()
+    drawer_services.drawer_close(shift=shift, cashier=colleague, counted_cash=FLOAT - 5)
+
+    rows = audit_event_list(halls=[walk.hall]).rows
+    drawer = {row.source: row for row in rows if row.source.startswith("drawer")}
+    assert (drawer["draweropen"].user_id, drawer["draweropen"].amount) == (walk.cashier.pk, "5 000 CVE")
+    assert drawer["drawerclose"].user_id == colleague.pk
+    assert drawer["drawerclose"].who == "Bruno Silva"
+    assert "-5 CVE" in drawer["drawerclose"].what
