@@ -55,6 +55,7 @@ urlpatterns = [
     path("salas/", include((hall_pages, "halls"))),
     path("", include("bingo.games.urls")),
     path("", include("bingo.sales.urls")),
+    path("", include("bingo.drawers.urls")),
     path("", include("bingo.draw.urls")),
     path("", include("actas.urls")),
     path("", include("actas.cards.urls")),

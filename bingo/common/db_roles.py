@@ -9,7 +9,8 @@ intruder in the app could rewrite the ledgers the triggers protect. So the proce
 
 * the app's role reads and writes every table, but may not UPDATE, DELETE or TRUNCATE an
   insert-only ledger: its privileges refuse before the triggers are asked (the two ledgers whose
-  rows it locks, ``LOCKED_LEDGERS``, let it UPDATE their key, which their triggers refuse);
+  rows it locks, ``LOCKED_LEDGERS``, let it UPDATE their key, which their triggers refuse; a
+  drawer's close-out, ``CLOSED_ONCE``, the columns its close writes, once);
 * it owns nothing, so it can neither disable a trigger nor alter or drop a table, and it is no
   superuser, so it cannot switch the triggers off.
 
@@ -51,6 +52,28 @@ LEDGER_REFUSED_PRIVILEGES = ("UPDATE", "DELETE", "TRUNCATE")
 # while its chain grows (actas/services.py ``_locked_acta``), a prize's winners while they are
 # paid once (bingo/draw/services.py). Their triggers refuse any UPDATE of that column all the same.
 LOCKED_LEDGERS = {"actas_acta": "id", "bingo_prizewinner": "id"}
+# The ledgers whose rows are written open and closed once, and the columns the close writes: the
+# app may UPDATE those (and lock the row), which their trigger lets through only while the row is
+# open. A drawer's close-out (bingo/models/drawers.py reads its ``CLOSE_COLUMNS`` here,
+# bingo/migrations/0024).
+CLOSED_ONCE = {
+    "bingo_drawershift": (
+        "closed_by_id",
+        "closed_at",
+        "note",
+        "cash_received",
+        "change_given",
+        "net_sales",
+        "prizes_gross",
+        "tax_withheld",
+        "prizes_net",
+        "deposits",
+        "withdrawals",
+        "expected_cash",
+        "counted_cash",
+        "over_short",
+    )
+}
 
 
 class DatabaseRoleError(Exception):
@@ -140,7 +163,7 @@ def _role_ensure(connection: BaseDatabaseWrapper, cursor: Any, *, role: str, pas
 def _grant_statements(schema_name: str, role: str, insert_only: list[str]) -> list[sql.Composable]:
     """What ``role`` is granted on the schema: every table's rows and the sequences, now and by
     default later, less UPDATE, DELETE and TRUNCATE on the ``insert_only`` ledgers (bar the key
-    of those it locks)."""
+    of those it locks, and the close columns of those it closes once)."""
     quoted = sql.Identifier(role)
     schema = sql.Identifier(schema_name)
     on_tables = sql.SQL(", ").join(sql.SQL(p) for p in APP_TABLE_PRIVILEGES)
@@ -173,6 +196,15 @@ def _grant_statements(schema_name: str, role: str, insert_only: list[str]) -> li
             sql.Identifier(column), sql.Identifier(schema_name, table), quoted
         )
         for table, column in LOCKED_LEDGERS.items()
+        if table in insert_only
+    ]
+    statements += [
+        sql.SQL("GRANT UPDATE ({}) ON {} TO {}").format(
+            sql.SQL(", ").join(sql.Identifier(column) for column in columns),
+            sql.Identifier(schema_name, table),
+            quoted,
+        )
+        for table, columns in CLOSED_ONCE.items()
         if table in insert_only
     ]
     return statements

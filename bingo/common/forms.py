@@ -33,6 +33,22 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=500)
 
 
+def cash_field(label: Any, *, invalid: Any, help_text: Any = "") -> forms.DecimalField:
+    """An amount of cash a cashier types (handed over, put in a drawer, counted): 0 to
+    ``bounds.AMOUNT_MAX``, cents at most, written as the hall writes it (a comma)."""
+    return forms.DecimalField(
+        label=label,
+        help_text=help_text,
+        min_value=0,
+        max_value=bounds.AMOUNT_MAX,
+        max_digits=14,
+        decimal_places=2,
+        localize=True,
+        error_messages={"invalid": invalid},
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
+    )
+
+
 #: The hidden key that makes a page's form idempotent (a purchase, a demo game): its refusals
 #: name the key, whatever else the form holds (issue 20: a key too long was refused as if the
 #: number of cards were wrong).

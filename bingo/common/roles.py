@@ -291,6 +291,16 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             "R101",
             url_name="protection:exclusions",
         ),
+        Duty(
+            _("Close-outs"),
+            _(
+                "Read every cash desk's close-outs: the float, the sales and the change given, the "
+                "prizes paid and the tax withheld, the wallets' cash, the cash counted and the "
+                "over/short; the cash of any period; print them."
+            ),
+            "R8, R39, R50",
+            url_name="drawers:closeout_list",
+        ),
     ),
     Role.CASHIER: (
         Duty(
@@ -306,6 +316,15 @@ ROLE_DUTIES: dict[Role, tuple[Duty, ...]] = {
             url_name="sales:prize_pay",
         ),
         _WALLETS_DUTY,
+        Duty(
+            _("Close-out"),
+            _(
+                "Open your desk's drawer with a float and close it with the cash counted: the "
+                "close-out records the cash expected and the over/short."
+            ),
+            "R8, R39, R50",
+            url_name="drawers:drawer",
+        ),
     ),
     Role.CALLER: (
         Duty(

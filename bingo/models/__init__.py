@@ -8,6 +8,7 @@ from __future__ import annotations
 from bingo.models.complaints import COMPLAINT_MAX_LENGTH, PlayerComplaint
 from bingo.models.demo import DemoCreditEntry, DemoGame
 from bingo.models.draw import Ball, Claim, Prize, PrizeKind, PrizePayment, PrizeWinner, Refund
+from bingo.models.drawers import DrawerShift
 from bingo.models.faults import BallFailure, FaultSource, GameFault
 from bingo.models.games import ENDED_STATES, UNDER_WAY_STATES, DrawMode, Game, GameSeries, GameState, Session
 from bingo.models.online import OnlineRoom, PlayerVisit, RoomMode
@@ -26,6 +27,7 @@ __all__ = [
     "DemoCreditEntry",
     "DemoGame",
     "DrawMode",
+    "DrawerShift",
     "FaultSource",
     "Game",
     "GameFault",

@@ -88,6 +88,16 @@ class WalletEntry(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     reference = models.CharField(_("identity document checked"), max_length=120, blank=True)
+    # The desk whose drawer the cash went into or came out of: counted in its close-out
+    # (bingo/drawers/). Empty for what no desk handled, and for movements recorded before desks were.
+    cash_desk = models.ForeignKey(
+        "halls.CashDesk",
+        verbose_name=_("cash desk"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="wallet_entries",
+    )
     # The request's idempotency key: a retried deposit or purchase counts once.
     key = models.CharField(max_length=80, blank=True)
     created_at = models.DateTimeField(_("at"), auto_now_add=True)
@@ -96,6 +106,13 @@ class WalletEntry(models.Model):
         verbose_name = _("wallet entry")
         verbose_name_plural = _("wallet entries")
         ordering = ("player", "seq")
+        indexes = [
+            models.Index(
+                fields=["cash_desk", "created_at"],
+                condition=Q(cash_desk__isnull=False),
+                name="wallet_entry_desk_time",
+            ),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["player", "seq"], name="wallet_entry_seq_unique"),
             models.UniqueConstraint(
@@ -126,6 +143,10 @@ class WalletEntry(models.Model):
             models.CheckConstraint(
                 condition=~Q(kind__in=["deposit", "withdrawal"]) | Q(recorded_by__isnull=False),
                 name="wallet_cash_movement_has_staff",
+            ),
+            models.CheckConstraint(
+                condition=Q(cash_desk__isnull=True) | Q(kind__in=["deposit", "withdrawal"]),
+                name="wallet_desk_only_for_cash_movements",
             ),
         ]
 

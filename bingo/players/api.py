@@ -43,6 +43,7 @@ from bingo.models import Player, WalletEntry
 from bingo.players import selectors, services
 from bingo.players.access import IsPlayer, player_from_request
 from bingo.players.pdf import history_pdf_bytes
+from halls.models import CashDesk
 
 # --- registration ---------------------------------------------------------------------------------
 
@@ -427,6 +428,14 @@ class MovementSerializer(serializers.Serializer[Any]):
         max_length=services.DESK_KEY_MAX,
         help_text="Idempotency key: a retry with it counts once; reused for another movement, 409.",
     )
+    cash_desk: serializers.PrimaryKeyRelatedField[CashDesk] = serializers.PrimaryKeyRelatedField(
+        queryset=CashDesk.objects.all(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The desk of the player's hall whose drawer the cash went into or came out of "
+        "(its close-out counts it).",
+    )
 
 
 class MovementResultSerializer(serializers.Serializer[Any]):
@@ -435,6 +444,7 @@ class MovementResultSerializer(serializers.Serializer[Any]):
     amount = MoneyField(max_digits=14)
     balance_after = MoneyField(max_digits=14)
     reference = serializers.CharField()
+    cash_desk = serializers.IntegerField(source="cash_desk_id", read_only=True, allow_null=True)
     at = serializers.DateTimeField(source="created_at")
 
 

@@ -14,7 +14,8 @@ from django.utils.translation import gettext_lazy as _
 from bingo.common import bounds
 from bingo.models import WalletEntry
 from bingo.players.selectors import player_register_hall_list
-from halls.models import Hall
+from halls.models import CashDesk, Hall
+from halls.selectors import cash_desk_list
 
 
 class RegistrationForm(forms.Form):
@@ -114,13 +115,27 @@ class WalletMovementForm(forms.Form):
         help_text=_("The kind and number of the document you saw, e.g. CNI 1234567."),
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
+    cash_desk = forms.ModelChoiceField(
+        label=_("Cash desk"),
+        queryset=CashDesk.objects.none(),
+        required=False,
+        empty_label=_("None (counted in no drawer)"),
+        help_text=_("The desk whose drawer the cash goes into or comes out of: its close-out counts it."),
+    )
     key = forms.CharField(max_length=80, widget=forms.HiddenInput)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, hall: Hall, desk_id: int | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        desks = cash_desk_list(hall=hall)
+        self.fields["cash_desk"].queryset = desks  # type: ignore[attr-defined]
         if not self.is_bound:
             self.initial.setdefault("key", uuid.uuid4().hex)
             self.initial.setdefault("kind", WalletEntry.Kind.DEPOSIT.value)
+            # The desk the cashier works at (if it is of this hall), or the hall's only desk.
+            if desk_id is not None and desks.filter(pk=desk_id).exists():
+                self.initial.setdefault("cash_desk", desk_id)
+            elif len(only := list(desks[:2])) == 1:
+                self.initial.setdefault("cash_desk", only[0].pk)
 
     def clean_amount(self) -> Decimal:
         return parse_amount(self.cleaned_data["amount"])

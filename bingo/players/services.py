@@ -30,7 +30,7 @@ from bingo.common.roles import Role
 from bingo.models import Player, PrizePayment, Refund, Sale, WalletEntry
 from bingo.players.selectors import player_age, player_email_taken, wallet_balance
 from bingo.protection import services as protection_services
-from halls.models import Hall
+from halls.models import CashDesk, Hall
 from halls.selectors import staff_has_role
 
 #: The largest deposit or withdrawal a cashier may key in (bingo.common.bounds).
@@ -64,6 +64,7 @@ def wallet_post(
     refund: Refund | None = None,
     recorded_by: User | None = None,
     reference: str = "",
+    cash_desk: CashDesk | None = None,
 ) -> WalletEntry:
     """Write one movement of ``player``'s wallet: ``amount`` is positive, added for a deposit,
     prize or refund, taken for a withdrawal or purchase. Refused, changing nothing, when it would
@@ -91,6 +92,7 @@ def wallet_post(
                 or done.prize_payment_id != (prize_payment.pk if prize_payment else None)
                 or done.refund_id != (refund.pk if refund else None)
                 or done.reference != reference
+                or done.cash_desk_id != (cash_desk.pk if cash_desk else None)
             ):
                 raise WalletKeyConflictError(
                     {"key": [_("This idempotency key was used for another movement.")]}
@@ -127,6 +129,7 @@ def wallet_post(
             refund=refund,
             recorded_by=recorded_by,
             reference=reference,
+            cash_desk=cash_desk,
             key=key,
         )
 
@@ -334,6 +337,7 @@ def _cash_movement(
     staff: User,
     reference: str,
     key: str,
+    cash_desk: CashDesk | None = None,
     now: datetime | None = None,
 ) -> WalletEntry:
     hall = player.hall
@@ -359,6 +363,8 @@ def _cash_movement(
             _("Amounts in %(currency)s are in steps of %(step)s.")
             % {"currency": hall.currency, "step": quantum_for(hall.currency)}
         ]
+    if cash_desk is not None and cash_desk.hall_id != player.hall_id:
+        errors["cash_desk"] = [_("This cash desk belongs to another hall.")]
     if errors:
         raise ValidationError(errors)
     with transaction.atomic():
@@ -372,6 +378,7 @@ def _cash_movement(
                 key=desk_key(key),
                 recorded_by=staff,
                 reference=reference,
+                cash_desk=cash_desk,
             )
         except WalletKeyConflictError:
             raise  # the key names another movement: say so, whatever the balance
@@ -396,14 +403,23 @@ def _cash_movement(
 
 
 def wallet_deposit(
-    *, player: Player, amount: Decimal, staff: User, reference: str, key: str, now: datetime | None = None
+    *,
+    player: Player,
+    amount: Decimal,
+    staff: User,
+    reference: str,
+    key: str,
+    cash_desk: CashDesk | None = None,
+    now: datetime | None = None,
 ) -> WalletEntry:
     """Money handed in at the desk put into ``player``'s wallet by ``staff``, a cashier or manager
     of the player's hall (PermissionDenied for anyone else), after checking the identity
     document ``reference`` (required). ``key`` makes a repeated request (a form sent twice)
     count once: it returns the entry written the first time; the same key for another movement
     is refused (``WalletKeyConflictError``). The ledger stores it as ``desk_key(key)``, so it never
-    meets a key the system writes (``refund-57`` from a client is not Refund 57's).
+    meets a key the system writes (``refund-57`` from a client is not Refund 57's). ``cash_desk``,
+    a desk of the player's hall, is the drawer the cash went into: its close-out counts it
+    (bingo/drawers/).
 
     R101: refused, changing nothing, while an exclusion bars the player or when it would pass a
     deposit limit of theirs (``bingo.protection.services.deposit_check``, judged at ``now``)."""
@@ -414,13 +430,23 @@ def wallet_deposit(
         staff=staff,
         reference=reference,
         key=key,
+        cash_desk=cash_desk,
         now=now,
     )
 
 
-def wallet_withdraw(*, player: Player, amount: Decimal, staff: User, reference: str, key: str) -> WalletEntry:
-    """Money taken out of ``player``'s wallet and paid at the desk, as ``wallet_deposit``. More
-    than the balance is refused with a ValidationError on ``amount`` and changes nothing."""
+def wallet_withdraw(
+    *,
+    player: Player,
+    amount: Decimal,
+    staff: User,
+    reference: str,
+    key: str,
+    cash_desk: CashDesk | None = None,
+) -> WalletEntry:
+    """Money taken out of ``player``'s wallet and paid at the desk (out of ``cash_desk``'s drawer),
+    as ``wallet_deposit``. More than the balance is refused with a ValidationError on ``amount``
+    and changes nothing."""
     return _cash_movement(
         kind=WalletEntry.Kind.WITHDRAWAL,
         player=player,
@@ -428,4 +454,5 @@ def wallet_withdraw(*, player: Player, amount: Decimal, staff: User, reference: 
         staff=staff,
         reference=reference,
         key=key,
+        cash_desk=cash_desk,
     )

@@ -22,6 +22,7 @@ from bingo.common.money import money_display
 from bingo.common.roles import Role, role_required
 from bingo.common.views import DashboardView
 from bingo.complaints import selectors as complaint_selectors
+from bingo.drawers.access import desk_remembered_id
 from bingo.models import Player, WalletEntry
 from bingo.online import selectors as online_selectors
 from bingo.players import selectors, services
@@ -273,7 +274,7 @@ def wallet_staff_player(request: HttpRequest, player_id: int) -> HttpResponse:
         raise Http404 from None
     status = 200
     if request.method == "POST":
-        form = WalletMovementForm(request.POST)
+        form = WalletMovementForm(request.POST, hall=player.hall)
         if form.is_valid():
             data = form.cleaned_data
             move = (
@@ -288,6 +289,7 @@ def wallet_staff_player(request: HttpRequest, player_id: int) -> HttpResponse:
                     staff=request.user,  # type: ignore[arg-type]
                     reference=data["reference"],
                     key=data["key"],
+                    cash_desk=data["cash_desk"],
                 )
             except ValidationError as exc:
                 add_service_errors(form, exc, aliases={"key": None})  # the key is a hidden field
@@ -305,7 +307,7 @@ def wallet_staff_player(request: HttpRequest, player_id: int) -> HttpResponse:
                 return redirect("players:staff_player", player_id=player.pk)
         status = 400
     else:
-        form = WalletMovementForm()
+        form = WalletMovementForm(hall=player.hall, desk_id=desk_remembered_id(request))
     entries = list(selectors.wallet_entry_list(player=player)[:DESK_LAST])
     context = {
         "player": player,

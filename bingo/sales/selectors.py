@@ -15,11 +15,12 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, QuerySet, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 
 from bingo.common.money import money_display, quantum_for
 from bingo.common.roles import Role
 from bingo.engine.payout import slip_code, slip_code_matches, slip_code_payment_id
+from bingo.drawers.selectors import DrawerFigures, drawer_figures
 from bingo.engine.prizes import PrizeKind, PrizePlan, PrizePlanError, prize_amounts
 from bingo.games import doubles
 from bingo.models import ENDED_STATES, Game, GameSeries, GameState, PrizePayment, Sale
@@ -255,19 +256,32 @@ def cashier_desks(user: AbstractBaseUser | AnonymousUser) -> QuerySet[CashDesk]:
 
 @dataclass(frozen=True)
 class DeskTotals:
-    """What one cash desk has sold in one game: cards and cash."""
+    """What one cash desk has sold in one game: cards, their value, the cash handed over for them
+    and the change given back (``received - amount``)."""
 
     cards: int
     amount: Decimal
     sales: int
+    received: Decimal = Decimal("0")
+
+    @property
+    def change(self) -> Decimal:
+        return self.received - self.amount
 
 
 def desk_game_totals(*, game_id: int, cash_desk_id: int) -> DeskTotals:
-    """The cards and cash sold at ``cash_desk_id`` in ``game_id`` (one aggregate query)."""
+    """The cards and cash sold at ``cash_desk_id`` in ``game_id`` (one aggregate query). The cash
+    received is each request's once: a request spanning two series (R38) is two rows of one
+    ``cash_received``, counted on its first."""
     row = Sale.objects.filter(game_id=game_id, cash_desk_id=cash_desk_id).aggregate(
-        cards=Sum("quantity"), amount=Sum("amount"), sales=Count("request_key", distinct=True)
+        cards=Sum("quantity"),
+        amount=Sum("amount"),
+        sales=Count("request_key", distinct=True),
+        received=Sum("cash_received", filter=Q(part=1)),
     )
-    return DeskTotals(row["cards"] or 0, row["amount"] or Decimal("0"), row["sales"] or 0)
+    return DeskTotals(
+        row["cards"] or 0, row["amount"] or Decimal("0"), row["sales"] or 0, row["received"] or Decimal("0")
+    )
 
 
 def sale_receipt(*, request_key: str, cashier_id: int) -> list[Sale]:
@@ -319,27 +333,36 @@ class ShiftLine:
 
 @dataclass(frozen=True)
 class ShiftReport:
-    """The cards a cash desk sold since a moment, by game, series and range, and the cash it
-    should hold for them (sales are cash only, R39: cash expected = face value sold)."""
+    """The cards a cash desk sold since a moment, by game, series and range, and the cash that
+    went through it: the sales' cash received and change given, the prizes paid, the wallets'
+    deposits and withdrawals (``bingo.drawers.selectors.drawer_figures``, the close-out's own)."""
 
     cash_desk: CashDesk
     since: datetime
     lines: tuple[ShiftLine, ...]
     cards: int
-    cash_expected: Decimal
     sales: int
     first_sale_at: datetime | None
     last_sale_at: datetime | None
+    figures: DrawerFigures
+
+    @property
+    def cash_expected(self) -> Decimal:
+        """What the drawer gained: net sales - prizes paid in cash + deposits - withdrawals."""
+        return self.figures.expected_cash
 
     @property
     def cash_expected_display(self) -> str:
         return money_display(self.cash_expected, self.cash_desk.hall.currency)
 
 
-def shift_report(*, cash_desk: CashDesk, since: datetime, cashier_id: int | None = None) -> ShiftReport:
-    """The shift report of ``cash_desk`` from ``since``, of every cashier or of ``cashier_id``
-    only: cards by game, series and range, and the cash expected."""
-    found = Sale.objects.filter(cash_desk=cash_desk, created_at__gte=since)
+def shift_report(
+    *, cash_desk: CashDesk, since: datetime, now: datetime, cashier_id: int | None = None
+) -> ShiftReport:
+    """The shift report of ``cash_desk`` from ``since`` to ``now``, of every cashier or of
+    ``cashier_id`` only: cards by game, series and range, and the cash expected with the prizes
+    paid and the wallets' movements at the desk counted, as a close-out counts them."""
+    found = Sale.objects.filter(cash_desk=cash_desk, created_at__gte=since, created_at__lt=now)
     if cashier_id is not None:
         found = found.filter(cashier_id=cashier_id)
     sales = list(
@@ -376,10 +399,10 @@ def shift_report(*, cash_desk: CashDesk, since: datetime, cashier_id: int | None
         since=since,
         lines=tuple(lines),
         cards=sum(line.cards for line in lines),
-        cash_expected=sum((line.amount for line in lines), Decimal("0")),
         sales=len({sale.request_key for sale in sales}),  # one sale may span two series (R38)
         first_sale_at=min(times, default=None),
         last_sale_at=max(times, default=None),
+        figures=drawer_figures(cash_desk=cash_desk, start=since, end=now, cashier_id=cashier_id),
     )
 
 

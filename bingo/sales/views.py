@@ -27,9 +27,12 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from bingo.common import bounds
 from bingo.common.clock import hall_zone
+from bingo.common.forms import cash_field
 from bingo.common.money import money_display
 from bingo.common.roles import Role, role_required
 from bingo.draw import services as draw_services
+from bingo.drawers import selectors as drawer_selectors
+from bingo.drawers.access import DESK_SESSION_KEY
 from bingo.games import services
 from bingo.models import Game, GameState, PrizeKind, PrizePayment, Sale
 from bingo.sales import selectors as sales_selectors
@@ -37,9 +40,6 @@ from bingo.sales import services as sales_services
 from bingo.sales.forms import PrizePayForm, SlipFindForm
 from halls.models import CashDesk
 from halls.selectors import hall_list_for, staff_member_list
-
-#: The session key remembering the cashier's desk between sales.
-DESK_SESSION_KEY = "sales:cash_desk"
 
 #: How many of a desk's latest prize payments its screen lists.
 PAYMENTS_SHOWN = 50
@@ -68,16 +68,7 @@ class SaleForm(forms.Form):
         },
         widget=forms.NumberInput(attrs={"autofocus": True, "inputmode": "numeric", "min": 1}),
     )
-    cash_received = forms.DecimalField(
-        label=_("Cash received"),
-        min_value=0,
-        max_value=bounds.AMOUNT_MAX,
-        max_digits=14,
-        decimal_places=2,
-        localize=True,
-        error_messages={"invalid": _("The cash received must be an amount of money.")},
-        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
-    )
+    cash_received = cash_field(_("Cash received"), invalid=_("The cash received must be an amount of money."))
     player = forms.CharField(label=_("Player"), max_length=80, required=False)
 
 
@@ -323,7 +314,7 @@ def shift_report(request: HttpRequest) -> HttpResponse:
         cashier_id = _int(request.GET.get("operador"))
         chosen = next((person for person in cashiers if person.pk == cashier_id), None)
         report = sales_selectors.shift_report(
-            cash_desk=desk, since=since, cashier_id=None if chosen is None else chosen.pk
+            cash_desk=desk, since=since, now=timezone.now(), cashier_id=None if chosen is None else chosen.pk
         )
     return render(
         request,
@@ -336,6 +327,7 @@ def shift_report(request: HttpRequest) -> HttpResponse:
             "day": day,
             "cashiers": cashiers,
             "cashier": chosen,
+            "lines": drawer_selectors.figure_lines(report.figures, with_float=False) if report else [],
         },
     )
 
@@ -408,7 +400,13 @@ def prize_pay(request: HttpRequest) -> HttpResponse:
     if desk is None and len(desks) == 1:
         desk = desks[0]
     if desk is None:
-        return render(request, "bingo/prize_pay_choose.html", {"nav": "prizes", "desks": desks})
+        context = {
+            "nav": "prizes",
+            "desks": desks,
+            "title": _("Pay prizes"),
+            "action": reverse("sales:prize_pay"),
+        }
+        return render(request, "bingo/desk_choose.html", context)
     form = PrizePayForm(initial={"cash_desk": desk.pk}, hall_id=desk.hall_id)
     return _pay_page(request, desks, desk, form)
 

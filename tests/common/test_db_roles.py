@@ -29,6 +29,7 @@ from psycopg import errors
 from bingo.autodraw import services as autodraw_services
 from bingo.checks import database_role_check
 from bingo.common.db_roles import (
+    CLOSED_ONCE,
     LOCKED_LEDGERS,
     DatabaseRoleError,
     app_role_grant,
@@ -46,7 +47,7 @@ pytestmark = pytest.mark.postgres
 
 # Every table whose rows are never changed or deleted once written (their triggers: bingo 0003,
 # 0005, 0011, 0013, 0017; halls 0004; actas 0002, 0004, 0009; TRUNCATE: bingo 0020, halls 0007,
-# actas 0007, 0009).
+# actas 0007, 0009), and the drawers, never deleted nor changed once closed (bingo 0024).
 INSERT_ONLY = [
     "actas_acta",
     "actas_actaentry",
@@ -56,6 +57,7 @@ INSERT_ONLY = [
     "bingo_ball",
     "bingo_claim",
     "bingo_democreditentry",
+    "bingo_drawershift",
     "bingo_playerexclusion",
     "bingo_playerexclusionlift",
     "bingo_playerlimit",
@@ -80,6 +82,7 @@ REFUSAL = {
     "actas_actanote": "a note recorded in the acta is never changed or deleted (R61)",
     "actas_actareceipt": "a receipt of the acta is never changed or deleted",
     "bingo_sale": "sales are never changed or cancelled (R41)",
+    "bingo_drawershift": "a drawer's close-out is never deleted, nor changed once closed",
     "halls_ballsetcheck": "ball checks are never changed or deleted (R23)",
     "halls_ballreplacement": "ball replacements are never changed or deleted (R25-R26)",
     "halls_ballsetuse": "the games a ball set drew are never changed or deleted (R25)",
@@ -143,9 +146,10 @@ def test_the_app_may_not_update_delete_or_truncate_a_ledger(app: psycopg.Connect
         [table],
     )
     # Refused by privilege before any row or trigger is looked at: even a statement touching no
-    # row. A ledger the app locks lets it UPDATE its key alone (its trigger refuses that: below).
+    # row. A ledger the app locks lets it UPDATE its key alone (its trigger refuses that: below);
+    # a drawer, the columns its close writes (its trigger lets them through while it is open).
     for (column,) in columns.fetchall():
-        if LOCKED_LEDGERS.get(table) != column:
+        if LOCKED_LEDGERS.get(table) != column and column not in CLOSED_ONCE.get(table, ()):
             with pytest.raises(errors.InsufficientPrivilege, match=f"permission denied for table {table}"):
                 app.execute(f"UPDATE {table} SET {column} = {column} WHERE false")
     for statement in (f"DELETE FROM {table} WHERE false", f"TRUNCATE {table}"):
@@ -302,7 +306,8 @@ def test_db_grant_as_the_owner_is_idempotent(app_logged_in: LoggedIn, settings: 
     assert first["bingo_game"] == {"SELECT", "INSERT", "UPDATE", "DELETE"}
     assert first["(default r)"] == {"SELECT", "INSERT", "UPDATE", "DELETE"}  # the next tables
     assert all(not privileges & {"TRUNCATE", "TRIGGER", "REFERENCES"} for privileges in first.values())
-    assert "as 21 só de inserção" in out.getvalue()
+    assert first["bingo_drawershift"] == {"SELECT", "INSERT"}  # and UPDATE of the close's columns
+    assert f"as {len(INSERT_ONLY)} só de inserção" in out.getvalue()
     with connection.cursor() as cursor, pytest.raises(ProgrammingError, match="permission denied"):
         cursor.execute("DELETE FROM bingo_walletentry WHERE false")
 

@@ -122,6 +122,32 @@ def test_a_cashier_sells_through_the_form_and_gets_a_receipt(cashier: Client, pr
     assert key_of(receipt) != key  # the next sale gets a fresh key
 
 
+def test_the_screen_shows_the_cash_received_and_the_change_given_not_the_net(
+    cashier: Client, praia: Desk
+) -> None:
+    """Issue 24: a 160 sale paid with 200 shows 200 received and 40 given back, not 160; a request
+    spanning two series (R38, two ledger rows) counts its cash once."""
+    services.game_close_sales(game=praia.selling)
+    praia.selling = praia.game(praia.series(3, price="40.00"))
+    key = key_of(cashier.get(f"{SCREEN}?jogo={praia.selling.pk}").content.decode())
+
+    posted = cashier.post(SCREEN, sell_form(praia, key, quantity=4, cash="200"))
+
+    body = cashier.get(posted["Location"]).content.decode()
+    assert re.search(r"data-desk-amount>160 CVE<", body)
+    assert re.search(r"data-desk-received>200 CVE<", body)
+    assert re.search(r"data-desk-change>40 CVE<", body)
+    rolling = praia.roll_over()
+    praia.sell(rolling, 7, cash=Decimal("1000"))  # 5 of A-1, 2 of A-2: 700, change 300
+    assert Sale.objects.filter(game=rolling, cash_desk=praia.desk).count() == 2  # one request, two rows
+    totals = cashier.get(f"{SCREEN}?jogo={rolling.pk}").context["totals"]
+    assert (totals.amount, totals.received, totals.change) == (
+        Decimal("700"),
+        Decimal("1000"),
+        Decimal("300"),
+    )
+
+
 def test_a_double_submit_sells_once(cashier: Client, praia: Desk) -> None:
     key = key_of(cashier.get(SCREEN).content.decode())
 
