@@ -14,14 +14,17 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client
+from django.utils import timezone
 
 from actas import selectors as acta_selectors
 from bingo.autodraw.services import online_reconcile
-from bingo.demohall.services import BOTS, CARDS_SOLD, demo_bots_buy
+from bingo.demohall.services import BOTS, CARDS_SOLD, OPENING_FLOAT, demo_bots_buy
+from bingo.drawers.selectors import drawer_figures
 from bingo.engine.variants import Variant
 from bingo.games.forms import OpenSalesForm
 from bingo.games.services import game_create
-from bingo.models import Game, GameState, Player, PrizePayment, PrizeWinner, Sale, Session
+from bingo.games.simulation import PRICE
+from bingo.models import DrawerShift, Game, GameState, Player, PrizePayment, PrizeWinner, Sale, Session
 from bingo.online.selectors.lobby import online_lobby
 from bingo.players.services import wallet_post
 from cards.models import Series
@@ -199,3 +202,20 @@ def test_the_cashier_is_offered_only_hall_games_and_the_manager_only_hall_series
     assert choices
     assert not any(series.online for series in choices)
     assert all(series.card_set.variant == "90" for series in choices)
+
+
+def test_the_demo_desks_drawer_is_open_and_counts_the_demos_sales_and_payouts(settings: Any) -> None:
+    demo_setup(settings)
+    desk = Hall.objects.get().cash_desks.get()
+
+    drawer = DrawerShift.objects.get(cash_desk=desk, closed_at__isnull=True)
+    figures = drawer_figures(
+        cash_desk=desk, start=drawer.opened_at, end=timezone.now(), opening_float=drawer.opening_float
+    )
+
+    sold = sum(Sale.objects.filter(cash_desk=desk).values_list("amount", flat=True))
+    paid = sum(PrizePayment.objects.filter(cash_desk=desk).values_list("net", flat=True))
+    assert sold == 4 * CARDS_SOLD * PRICE
+    assert figures.net_sales == sold
+    assert figures.prizes_net == paid > 0
+    assert figures.expected_cash == OPENING_FLOAT + sold - paid

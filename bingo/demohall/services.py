@@ -4,6 +4,8 @@
 then plays the hall up to a moment worth opening, through the services the screens use:
 
 * hall series of every variant in stock (R16), so «Abrir as vendas» offers each;
+* the desk's drawer opened with a float before the first sale, so the cashier's close-out
+  counts everything the demo sold and paid there;
 * a finished session in the first room: two games sold at the desk, drawn, their prizes
   awarded, the first game's paid and the second's left for the cashier to pay by scanning the
   card (``DemoPlay.prize_due``: the card's QR payload), the session closed, its acta complete
@@ -31,6 +33,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from bingo.autodraw.services import system_user
+from bingo.drawers.services import drawer_open
 from bingo.engine import SERIES_SIZES
 from bingo.engine.variants import Variant
 from bingo.games import services as game_services
@@ -40,7 +43,7 @@ from bingo.games.simulation import (
     draw_to_the_end,
     pay_every_winner,
 )
-from bingo.models import Game, GameState, OnlineRoom, Player, PrizeWinner, Sale, Session
+from bingo.models import DrawerShift, Game, GameState, OnlineRoom, Player, PrizeWinner, Sale, Session
 from bingo.online.selectors.rooms import game_on_sale, room_game_list
 from bingo.online.services import online_buy
 from bingo.players import selectors as player_selectors
@@ -61,6 +64,8 @@ SECOND_ROOM = "Salão 2"
 #: Cards sold at the desk in each game the demo plays or leaves selling.
 CARDS_SOLD = 30
 NOTE = Decimal("500")
+#: The demo desk's beginning bank: change for the notes players pay with.
+OPENING_FLOAT = Decimal("5000.00")
 #: The simulated online players (no password: no one logs in as them).
 BOTS = (("demo-ana", "Ana"), ("demo-rui", "Rui"), ("demo-eva", "Eva"))
 BOT_CREDIT = Decimal("500.00")
@@ -145,6 +150,9 @@ def demo_hall_play_ensure(*, hall: Hall, staff: DemoStaff) -> DemoPlay:
     )
     played = Session.objects.filter(room=first_room, ended_at__isnull=False).order_by("pk").first()
     if played is None:
+        # The desk's drawer is open from the first sale, so the cashier's close-out counts them.
+        if not DrawerShift.objects.filter(cash_desk=desk).exists():
+            drawer_open(cash_desk=desk, cashier=staff.cashier, opening_float=OPENING_FLOAT)
         now = timezone.now()
         played = game_services.session_open(
             room=first_room, starts_at=now - timedelta(hours=3), scheduled_end=now - timedelta(hours=1),
