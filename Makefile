@@ -51,6 +51,7 @@ serve: $(STAMP)
 ## (which then wants the production settings of README "Production").
 WEB_WORKERS ?= 2
 up: export DJANGO_DEBUG ?= true
+up: export DEMO_BOTS ?= true
 up: $(STAMP)
 	@test -n "$$DATABASE_URL" -a -n "$$REDIS_URL" || { echo "make up runs several processes: set DATABASE_URL (PostgreSQL, the app's role), DATABASE_OWNER_URL (the tables' owner) and REDIS_URL (Redis), e.g. DATABASE_OWNER_URL=postgres://postgres@127.0.0.1:5432/bingo DATABASE_URL=postgres://bingo_app@127.0.0.1:5432/bingo REDIS_URL=redis://127.0.0.1:6379/0 make up"; exit 1; }
 	$(PY) manage.py migrate --noinput

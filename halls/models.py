@@ -19,8 +19,9 @@ class Hall(models.Model):
     name = models.CharField(_("name"), max_length=120, unique=True)
     currency = models.CharField(_("currency"), max_length=3, default="CVE")
     time_zone = models.CharField(_("time zone"), max_length=64, default="Atlantic/Cape_Verde")
-    # R17 («salas de jogo concessionadas»): the hall is run under a concession by an operator;
-    # receipts and payout slips name both. Blank until the manager fills them in.
+    # The hall is run under a concession by an operator (the regulation speaks of «salas de jogo
+    # concessionadas», R17, without asking for more): receipts and payout slips name both, so
+    # a player knows who paid. Blank until the manager fills them in.
     operator_name = models.CharField(_("operator (concession holder)"), max_length=160, blank=True)
     licence_number = models.CharField(_("concession or licence n.º"), max_length=60, blank=True)
     # R35: the regulator may cap the cards one player buys in a game; blank = no cap.

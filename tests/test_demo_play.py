@@ -19,6 +19,7 @@ from django.utils import timezone
 from actas import selectors as acta_selectors
 from bingo.autodraw.services import online_reconcile
 from bingo.demohall.services import BOTS, CARDS_SOLD, OPENING_FLOAT, demo_bots_buy
+from bingo.demohall.tasks import bots_buy_task
 from bingo.drawers.selectors import drawer_figures
 from bingo.engine.variants import Variant
 from bingo.games.forms import OpenSalesForm
@@ -219,3 +220,27 @@ def test_the_demo_desks_drawer_is_open_and_counts_the_demos_sales_and_payouts(se
     assert figures.net_sales == sold
     assert figures.prizes_net == paid > 0
     assert figures.expected_cash == OPENING_FLOAT + sold - paid
+
+
+def test_the_bots_task_does_nothing_where_demo_bots_is_off(settings: Any) -> None:
+    demo_setup(settings)
+    online_reconcile()
+    settings.DEMO_BOTS = False
+
+    assert bots_buy_task() == 0
+    assert not Sale.objects.filter(buyer__user__username__in=[u for u, _n in BOTS]).exists()
+
+    settings.DEMO_BOTS = True
+    assert bots_buy_task() > 0
+
+
+def test_a_person_who_took_a_bots_name_is_never_played_nor_credited(settings: Any) -> None:
+    person = User.objects.create_user(BOTS[0][0], password="a-real-password-1")
+    demo_setup(settings)
+    online_reconcile()
+
+    demo_bots_buy(rng=random.Random(3))
+
+    assert not Player.objects.filter(user=person).exists()
+    assert not Sale.objects.filter(buyer__user=person).exists()
+    assert Sale.objects.filter(buyer__user__username=BOTS[1][0]).exists()

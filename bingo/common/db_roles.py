@@ -69,6 +69,7 @@ CLOSED_ONCE = {
         "prizes_net",
         "deposits",
         "withdrawals",
+        "refunds",
         "expected_cash",
         "counted_cash",
         "over_short",

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import ROUND_CEILING, Decimal
 
+from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -139,8 +140,10 @@ def _hall_room(hall: Hall) -> Room:
     )
 
 
+@transaction.atomic
 def demo_hall_play_ensure(*, hall: Hall, staff: DemoStaff) -> DemoPlay:
-    """Play the demo hall up to the moment the module's docstring describes, once."""
+    """Play the demo hall up to the moment the module's docstring describes, once: all of it or,
+    if anything fails, none of it."""
     first_room = _hall_room(hall)
     second_room = Room.objects.filter(hall=hall, name=SECOND_ROOM).first() or hall_services.room_create(
         hall=hall, name=SECOND_ROOM
@@ -206,6 +209,8 @@ def demo_bots_ensure(*, hall: Hall) -> list[Player]:
         if created:
             user.set_unusable_password()
             user.save(update_fields=["password"])
+        elif user.has_usable_password():
+            continue  # a person who took the name: never theirs to play with, nor to credit
         player = Player.objects.filter(user=user).first() or Player.objects.create(
             user=user, hall=hall, birth_date=date(1985, 5, 5), adult_confirmed_at=timezone.now()
         )
@@ -222,7 +227,13 @@ def demo_bots_buy(*, rng: random.Random | None = None) -> int:
     (R85, through ``online_buy`` as a player's purchase goes); a wallet running low is topped up
     first. A purchase refused (sales just closed, a limit) is skipped. The cards bought."""
     rng = rng or random.Random()  # noqa: S311 (how many cards a bot buys decides no game)
-    bots = list(Player.objects.filter(user__username__in=[u for u, _n in BOTS]).select_related("hall"))
+    # The bots: their names, and no usable password (Django's mark, "!"): a person who
+    # registered one of the names is no bot.
+    bots = list(
+        Player.objects.filter(
+            user__username__in=[u for u, _n in BOTS], user__password__startswith=UNUSABLE_PASSWORD_PREFIX
+        ).select_related("hall")
+    )
     bought = 0
     for hall_id in sorted({bot.hall_id for bot in bots}):
         players = [bot for bot in bots if bot.hall_id == hall_id]

@@ -13,12 +13,12 @@ from datetime import datetime
 from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, QuerySet, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 from django.utils.translation import gettext_lazy
 
 from bingo.common.money import MoneyStyle, money_display
 from bingo.common.roles import Role
-from bingo.models import DrawerShift, PrizePayment, Sale, WalletEntry
+from bingo.models import DrawerShift, PrizePayment, Refund, Sale, WalletEntry
 from halls.models import CashDesk
 from halls.selectors import hall_list_for
 
@@ -46,6 +46,8 @@ class DrawerFigures:
     tax_withheld: Decimal
     deposits: Decimal
     withdrawals: Decimal
+    #: R55, R57: the cash handed back at the desk for its sales of a suspended or annulled game.
+    refunds: Decimal
     counted_cash: Decimal | None = None
     sales: int | None = None
     cards: int | None = None
@@ -63,8 +65,15 @@ class DrawerFigures:
 
     @property
     def expected_cash(self) -> Decimal:
-        """Float + net sales - prizes paid in cash + deposits - withdrawals."""
-        return self.opening_float + self.net_sales - self.prizes_net + self.deposits - self.withdrawals
+        """Float + net sales - prizes paid in cash + deposits - withdrawals - refunds."""
+        return (
+            self.opening_float
+            + self.net_sales
+            - self.prizes_net
+            + self.deposits
+            - self.withdrawals
+            - self.refunds
+        )
 
     @property
     def over_short(self) -> Decimal | None:
@@ -84,8 +93,9 @@ def drawer_figures(
     """The cash that went through ``cash_desk`` in [``start``, ``end``) (by ``cashier_id`` only
     when given): every sale request at the desk counted once, with the cash handed over for it
     (a request spanning two series, R38, is two ledger rows of one ``cash_received``) and the
-    change given back; the prizes paid there (R8, R50); the wallets' deposits and withdrawals
-    there. A request belongs to the window its first row was written in."""
+    change given back; the prizes paid there (R8, R50); the refunds of its sales (R55, R57); the
+    wallets' deposits and withdrawals there. A request belongs to the window its first row was
+    written in."""
     window = {"cash_desk": cash_desk}
     firsts = Sale.objects.filter(part=1, created_at__gte=start, created_at__lt=end, **window)
     payments = PrizePayment.objects.filter(paid_at__gte=start, paid_at__lt=end, **window)
@@ -99,16 +109,25 @@ def drawer_figures(
         firsts = firsts.filter(cashier_id=cashier_id)
         payments = payments.filter(cashier_id=cashier_id)
         moves = moves.filter(recorded_by_id=cashier_id)
-    received = firsts.aggregate(cash=Sum("cash_received"), requests=Count("pk"))
+    # One statement for the sales, so that a sale committing meanwhile is in all their figures
+    # or in none (two reads could see its cards and not its cash: a negative change).
     sold = Sale.objects.filter(request_key__in=firsts.values("request_key"), **window).aggregate(
-        amount=Sum("amount"), cards=Sum("quantity")
+        cash=Sum("cash_received", filter=Q(part=1)),
+        requests=Count("pk", filter=Q(part=1)),
+        amount=Sum("amount"),
+        cards=Sum("quantity"),
     )
+    # R55, R57: a desk sale's refund is cash handed back at the desk.
+    refunds = Refund.objects.filter(sale__cash_desk=cash_desk, created_at__gte=start, created_at__lt=end)
+    if cashier_id is not None:
+        refunds = refunds.filter(sale__cashier_id=cashier_id)
+    refunded = refunds.aggregate(total=Sum("amount"))["total"] or ZERO
     paid = payments.aggregate(gross=Sum("gross"), tax=Sum("tax_withheld"), count=Count("pk"))
     by_kind = {
         row["kind"]: (abs(row["total"]), row["count"])
         for row in moves.values("kind").annotate(total=Sum("amount"), count=Count("pk")).order_by()
     }
-    cash = received["cash"] or ZERO
+    cash = sold["cash"] or ZERO
     deposits, deposit_count = by_kind.get(WalletEntry.Kind.DEPOSIT, (ZERO, 0))
     withdrawals, withdrawal_count = by_kind.get(WalletEntry.Kind.WITHDRAWAL, (ZERO, 0))
     return DrawerFigures(
@@ -120,8 +139,9 @@ def drawer_figures(
         tax_withheld=paid["tax"] or ZERO,
         deposits=deposits,
         withdrawals=withdrawals,
+        refunds=refunded,
         counted_cash=counted_cash,
-        sales=received["requests"],
+        sales=sold["requests"],
         cards=sold["cards"] or 0,
         payments=paid["count"],
         deposit_count=deposit_count,
@@ -137,6 +157,7 @@ _FROZEN = (
     "tax_withheld",
     "deposits",
     "withdrawals",
+    "refunds",
     "counted_cash",
 )
 
@@ -164,6 +185,7 @@ FIGURE_LABELS = (
     ("prizes_net", gettext_lazy("Prizes paid in cash")),
     ("deposits", gettext_lazy("Wallet deposits")),
     ("withdrawals", gettext_lazy("Wallet withdrawals")),
+    ("refunds", gettext_lazy("Refunds paid")),
     ("expected_cash", gettext_lazy("Expected cash")),
     ("counted_cash", gettext_lazy("Counted cash")),
     ("over_short", gettext_lazy("Over (+) / short (-)")),

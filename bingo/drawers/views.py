@@ -144,6 +144,7 @@ def drawer_close(request: HttpRequest, pk: int) -> HttpResponse:
     if form_saved(form, shift=shift, cashier=request.user) is not None:
         messages.success(request, _("The drawer is closed."))
         return redirect("drawers:closeout_detail", pk=pk)
+    shift.refresh_from_db(fields=["closed_at"])  # another close may have won the drawer's lock
     if shift.closed_at is not None:  # closed before: the refusal says when, over its close-out
         form_errors_flash(request, form)
         return redirect("drawers:closeout_detail", pk=pk)

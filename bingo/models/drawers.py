@@ -24,7 +24,9 @@ CLOSE_FIGURES = tuple(name for name in CLOSE_COLUMNS if name not in ("closed_by_
 #: The longest note a cashier writes at the close (why the count differs, say).
 NOTE_MAX_LENGTH = 500
 #: The figures that are never negative (the others are their sums and differences).
-_NOT_NEGATIVE = ("cash_received", "change_given", "prizes_gross", "tax_withheld", "deposits", "withdrawals")
+_NOT_NEGATIVE = (
+    "cash_received", "change_given", "prizes_gross", "tax_withheld", "deposits", "withdrawals", "refunds",
+)  # fmt: skip
 
 
 def _money(label: StrOrPromise) -> models.DecimalField:  # type: ignore[type-arg]
@@ -36,8 +38,9 @@ class DrawerShift(models.Model):
     """One shift of a cash desk's drawer: opened by a cashier with an opening float, closed with
     the cash counted. Every cash movement at the desk in [``opened_at``, ``closed_at``) is counted:
     the sales' cash received and change given, the prizes paid (gross, tax withheld, net; R8,
-    R50, R61 g)), the wallets' deposits and withdrawals. The close freezes them in the row with
-    the expected cash and the over/short, and the row is never changed again.
+    R50, R61 g)), the wallets' deposits and withdrawals, the refunds of its sales (R55, R57).
+    The close freezes them in the row with the expected cash and the over/short, and the row is
+    never changed again.
 
     At most one open drawer per desk (a partial unique constraint). The database holds the sums
     (CheckConstraints) and, on PostgreSQL, refuses any UPDATE of a closed row and any DELETE or
@@ -70,6 +73,8 @@ class DrawerShift(models.Model):
     prizes_net = _money(_("prizes paid in cash"))
     deposits = _money(_("wallet deposits"))
     withdrawals = _money(_("wallet withdrawals"))
+    # R55, R57: the cash handed back at the desk for its sales of a suspended or annulled game.
+    refunds = _money(_("refunds paid"))
     expected_cash = _money(_("expected cash"))
     counted_cash = _money(_("counted cash"))
     over_short = _money(_("over/short"))
@@ -111,7 +116,8 @@ class DrawerShift(models.Model):
                         + F("net_sales")
                         - F("prizes_net")
                         + F("deposits")
-                        - F("withdrawals"),
+                        - F("withdrawals")
+                        - F("refunds"),
                         2,
                     ),
                     over_short=Round(F("counted_cash") - F("expected_cash"), 2),

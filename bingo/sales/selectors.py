@@ -19,8 +19,8 @@ from django.db.models import Count, Q, QuerySet, Sum
 
 from bingo.common.money import money_display, quantum_for
 from bingo.common.roles import Role
-from bingo.engine.payout import slip_code, slip_code_matches, slip_code_payment_id
 from bingo.drawers.selectors import DrawerFigures, drawer_figures
+from bingo.engine.payout import slip_code, slip_code_matches, slip_code_payment_id
 from bingo.engine.prizes import PrizeKind, PrizePlan, PrizePlanError, prize_amounts
 from bingo.games import doubles
 from bingo.models import ENDED_STATES, Game, GameSeries, GameState, PrizePayment, Sale

@@ -144,7 +144,8 @@
     var holder = area.querySelector("[data-last-game-from]");
     var wait = holder ? Date.parse(holder.getAttribute("data-last-game-from")) - Date.now() : NaN;
     if (!isNaN(wait)) {
-      lastGameTimer = window.setTimeout(refresh, Math.max(wait + 1000, 5000));
+      // At most six hours ahead: a session may end months away, and a longer timeout overflows.
+      lastGameTimer = window.setTimeout(refresh, Math.min(Math.max(wait + 1000, 5000), 6 * 3600 * 1000));
     }
   }
 

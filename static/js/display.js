@@ -156,6 +156,8 @@
   // they have begun, and when they begin; the notice comes on then even if no ball or sale
   // brings a new state.
   var lastGameTimer = null;
+  // A session may end months ahead: a longer timeout would overflow and fire at once.
+  var SIX_HOURS = 6 * 3600 * 1000;
   function showLastGame(state) {
     var notice = root.querySelector("[data-last-game]");
     var from = state.last_game_from ? Date.parse(state.last_game_from) : NaN;
@@ -165,7 +167,7 @@
     if (!due && state.game && !isNaN(from)) {
       lastGameTimer = window.setTimeout(function () {
         showLastGame(state);
-      }, Math.max(from - Date.now(), 1000));
+      }, Math.min(Math.max(from - Date.now(), 1000), SIX_HOURS));
     }
   }
 

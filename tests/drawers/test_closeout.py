@@ -15,8 +15,10 @@ from django.utils import timezone, translation
 
 from actas.audit.selectors import audit_event_list
 from bingo.common.db_roles import CLOSED_ONCE
+from bingo.draw import services as draw_services
 from bingo.drawers import selectors
 from bingo.drawers import services as drawer_services
+from bingo.games import locks, services
 from bingo.models import DrawerShift, Sale, WalletEntry
 from bingo.models.drawers import CLOSE_COLUMNS
 from halls.models import StaffMembership
@@ -62,6 +64,7 @@ def test_the_close_out_balances_to_the_cent_and_records_the_difference(walk: Wal
         "tax_withheld": payout.tax,
         "deposits": Decimal("900.00"),
         "withdrawals": Decimal("464.00"),
+        "refunds": Decimal("0.00"),
         "counted_cash": expected - 3,
     }
     assert closed.prizes_net == payout.net == payout.gross - payout.tax
@@ -289,3 +292,58 @@ def test_the_audit_trail_shows_who_opened_and_who_closed_the_drawer(walk: Walk) 
     assert drawer["drawerclose"].user_id == colleague.pk
     assert drawer["drawerclose"].who == "Bruno Silva"
     assert "-5 CVE" in drawer["drawerclose"].what
+
+
+def test_a_refund_of_the_desks_sale_is_cash_out_of_its_drawer(walk: Walk) -> None:
+    """R55, R57: the cards of an annulled game are refunded in full; the cash handed back for a
+    desk's sale leaves that desk's drawer, and the drawer still balances."""
+    shift = walk.open()
+    game = walk.game(walk.series(next(walk._orders), price="40.00"))
+    walk.sell(game, 3, cash=Decimal("200"))  # 120, change 80
+    services.game_close_sales(game=game)
+    with transaction.atomic():
+        locked = locks.game_lock(game_id=game.pk)
+        draw_services.game_refund_all(game=locked, user=walk.caller, reason="the blower failed (R55)")
+
+    closed = drawer_services.drawer_close(shift=shift, cashier=walk.cashier, counted_cash=FLOAT)
+
+    assert (closed.net_sales, closed.refunds) == (Decimal("120.00"), Decimal("120.00"))
+    assert closed.expected_cash == FLOAT
+    assert closed.over_short == 0
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize(
+    "statement",
+    [
+        # Born closed, with figures that add up: a close-out no cashier made.
+        "INSERT INTO bingo_drawershift (cash_desk_id, opened_by_id, opened_at, opening_float, closed_by_id,"
+        " closed_at, note, cash_received, change_given, net_sales, prizes_gross, tax_withheld, prizes_net,"
+        " deposits, withdrawals, refunds, expected_cash, counted_cash, over_short)"
+        " VALUES (%(desk)s, %(user)s, now(), 0, %(user)s, now(), '', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)",
+        # Backdated, to cover sales another drawer counted.
+        "INSERT INTO bingo_drawershift (cash_desk_id, opened_by_id, opened_at, opening_float, note)"
+        " VALUES (%(desk)s, %(user)s, now() - interval '1 day', 0, '')",
+    ],
+    ids=["born-closed", "backdated"],
+)
+def test_postgresql_refuses_a_drawer_born_closed_or_backdated(walk: Walk, statement: str) -> None:
+    postgresql_only("the triggers are PostgreSQL's")
+    with (
+        pytest.raises(IntegrityError, match="opened now, open"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute(statement, {"desk": walk.desk.pk, "user": walk.cashier.pk})
+    assert not DrawerShift.objects.exists()
+
+
+@pytest.mark.postgres
+def test_postgresql_refuses_a_close_stamped_away_from_now(walk: Walk) -> None:
+    postgresql_only("the triggers are PostgreSQL's")
+    shift = walk.open()
+    with pytest.raises(IntegrityError, match="never deleted, nor changed once closed"), transaction.atomic():
+        drawer_services.drawer_close(
+            shift=shift, cashier=walk.cashier, counted_cash=FLOAT, now=timezone.now() + timedelta(days=2)
+        )
+    assert DrawerShift.objects.get(pk=shift.pk).closed_at is None
