@@ -21,6 +21,7 @@ import json
 import re
 from collections.abc import Iterator
 from datetime import date, timedelta
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -35,6 +36,7 @@ from drf_spectacular.generators import SchemaGenerator
 from bingo.common.roles import Role
 from bingo.draw import selectors as draw_selectors
 from bingo.draw import services as draw_services
+from bingo.drawers import services as drawer_services
 from bingo.games import services
 from bingo.models import DrawMode, Game, PlayerComplaint, Sale
 from bingo.players import services as player_services
@@ -82,6 +84,9 @@ class Populated(AuditedHall):
         self.exclusion = protection_services.player_exclude(
             player=self.player, staff=self.manager, length="1m", reason="walked"
         )
+        self.drawer = drawer_services.drawer_open(
+            cash_desk=self.desk, cashier=self.cashier, opening_float=Decimal("100")
+        )
 
     def ids(self) -> dict[str, list[Any]]:
         """The values each path parameter takes: every object of its kind."""
@@ -106,6 +111,10 @@ class Populated(AuditedHall):
             # managers' complaint pages (refused to the inspector before any lookup).
             "complaint": list(PlayerComplaint.objects.values_list("pk", flat=True)) or [1],
             "exclusion": [self.exclusion.pk],
+            "drawer": [self.drawer.pk],
+            # A payout slip's code (cashiers' and managers' pages: refused to the inspector
+            # before any lookup); one that finds nothing walks them as well.
+            "slip_code": ["1AAAA"],
         }
 
     def body(self) -> dict[str, Any]:
@@ -145,6 +154,9 @@ class Populated(AuditedHall):
             "check_code": "XXXX",
             "first_card": 1,
             "last_card": 2,
+            "opening_float": "100",
+            "counted_cash": "100",
+            "scan": "walked",
         }
 
 
@@ -182,6 +194,7 @@ PK_KINDS = [
     (r"^games:game", "game"),
     (r"^draw:", "game"),
     (r"^actas:session|^actas:acta_", "session"),
+    (r"^drawers:", "drawer"),
 ]
 #: The other parameters, by name.
 PARAMETER_KINDS = {
@@ -201,6 +214,7 @@ PARAMETER_KINDS = {
     "player_id": "player",
     "complaint_id": "complaint",
     "exclusion_id": "exclusion",
+    "code": "slip_code",
 }
 #: The admin's parameters (the inspector is not staff: every admin page sends them to log in).
 ADMIN_VALUES = {"app_label": "bingo", "object_id": "1", "content_type_id": "1", "url": "x/"}
