@@ -51,7 +51,7 @@ def when_text(value: object) -> str:
 def money_text(value: object, currency: str) -> str:
     """An amount of the acta's data (a string with two decimals, as the export writes money) as
     the acta prints it: "1500.00 CVE"; "—" for none."""
-    return "—" if value is None else money_display(Decimal(str(value)), currency, style="plain")
+    return "—" if value is None else money_display(Decimal(str(value)), currency)
 
 
 def _nothing() -> str:

@@ -1,4 +1,5 @@
-"""Project middleware: the UI language, and static files served well under ASGI."""
+"""Project middleware: the UI language, the page a person gets for an address that is not
+there, and static files served well under ASGI."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
+from django.shortcuts import render
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.deprecation import MiddlewareMixin
@@ -47,6 +49,24 @@ class LanguageMiddleware(MiddlewareMixin):
         # The same URL renders in another language when the cookie differs.
         patch_vary_headers(response, ("Cookie",))
         return response
+
+
+class NotFoundPageMiddleware(MiddlewareMixin):
+    """With debug on (``make run``), a page not found is the site's own, in the page's language
+    (issue 25: the newcomer met Django's technical page, in English), as with debug off; the API
+    keeps its JSON 404. ``BINGO_TECHNICAL_404=true`` shows Django's page again, for a developer
+    looking for the route that did not match."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if (
+            response.status_code != 404
+            or not settings.DEBUG
+            or settings.BINGO_TECHNICAL_404
+            or request.path.startswith("/api/")
+            or not response.get("Content-Type", "").startswith("text/html")
+        ):
+            return response
+        return render(request, "404.html", status=404)
 
 
 def _next_chunk(chunks: Iterator[bytes]) -> bytes | None:

@@ -62,6 +62,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",  # Content-Security-Policy (static files are answered above)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "bingo.middleware.LanguageMiddleware",
+    "bingo.middleware.NotFoundPageMiddleware",  # with debug on, the site's own 404 page too
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -263,6 +264,10 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 50.0},
     },
 }
+# With debug on, a page not found is the site's own (bingo/middleware.py); true: Django's
+# technical page, which lists the routes tried.
+BINGO_TECHNICAL_404 = env.bool("BINGO_TECHNICAL_404", default=False)
+
 # The demo's simulated online players (bingo/demohall): under `make run` they buy cards in every
 # online game on sale, so the lobby shows real prize values. Never on a real system.
 DEMO_BOTS = env.bool("DEMO_BOTS", default=False)

@@ -12,9 +12,35 @@ from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _lazy
 
-#: How the pages and the messages show a moment on the hall's clock: "2024-03-01 21:05".
-CLOCK_FORMAT = "%Y-%m-%d %H:%M"
+#: The halls' time zones as a person names them (issue 25): «hora de Cabo Verde», never
+#: «Atlantic/Cape_Verde». A zone not listed reads as its city.
+ZONE_NAMES = {
+    "Atlantic/Cape_Verde": _lazy("Cape Verde time"),
+    "Europe/Lisbon": _lazy("Lisbon time"),
+    "Atlantic/Azores": _lazy("Azores time"),
+    "Atlantic/Madeira": _lazy("Madeira time"),
+    "Africa/Luanda": _lazy("Angola time"),
+    "Africa/Maputo": _lazy("Mozambique time"),
+    "Africa/Bissau": _lazy("Guinea-Bissau time"),
+    "Africa/Sao_Tome": _lazy("São Tomé time"),
+    "America/Sao_Paulo": _lazy("Brasília time"),
+    "Asia/Dili": _lazy("Timor-Leste time"),
+    "Asia/Macau": _lazy("Macau time"),
+    "UTC": _lazy("Coordinated Universal Time (UTC)"),
+}
+
+
+def zone_name(zone: str) -> str:
+    """``zone`` (an IANA name, as a hall keeps it) as a person reads it: «hora de Cabo Verde»."""
+    name = ZONE_NAMES.get(zone)
+    return str(name) if name is not None else zone.rsplit("/", 1)[-1].replace("_", " ")
+
+
+#: How a person reads a moment on the hall's clock, everywhere (issue 25: one date format):
+#: "28/11/2026 07:49". Machine formats (CSV, the API, the acta's data) keep ISO 8601.
+CLOCK_FORMAT = "%d/%m/%Y %H:%M"
 
 
 class HasTimeZone(Protocol):
@@ -44,7 +70,7 @@ def hall_today(hall: HallOrZone, now: datetime | None = None) -> date:
 
 
 def hall_clock_text(moment: datetime, hall: HallOrZone, fmt: str = CLOCK_FORMAT) -> str:
-    """``moment`` as ``hall``'s clock shows it, by default "2024-03-01 21:05"."""
+    """``moment`` as ``hall``'s clock shows it, by default "01/03/2024 21:05"."""
     return hall_local(moment, hall).strftime(fmt)
 
 

@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from bingo.common import bounds
+from bingo.common.clock import CLOCK_FORMAT, zone_name
 
 #: One card's series, as the claim form and the desk's prize payment name it.
 SERIES_LABEL = pgettext_lazy("the series of one card", "Series")
@@ -130,7 +131,7 @@ def in_hall_time(value: datetime, zone: tzinfo) -> datetime:
         raise ValidationError(
             _("%(time)s happens twice or not at all in %(zone)s (the clocks change); choose another time."),
             code="ambiguous_time",
-            params={"time": value.strftime("%Y-%m-%d %H:%M"), "zone": str(zone)},
+            params={"time": value.strftime(CLOCK_FORMAT), "zone": zone_name(str(zone))},
         )
     return timezone.make_aware(value, zone)
 

@@ -5,16 +5,11 @@ in bingo/templatetags/money.py)."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Literal
 
 from bingo.engine.sales import format_money
 
 #: The smallest amount a prize is rounded down to (R6), per currency; 0.01 for any other.
 CURRENCY_QUANTUM = {"CVE": Decimal("1")}
-
-#: How money is written: "hall" as the screens show it; "plain" and "printed" as two PDFs have
-#: always printed it (issue 21 moved them here unchanged, see ``money_display``).
-MoneyStyle = Literal["hall", "plain", "printed"]
 
 
 def quantum_for(currency: str) -> Decimal:
@@ -27,24 +22,13 @@ def places_for(currency: str) -> int:
     return 0 if quantum_for(currency) == 1 else 2
 
 
-def money_display(amount: Decimal, currency: str, *, style: MoneyStyle = "hall") -> str:
-    """Money as the hall shows it: "1 234 CVE" (whole escudos) or "1 234,50 EUR".
-
-    The PDFs keep the text they have always printed, which is not the screens':
-
-    * ``style="plain"``: "1234.50 CVE", the session export's own decimal (two places, a point, no
-      grouping): the acta (whose data holds money so) and the player's statement;
-    * ``style="printed"``: "1.234,50 CVE" (two places, dots between thousands): the price on a
-      printed card.
-
-    Both round half to even, as Python's formatting does; "hall" rounds half up.
-    """
-    if style == "plain":
-        return f"{amount:.2f} {currency}"
-    if style == "printed":
-        text = f"{abs(amount.quantize(Decimal('0.01'))):.2f}"
-        whole, cents = text.split(".")
-        grouped = f"{int(whole):,}".replace(",", ".")
-        sign = "-" if amount < 0 else ""
-        return f"{sign}{grouped},{cents} {currency}"
-    return format_money(amount, currency, places=places_for(currency))
+def money_display(amount: Decimal, currency: str) -> str:
+    """Money as every screen, display, receipt, PDF, e-mail and message writes it (issue 25: one
+    format): "1 234 CVE" (whole escudos), "25,01 CVE" (a price in centavos keeps them), "1 234,50
+    EUR"; grouped by thousands with a space, a decimal comma, rounded half up to the cent. Machine
+    formats (CSV, the API, the acta's data) keep their decimal point; only what a person reads is
+    this."""
+    places = places_for(currency)
+    if places == 0 and amount.is_finite() and amount != amount.to_integral_value():
+        places = 2  # never hide centavos an amount has
+    return format_money(amount, currency, places=places)

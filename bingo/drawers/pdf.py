@@ -70,7 +70,7 @@ def drawer_pdf_bytes(document: DrawerDocument, *, now: datetime) -> bytes:
     w.gap()
     w.heading(_("Cash"))
     figures = document.figures
-    for line in figure_lines(figures, style="plain", with_float=closeout):
+    for line in figure_lines(figures, with_float=closeout):
         font = FONT_BOLD if line.key in ("expected_cash", "over_short") else None
         w.field(line.label, line.display, **({"font": font} if font else {}))
     if figures.sales is not None:

@@ -16,7 +16,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Q, QuerySet, Sum
 from django.utils.translation import gettext_lazy
 
-from bingo.common.money import MoneyStyle, money_display
+from bingo.common.money import money_display
 from bingo.common.roles import Role
 from bingo.models import DrawerShift, PrizePayment, Refund, Sale, WalletEntry
 from halls.models import CashDesk
@@ -202,18 +202,14 @@ class FigureLine:
     display: str
 
 
-def figure_lines(
-    figures: DrawerFigures, *, style: MoneyStyle = "hall", with_float: bool = True
-) -> list[FigureLine]:
+def figure_lines(figures: DrawerFigures, *, with_float: bool = True) -> list[FigureLine]:
     """``figures`` as the summary's lines, money as ``money_display`` writes it in ``style``;
     without the opening float's line for a report of a range, which has none."""
     lines = []
     for key, label in FIGURE_LABELS:
         amount = getattr(figures, key)
         if amount is not None and (with_float or key != "opening_float"):
-            lines.append(
-                FigureLine(key, str(label), amount, money_display(amount, figures.currency, style=style))
-            )
+            lines.append(FigureLine(key, str(label), amount, money_display(amount, figures.currency)))
     return lines
 
 

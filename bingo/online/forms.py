@@ -13,6 +13,7 @@ from django import forms
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from bingo.common import bounds
@@ -32,6 +33,8 @@ from cards.models import VARIANT_CHOICES
 from halls.models import Hall
 
 _PLAN_PART = re.compile(r"^\s*([a-z_]+)\s*[=:]\s*([0-9]+(?:[.,][0-9]+)?)\s*%?\s*$")
+#: The prizes' names in a plan as a Portuguese operator writes them (issue 25), beside the codes.
+PLAN_WORDS = {"linha": "line", "bingo": "bingo", "quatro_cantos": "four_corners", "coluna": "column"}
 
 
 def plan_parse(text: str) -> dict[str, str] | None:
@@ -43,17 +46,29 @@ def plan_parse(text: str) -> dict[str, str] | None:
     plan: dict[str, str] = {}
     for part in re.split(r"[;,]\s*(?=[a-z_])", text):
         match = _PLAN_PART.match(part.lower())
-        if not match or match.group(1) not in PrizeKind._value2member_map_:
+        kind = PLAN_WORDS.get(match.group(1), match.group(1)) if match else None
+        if match is None or kind not in PrizeKind._value2member_map_:
             raise ValidationError(
                 _("Write the plan as prize=percent, e.g. line=20, bingo=60 (prizes: %(kinds)s).")
-                % {"kinds": ", ".join(k.value for k in PrizeKind)}
+                % {"kinds": ", ".join(_plan_words())}
             )
-        plan[match.group(1)] = match.group(2).replace(",", ".")
+        plan[str(kind)] = match.group(2).replace(",", ".")
     return plan
 
 
+def _plan_words() -> list[str]:
+    """The prizes' names a plan is written with, in the language of the page."""
+    if (get_language() or "").startswith("pt"):
+        return list(PLAN_WORDS)
+    return [kind.value for kind in PrizeKind]
+
+
 def plan_text(plan: dict[str, str] | None) -> str:
-    return ", ".join(f"{kind}={share}" for kind, share in (plan or {}).items())
+    """A plan as its form shows it: «linha=20, bingo=60» on a Portuguese page."""
+    words = (
+        {code: word for word, code in PLAN_WORDS.items()} if (get_language() or "").startswith("pt") else {}
+    )
+    return ", ".join(f"{words.get(kind, kind)}={share}" for kind, share in (plan or {}).items())
 
 
 def _interval_check(value: Decimal | None) -> Decimal | None:

@@ -105,10 +105,15 @@ def session_schedule(request: HttpRequest, room_id: int) -> HttpResponse:
     session = form_saved(form, user=user)
     if session is None:
         return _room_page(request, room, OnlineRoomForm(room=room), form, status=400)
+    games = session.games.count()
     messages.success(
         request,
-        _("Session scheduled with %(n)d games: sales open at its start and close together (R93).")
-        % {"n": session.games.count()},
+        ngettext(
+            "Session scheduled with %(n)d game: sales open at its start and close together (R93).",
+            "Session scheduled with %(n)d games: sales open at its start and close together (R93).",
+            games,
+        )
+        % {"n": games},
     )
     return redirect("online:room_detail", room.pk)
 

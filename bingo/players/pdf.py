@@ -47,7 +47,7 @@ def history_pdf_bytes(
 
 def _money(value: Decimal, currency: str) -> str:
     """An amount as the statement prints it: "1500.00 CVE"."""
-    return money_display(value, currency, style="plain")
+    return money_display(value, currency)
 
 
 def render_history_pdf(

@@ -564,7 +564,7 @@ class _Sheet:
         c.setLineWidth(0.5)
         c.roundRect(price.x, price.y, price.w, price.h, 3, stroke=1, fill=1)
         c.setFillColorRGB(*_on(self.face))
-        text = money_display(series.price, series.hall.currency, style="printed")
+        text = money_display(series.price, series.hall.currency)
         size = min(12.0, price.h * 0.55)
         while size > 6 and stringWidth(text, FONT_BOLD, size) > price.w - 6:
             size -= 0.5

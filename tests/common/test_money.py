@@ -41,29 +41,20 @@ def test_the_filter_shows_nothing_for_no_amount() -> None:
 
 
 @pytest.mark.parametrize(
-    ("amount", "text"),
-    [
-        ("100", "100,00 CVE"),
-        ("1500.5", "1.500,50 CVE"),
-        ("0.25", "0,25 CVE"),
-        ("1234567.89", "1.234.567,89 CVE"),
-    ],
-)
-def test_prices_are_written_the_portuguese_way(amount: str, text: str) -> None:
-    """The price on a printed card (cards/printing/pdf.py)."""
-    assert money_display(Decimal(amount), "CVE", style="printed") == text
-
-
-@pytest.mark.parametrize(
     ("amount", "currency", "text"),
     [
-        ("1500.00", "CVE", "1500.00 CVE"),
-        ("1234567.89", "EUR", "1234567.89 EUR"),
-        ("-1500.50", "CVE", "-1500.50 CVE"),
-        ("-0.00", "CVE", "-0.00 CVE"),
-        ("100", "CVE", "100.00 CVE"),
+        ("100", "CVE", "100 CVE"),
+        ("1500.00", "CVE", "1 500 CVE"),
+        ("1500.5", "CVE", "1 500,50 CVE"),  # centavos an amount has are never hidden
+        ("0.25", "CVE", "0,25 CVE"),
+        ("1234567.89", "CVE", "1 234 567,89 CVE"),
+        ("-1500.50", "CVE", "-1 500,50 CVE"),
+        ("-0.00", "CVE", "0 CVE"),
+        ("1234567.89", "EUR", "1 234 567,89 EUR"),
+        ("100", "EUR", "100,00 EUR"),
     ],
 )
-def test_the_acta_and_the_statement_print_the_plain_decimal(amount: str, currency: str, text: str) -> None:
-    """What actas/pdf.py and bingo/players/pdf.py print: the export's own decimal, as always."""
-    assert money_display(Decimal(amount), currency, style="plain") == text
+def test_one_format_everywhere_a_person_reads_money(amount: str, currency: str, text: str) -> None:
+    """Issue 25: the screens, the printed card, the acta's PDF and the statement wrote money in six
+    ways (1 000 CVE, 50,00 CVE, 50.00 CVE, 150.00, 50000.00, «a 20.00»); now in one."""
+    assert money_display(Decimal(amount), currency) == text

@@ -177,7 +177,7 @@ def test_a_200_character_purchase_key_is_refused_for_its_length_not_for_the_card
     assert "A chave deste pedido tem no máximo 40 caracteres (esta tem 200)" in html
     assert "Diga quantos cartões quer comprar." not in html
     too_many = client.post(buy, {"quantity": "5000", "key": "k1"}, follow=True)
-    assert "Cartões: Garanta que este valor seja menor ou igual a 1000." in too_many.content.decode()
+    assert "Cartões: Este valor tem de ser menor ou igual a 1000." in too_many.content.decode()
     none = client.post(buy, {"quantity": "", "key": "k2"}, follow=True)
     assert "Diga quantos cartões quer comprar." in none.content.decode()
     assert wallet_balance(player=player) == Decimal("100.00")

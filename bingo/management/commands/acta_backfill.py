@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
-from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from actas.selectors import games_unrecorded
 from actas.services import acta_record_game
@@ -31,4 +31,9 @@ class Command(BaseCommand):
             for number in games_unrecorded(session_id=session.pk):
                 acta_record_game(game=Game.objects.get(session=session, number=number))
                 recorded += 1
-        self.stdout.write(_("%(count)d games recorded in their actas.") % {"count": recorded})
+        self.stdout.write(
+            ngettext(
+                "%(count)d game recorded in its acta.", "%(count)d games recorded in their actas.", recorded
+            )
+            % {"count": recorded}
+        )

@@ -1,0 +1,66 @@
+"""``{% load hall_words %}``: what a person reads in place of a code (issue 25, one Portuguese):
+
+* ``{{ hall.time_zone|zone_name }}``: «hora de Cabo Verde», not «Atlantic/Cape_Verde»;
+* ``{{ prize.kind|prize_name }}``: «Prémio de linha», not «line»;
+* ``{{ state|game_state_name }}``: «Terminada», not «finished» (a game's state or an acta entry's
+  kind);
+* ``{{ note.kind|acta_note_name }}``: an acta note's kind in words;
+* ``{{ "2026-11-28T07:49:00-01:00"|clock }}``: an ISO 8601 moment of the acta's data as the hall's
+  clock reads it, «28/11/2026 07:49» (the data keeps its own offset, the hall's).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django import template
+
+from actas.models import ActaNote
+from bingo.common.clock import CLOCK_FORMAT
+from bingo.common.clock import zone_name as zone_name_of
+from bingo.engine.prizes import PrizeKind
+from bingo.games.services import PRIZE_NAMES
+from bingo.models import GameState
+
+register = template.Library()
+
+
+@register.filter
+def zone_name(zone: str) -> str:
+    return zone_name_of(zone) if zone else ""
+
+
+@register.filter
+def prize_name(kind: str) -> str:
+    try:
+        return str(PRIZE_NAMES[PrizeKind(kind)])
+    except ValueError:
+        return kind
+
+
+@register.filter
+def game_state_name(state: str) -> str:
+    try:
+        return str(GameState(state).label)
+    except ValueError:
+        return state
+
+
+@register.filter
+def acta_note_name(kind: str) -> str:
+    try:
+        return str(ActaNote.Kind(kind).label)
+    except ValueError:
+        return kind
+
+
+@register.filter
+def clock(moment: str | datetime | None) -> str:
+    if not moment:
+        return ""
+    if isinstance(moment, str):
+        try:
+            moment = datetime.fromisoformat(moment)
+        except ValueError:
+            return moment
+    return moment.strftime(CLOCK_FORMAT)
