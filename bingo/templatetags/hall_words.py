@@ -58,9 +58,9 @@ def acta_note_name(kind: str) -> str:
 def clock(moment: str | datetime | None) -> str:
     if not moment:
         return ""
-    if isinstance(moment, str):
-        try:
-            moment = datetime.fromisoformat(moment)
-        except ValueError:
-            return moment
-    return moment.strftime(CLOCK_FORMAT)
+    if isinstance(moment, datetime):
+        return moment.strftime(CLOCK_FORMAT)
+    try:
+        return datetime.fromisoformat(moment).strftime(CLOCK_FORMAT)
+    except ValueError:
+        return moment
