@@ -38,7 +38,7 @@ def test_a_halls_sessions_and_a_session_with_its_games(praia: AuditedHall) -> No
     body = client.get(reverse("actas:session_detail", args=[praia.session.pk])).content.decode()
     assert "Annulled" in body
     assert "power cut, unsolved" in body
-    assert "1000.00 CVE" in body  # collected in the first game (10 cards at 100)
+    assert "1 000 CVE" in body  # collected in the first game (10 cards at 100)
     assert reverse("cards:card_set_detail", args=[praia.card_set.pk]) + "#compare" in body
     assert 'id="acta"' in body  # where the acta's links will go
 

@@ -65,7 +65,7 @@ def test_today_defaults_to_now() -> None:
 
 
 def test_the_clock_text_pages_and_messages_show() -> None:
-    assert hall_clock_text(MOMENT, PRAIA) == "2024-02-29 23:30"
+    assert hall_clock_text(MOMENT, PRAIA) == "29/02/2024 23:30"
     assert hall_clock_text(MOMENT, LISBON, "%H:%M") == "00:30"
 
 

@@ -109,11 +109,11 @@ def test_a_player_hits_a_loss_limit_raises_it_a_day_later_then_excludes_themself
         "O seu limite semanal de perdas de 20 CVE seria ultrapassado: restam 0 CVE esta semana e "
         "estes cartões custam 10 CVE (R101). Nada foi comprado."
     )
-    assert "entra em vigor em 2026-03-12 12:00" in first["raise"]
+    assert "entra em vigor em 12/03/2026 12:00" in first["raise"]
     assert first["row_raised"]["in_force"].strip() == "20 CVE"  # still the old limit
     assert first["row_raised"]["used"].strip() == "20 CVE"
     assert "50 CVE" in first["row_raised"]["pending"]
-    assert "2026-03-12 12:00" in first["row_raised"]["pending"]
+    assert "12/03/2026 12:00" in first["row_raised"]["pending"]
     assert "limite semanal de perdas de 20 CVE" in first["refused_after_raise"]
     assert Sale.objects.filter(buyer=player).count() == 1
     assert wallet_balance(player=player) == Decimal("80.00")
@@ -147,10 +147,10 @@ def test_a_player_hits_a_loss_limit_raises_it_a_day_later_then_excludes_themself
     assert second["row"]["in_force"].strip() == "50 CVE"
     assert second["row"]["pending"].strip() == "—"
     assert second["bought"] == "3 cartões comprados por 30 CVE."
-    assert "Excluiu-se do jogo até 2026-04-12 12:00" in second["excluded"]
+    assert "Excluiu-se do jogo até 12/04/2026 12:00" in second["excluded"]
     assert second["form_gone"]
-    assert "Excluiu-se do jogo até 2026-04-12 12:00 (R101): não pode comprar cartões." in second["notice"]
-    assert second["refused"] == "Excluiu-se do jogo até 2026-04-12 12:00 (R101): não pode comprar cartões."
+    assert "Excluiu-se do jogo até 12/04/2026 12:00 (R101): não pode comprar cartões." in second["notice"]
+    assert second["refused"] == "Excluiu-se do jogo até 12/04/2026 12:00 (R101): não pode comprar cartões."
     assert second["game_width"] <= PHONE["width"]
 
     # --- 3. a new login: still excluded ---------------------------------------------------------

@@ -299,7 +299,7 @@ def test_r91_a_session_starting_in_the_past_is_refused_and_nothing_is_written(si
             **kwargs,
         )
     assert list(refused.value.message_dict) == ["starts_at"]
-    on_the_halls_clock = start.astimezone(ZoneInfo(site.hall.time_zone)).strftime("%Y-%m-%d %H:%M")
+    on_the_halls_clock = start.astimezone(ZoneInfo(site.hall.time_zone)).strftime("%d/%m/%Y %H:%M")
     assert on_the_halls_clock in refused.value.message_dict["starts_at"][0]
     # Three minutes ago is past too: only the minute being typed (and a little skew) is allowed.
     ago = timezone.now() - timedelta(minutes=3)
@@ -351,7 +351,7 @@ def test_r91_the_schedule_screen_refuses_a_start_in_2020_on_its_field(site):
     assert response.status_code == 400
     errors = response.context["schedule_form"].errors
     assert list(errors) == ["starts_at"]
-    assert "2020-03-01 20:00" in errors["starts_at"][0]
+    assert "01/03/2020 20:00" in errors["starts_at"][0]
     assert "já passou" in response.content.decode()  # in Portuguese on the page
     _nothing_written(site)
 
@@ -368,7 +368,7 @@ def test_r91_the_api_refuses_a_start_in_2020_on_its_field(site):
     )  # fmt: skip
     assert refused.status_code == 400
     assert list(refused.json()) == ["starts_at"]
-    assert "2020-03-01 20:00" in refused.json()["starts_at"][0]
+    assert "01/03/2020 20:00" in refused.json()["starts_at"][0]
     _nothing_written(site)
 
 

@@ -50,18 +50,18 @@ def test_r101_self_exclusion_blocks_buying_and_deposits_at_once(site: Site, cloc
     with pytest.raises(ValidationError) as refused:
         site.buy(player, 1)
     assert refused.value.messages == [
-        "You excluded yourself from play until 2026-06-11 12:00 (R101): you cannot buy cards."
+        "You excluded yourself from play until 11/06/2026 12:00 (R101): you cannot buy cards."
     ]
     with pytest.raises(ValidationError) as no_deposit:
         site.deposit(player, "50")
-    assert "excluded from play until 2026-06-11 12:00" in no_deposit.value.message_dict["amount"][0]
+    assert "excluded from play until 11/06/2026 12:00" in no_deposit.value.message_dict["amount"][0]
     assert wallet_balance(player=player) == Decimal("90.00")
     assert Sale.objects.filter(buyer=player).count() == 1
     desk = Client()
     desk.force_login(site.cashier)
     page = desk.get(f"/carteiras/{player.pk}/").content.decode()
     assert 'id="exclusion-notice"' in page
-    assert "Excluído do jogo até 2026-06-11 12:00 (R101): não se aceitam depósitos" in page
+    assert "Excluído do jogo até 11/06/2026 12:00 (R101): não se aceitam depósitos" in page
     # The balance can still be withdrawn at the desk.
     player_services.wallet_withdraw(
         player=player, amount=Decimal("90"), staff=site.cashier, reference="CNI", key="w"
@@ -160,7 +160,7 @@ def test_r101_a_manager_excludes_a_player_with_a_reason_and_lifts_it(site: Site,
     assert "reason" in no_reason.value.message_dict
     row = services.player_exclude(player=player, staff=site.manager, length="1y", reason="Parecer clínico")
     with pytest.raises(
-        ValidationError, match="The operator has excluded you from play until 2027-03-11 12:00"
+        ValidationError, match="The operator has excluded you from play until 11/03/2027 12:00"
     ):
         site.buy(player, 1)
     with pytest.raises(ValidationError) as no_lift_reason:
