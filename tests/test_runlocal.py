@@ -27,7 +27,7 @@ import redis
 from bingo.management.commands.runlocal import redis_server_command
 from tests.processes import ROOT, free_port, log_in_through_form
 
-START_TIMEOUT = 90.0
+START_TIMEOUT = 180.0  # migrate and the demo hall in play (demo_setup), on a loaded CI box
 
 pytestmark = pytest.mark.slow
 
