@@ -11,21 +11,25 @@ is found and operated with the keyboard alone.
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from asgiref.sync import sync_to_async
+from django.db import connection
 
 from bingo.demo import services as demo_services
 from bingo.draw import selectors as draw_selectors
 from bingo.draw import services as draw_services
-from bingo.models import DemoGame, Game, Player, Sale
+from bingo.models import DemoGame, Game, Marking, Player, Sale
 from bingo.online import services as online_services
 from cards.selectors import card_get
 from tests.draw.test_services import all_numbers
-from tests.e2e.conftest import RunInBrowser, log_in
+from tests.e2e.conftest import RunInBrowser, live_page, log_in
 from tests.online.helpers import OnlineSetup
 
 pytestmark = pytest.mark.browser
@@ -35,6 +39,10 @@ PHONE = {"width": 360, "height": 740}
 AXE = Path(__file__).parent / "assets" / "axe.min.js"
 #: The rules axe runs: WCAG 2.0 and 2.1, levels A and AA.
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+OFFLINE_TEXT = (
+    "Está sem ligação. O jogo continua no servidor: os seus cartões jogam e os prémios são "
+    "creditados (R99). Volte a ligar-se para ver o resultado."
+)
 #: The violations the test refuses.
 REFUSED_IMPACTS = ("serious", "critical")
 
@@ -174,3 +182,229 @@ def test_axe_finds_a_planted_violation(asgi_server: str, browser: RunInBrowser[A
     assert browser(scenario) == ["color-contrast", "image-alt"]
 
 
+
+
+def _in_server(loop: asyncio.AbstractEventLoop, step: Callable[[], Any]) -> Any:
+    """Run ``step`` in a worker thread of the server's loop, as a caller's request runs: the
+    events it sends after commit reach the page's websockets (even the in-memory layer's)."""
+
+    def wrapped() -> Any:
+        try:
+            return step()
+        finally:
+            connection.close()
+
+    future = asyncio.run_coroutine_threadsafe(sync_to_async(wrapped, thread_sensitive=False)(), loop)
+    return future.result(timeout=60)
+
+
+def test_the_game_page_and_the_display_announce_each_new_ball_in_a_live_region(
+    asgi_served: tuple[str, asyncio.AbstractEventLoop], browser: RunInBrowser[Any]
+) -> None:
+    base, loop = asgi_served
+    world = _world()
+
+    def scenario(context: Any) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        log_in(page, base, "acesso", "/jogador/")
+        page.goto(f"{base}/online/jogo/{world.drawing.pk}/")
+        page.wait_for_selector("[data-live].is-live")
+        display = live_page(context, f"{base}/ecra/{world.display_token}/")
+        regions = {"game": page.locator("[data-announce]"), "display": display.locator("[data-announce]")}
+        seen["before"] = {name: region.inner_text() for name, region in regions.items()}
+        seen["live"] = {name: region.get_attribute("aria-live") for name, region in regions.items()}
+        for number in (45, 12):
+            _in_server(loop, lambda number=number: world.site.key(world.drawing, number))
+            for name, region in regions.items():
+                region.filter(has_text=f"Bola {number}").wait_for()
+            seen[number] = {name: region.inner_text() for name, region in regions.items()}
+        return seen
+
+    seen = browser(scenario)
+    # The balls drawn before the pages opened are not read out; each new one is, on both.
+    assert seen["before"] == {"game": "", "display": ""}
+    assert seen["live"] == {"game": "polite", "display": "assertive"}
+    assert seen[45] == {"game": "Bola 45", "display": "Bola 45"}
+    assert seen[12] == {"game": "Bola 12", "display": "Bola 12"}
+
+
+def _focus_outline(page: Any) -> dict[str, Any]:
+    return dict(
+        page.evaluate(
+            """() => {
+              const el = document.activeElement;
+              const style = getComputedStyle(el);
+              return {tag: el.tagName, name: el.getAttribute("name"), text: el.textContent.trim(),
+                      outline: style.outlineStyle, width: parseFloat(style.outlineWidth)};
+            }"""
+        )
+    )
+
+
+def test_a_player_buys_cards_and_marks_by_hand_with_the_keyboard_alone(
+    asgi_server: str, browser: RunInBrowser[Any]
+) -> None:
+    base = asgi_server
+    world = _world()
+    online_services.player_marking_set(player=world.player, marking=Marking.MANUAL)
+
+    def scenario(context: Any) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.set_viewport_size(PHONE)
+        log_in(page, base, "acesso", "/jogador/")
+        page.goto(f"{base}/online/jogo/{world.selling.pk}/")
+        # From the top of the page, Tab by Tab: the skip link first, then on to the quantity.
+        stops = []
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            stops.append(_focus_outline(page))
+            if stops[-1]["name"] == "quantity":
+                break
+        seen["stops"] = stops
+        page.keyboard.press("Control+A")
+        page.keyboard.type("3")
+        seen["cost"] = page.locator("[data-cost]").inner_text()
+        page.keyboard.press("Tab")
+        seen["on_button"] = _focus_outline(page)
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
+        seen["cards"] = page.locator("figure.online-card").count()
+
+        # Marking by hand (R96) on the game being drawn: Tab to a number, Space marks it, Enter
+        # unmarks it, and the focus stays on it although the cards are drawn afresh.
+        page.goto(f"{base}/online/jogo/{world.drawing.pk}/")
+        first = page.locator("button.mark-cell").first
+        key = first.get_attribute("data-mark")
+        for _ in range(60):
+            page.keyboard.press("Tab")
+            if page.evaluate("() => document.activeElement.classList.contains('mark-cell')"):
+                break
+        seen["mark_focus"] = page.evaluate("() => document.activeElement.getAttribute('data-mark')")
+        seen["mark_outline"] = _focus_outline(page)
+        page.keyboard.press("Space")
+        seen["after_space"] = page.evaluate(
+            "() => [document.activeElement.getAttribute('data-mark'), document.activeElement.getAttribute('aria-pressed'),"
+            " document.activeElement.parentElement.classList.contains('is-marked')]"
+        )
+        page.keyboard.press("Enter")
+        seen["after_enter"] = page.evaluate("() => document.activeElement.getAttribute('aria-pressed')")
+        seen["first_key"] = key
+        return seen
+
+    seen = browser(scenario)
+    stops = seen["stops"]
+    assert stops[0]["tag"] == "A" and stops[0]["text"] == "Saltar para o conteúdo"
+    assert stops[-1]["name"] == "quantity", stops
+    # Every stop shows where the focus is (WCAG 2.4.7).
+    assert all(s["outline"] != "none" and s["width"] >= 2 for s in stops), stops
+    assert seen["cost"] == "30 CVE"
+    assert seen["on_button"]["tag"] == "BUTTON" and seen["on_button"]["text"] == "Comprar"
+    assert seen["on_button"]["outline"] != "none"
+    sale = Sale.objects.get(game=world.selling, buyer=world.player)
+    assert sale.quantity == 3
+    assert seen["cards"] == 3
+    assert seen["mark_focus"] == seen["first_key"]
+    assert seen["mark_outline"]["outline"] != "none"
+    assert seen["after_space"] == [seen["first_key"], "true", True]
+    assert seen["after_enter"] == "false"
+
+
+_SIZES = """() => {
+  const px = (selector) => {
+    const el = document.querySelector(selector);
+    return el ? parseFloat(getComputedStyle(el).fontSize) : null;
+  };
+  return {root: px("html"), cell: px(".online-grid td"), last: px(".online-last"),
+          ball: px(".online-drawn li"), large: document.documentElement.classList.contains("large-print"),
+          width: document.documentElement.scrollWidth};
+}"""
+
+
+def test_large_print_is_remembered_enlarges_the_cards_and_balls_and_fits_a_phone(
+    asgi_server: str, browser: RunInBrowser[Any]
+) -> None:
+    base = asgi_server
+    world = _world()
+    pages = _player_pages(world)
+    game = pages["game mid-game"]
+
+    def scenario(context: Any) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.set_viewport_size(PHONE)
+        log_in(page, base, "acesso", "/jogador/")
+        page.goto(f"{base}{game}")
+        seen["normal"] = page.evaluate(_SIZES)
+        switch = page.get_by_role("button", name="Letra grande")
+        seen["pressed_before"] = switch.get_attribute("aria-pressed")
+        switch.click()
+        seen["pressed_after"] = switch.get_attribute("aria-pressed")
+        seen["stored"] = page.evaluate("() => localStorage.getItem('bingo-large-print')")
+        page.reload()
+        seen["large"] = page.evaluate(_SIZES)
+        seen["axe"] = axe_violations(page)
+        seen["widths"] = {}
+        for name, path in pages.items():
+            page.goto(f"{base}{path}")
+            sizes = page.evaluate(_SIZES)
+            seen["widths"][name] = (sizes["large"], sizes["width"])
+        page.get_by_role("button", name="Letra grande").click()
+        seen["off"] = page.evaluate(_SIZES)["large"]
+        seen["stored_off"] = page.evaluate("() => localStorage.getItem('bingo-large-print')")
+        return seen
+
+    seen = browser(scenario)
+    normal, large = seen["normal"], seen["large"]
+    assert (seen["pressed_before"], seen["pressed_after"], seen["stored"]) == ("false", "true", "1")
+    assert (normal["large"], large["large"]) == (False, True)
+    assert large["root"] == 1.25 * normal["root"]
+    for part in ("cell", "last", "ball"):
+        assert large[part] > normal[part] * 1.1, (part, normal, large)
+    assert seen["axe"] == []
+    # Remembered on every player page, none of which scrolls sideways on a 360 px phone.
+    assert all(on for on, _width in seen["widths"].values()), seen["widths"]
+    assert all(width <= PHONE["width"] for _on, width in seen["widths"].values()), seen["widths"]
+    assert (seen["off"], seen["stored_off"]) == (False, None)
+
+
+def test_offline_a_player_page_shows_that_the_game_goes_on_at_the_server(
+    asgi_server: str, browser: RunInBrowser[Any]
+) -> None:
+    """R99: the service worker registered by the player's pages answers a page that cannot be
+    reached with the offline page it keeps."""
+    base = asgi_server
+    world = _world()
+
+    def scenario(context: Any) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        log_in(page, base, "acesso", "/jogador/")
+        seen["worker"] = page.evaluate(
+            "() => navigator.serviceWorker.ready.then((r) => [r.scope, r.active.scriptURL])"
+        )
+        context.set_offline(True)
+        page.goto(f"{base}/online/jogo/{world.drawing.pk}/")
+        seen["offline_h1"] = page.locator("h1").inner_text()
+        seen["offline_text"] = page.locator("#offline").inner_text()
+        seen["offline_url"] = page.url
+        seen["axe"] = axe_violations(page)
+        context.set_offline(False)
+        page.get_by_role("link", name="Tentar de novo").click()
+        page.wait_for_url(f"{base}/jogador/")
+        seen["back"] = page.locator("h1").inner_text()
+        return seen
+
+    seen = browser(scenario)
+    assert seen["worker"] == [f"{base}/", f"{base}/sw.js"]
+    assert seen["offline_h1"] == "Sem ligação"
+    assert OFFLINE_TEXT in seen["offline_text"]
+    # The address stays the page asked for: back online, a reload brings it.
+    assert seen["offline_url"] == f"{base}/online/jogo/{world.drawing.pk}/"
+    assert seen["axe"] == []
+    assert seen["back"] != "Sem ligação"
