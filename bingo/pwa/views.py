@@ -25,8 +25,12 @@ BACKGROUND_COLOUR = "#f4f6fb"
 #: The icons (static/icons/), made by scripts/make_icons.py.
 ICON_SIZES = (192, 512)
 #: What the worker keeps at install: what the offline page needs, and the player's pages' look.
-PRECACHED_STATIC = ("css/app.css", "css/online.css", "js/a11y.js", "js/pwa.js") + tuple(
-    f"icons/icon-{size}.png" for size in ICON_SIZES
+PRECACHED_STATIC = (
+    "css/app.css",
+    "css/online.css",
+    "js/a11y.js",
+    "js/pwa.js",
+    *(f"icons/icon-{size}.png" for size in ICON_SIZES),
 )
 
 
@@ -46,11 +50,18 @@ def manifest(request: HttpRequest) -> HttpResponse:
         "background_color": BACKGROUND_COLOUR,
         "theme_color": THEME_COLOUR,
         "icons": [
-            {"src": static(f"icons/icon-{size}.png"), "sizes": f"{size}x{size}", "type": "image/png", "purpose": "any"}
+            {
+                "src": static(f"icons/icon-{size}.png"),
+                "sizes": f"{size}x{size}",
+                "type": "image/png",
+                "purpose": "any",
+            }
             for size in ICON_SIZES
         ],
     }
-    return JsonResponse(data, content_type="application/manifest+json", json_dumps_params={"ensure_ascii": False})
+    return JsonResponse(
+        data, content_type="application/manifest+json", json_dumps_params={"ensure_ascii": False}
+    )
 
 
 @require_GET
@@ -67,8 +78,12 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     }
     config_json = json.dumps(config, sort_keys=True)
     config["version"] = hashlib.sha256(config_json.encode()).hexdigest()[:16]
-    response = render(request, "pwa/sw.js", {"config": json.dumps(config, sort_keys=True)},
-                      content_type="text/javascript; charset=utf-8")
+    response = render(
+        request,
+        "pwa/sw.js",
+        {"config": json.dumps(config, sort_keys=True)},
+        content_type="text/javascript; charset=utf-8",
+    )
     response["Service-Worker-Allowed"] = "/"
     return response
 

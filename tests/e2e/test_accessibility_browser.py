@@ -95,9 +95,26 @@ def _world() -> World:
     site.key(drawing, 7, 33, 61)
     selling = site.game(series)
     demo_services.demo_credit_grant(player=player)
-    demo = demo_services.demo_game_start(player=player, online_room=site.online, cards=2, key="a11y-demo", seed=7)
+    demo = demo_services.demo_game_start(
+        player=player, online_room=site.online, cards=2, key="a11y-demo", seed=7
+    )
     token = draw_selectors.display_token(room=site.room)
     return World(site, player, finished, drawing, selling, demo, token)
+
+
+@pytest.fixture
+def world(asgi_served: tuple[str, asyncio.AbstractEventLoop]) -> World:
+    """``_world()``, made once the server runs (its rows committed, as the server sees them)."""
+    return _world()
+
+
+def player_page(context: Any, base: str, width: int = 1280) -> Any:
+    """A page of ``context`` of ``width`` px, logged in as the world's player, on the dashboard."""
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.set_viewport_size({"width": width, "height": 800})
+    log_in(page, base, "acesso", "/jogador/")
+    return page
 
 
 def _player_pages(world: World) -> dict[str, str]:
@@ -121,10 +138,9 @@ def _player_pages(world: World) -> dict[str, str]:
 
 
 def test_every_player_page_and_the_display_have_no_serious_wcag_violation(
-    asgi_server: str, browser: RunInBrowser[Any]
+    asgi_server: str, browser: RunInBrowser[Any], world: World
 ) -> None:
     base = asgi_server
-    world = _world()
     pages = _player_pages(world)
 
     def scenario(context: Any) -> dict[str, Any]:
@@ -182,8 +198,6 @@ def test_axe_finds_a_planted_violation(asgi_server: str, browser: RunInBrowser[A
     assert browser(scenario) == ["color-contrast", "image-alt"]
 
 
-
-
 def _in_server(loop: asyncio.AbstractEventLoop, step: Callable[[], Any]) -> Any:
     """Run ``step`` in a worker thread of the server's loop, as a caller's request runs: the
     events it sends after commit reach the page's websockets (even the in-memory layer's)."""
@@ -199,16 +213,13 @@ def _in_server(loop: asyncio.AbstractEventLoop, step: Callable[[], Any]) -> Any:
 
 
 def test_the_game_page_and_the_display_announce_each_new_ball_in_a_live_region(
-    asgi_served: tuple[str, asyncio.AbstractEventLoop], browser: RunInBrowser[Any]
+    asgi_served: tuple[str, asyncio.AbstractEventLoop], browser: RunInBrowser[Any], world: World
 ) -> None:
     base, loop = asgi_served
-    world = _world()
 
     def scenario(context: Any) -> dict[str, Any]:
         seen: dict[str, Any] = {}
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        log_in(page, base, "acesso", "/jogador/")
+        page = player_page(context, base)
         page.goto(f"{base}/online/jogo/{world.drawing.pk}/")
         page.wait_for_selector("[data-live].is-live")
         display = live_page(context, f"{base}/ecra/{world.display_token}/")
@@ -217,7 +228,7 @@ def test_the_game_page_and_the_display_announce_each_new_ball_in_a_live_region(
         seen["live"] = {name: region.get_attribute("aria-live") for name, region in regions.items()}
         for number in (45, 12):
             _in_server(loop, lambda number=number: world.site.key(world.drawing, number))
-            for name, region in regions.items():
+            for region in regions.values():
                 region.filter(has_text=f"Bola {number}").wait_for()
             seen[number] = {name: region.inner_text() for name, region in regions.items()}
         return seen
@@ -244,18 +255,14 @@ def _focus_outline(page: Any) -> dict[str, Any]:
 
 
 def test_a_player_buys_cards_and_marks_by_hand_with_the_keyboard_alone(
-    asgi_server: str, browser: RunInBrowser[Any]
+    asgi_server: str, browser: RunInBrowser[Any], world: World
 ) -> None:
     base = asgi_server
-    world = _world()
     online_services.player_marking_set(player=world.player, marking=Marking.MANUAL)
 
     def scenario(context: Any) -> dict[str, Any]:
         seen: dict[str, Any] = {}
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        page.set_viewport_size(PHONE)
-        log_in(page, base, "acesso", "/jogador/")
+        page = player_page(context, base, PHONE["width"])
         page.goto(f"{base}/online/jogo/{world.selling.pk}/")
         # From the top of the page, Tab by Tab: the skip link first, then on to the quantity.
         stops = []
@@ -287,8 +294,11 @@ def test_a_player_buys_cards_and_marks_by_hand_with_the_keyboard_alone(
         seen["mark_outline"] = _focus_outline(page)
         page.keyboard.press("Space")
         seen["after_space"] = page.evaluate(
-            "() => [document.activeElement.getAttribute('data-mark'), document.activeElement.getAttribute('aria-pressed'),"
-            " document.activeElement.parentElement.classList.contains('is-marked')]"
+            """() => {
+              const el = document.activeElement;
+              return [el.getAttribute("data-mark"), el.getAttribute("aria-pressed"),
+                      el.parentElement.classList.contains("is-marked")];
+            }"""
         )
         page.keyboard.press("Enter")
         seen["after_enter"] = page.evaluate("() => document.activeElement.getAttribute('aria-pressed')")
@@ -297,12 +307,12 @@ def test_a_player_buys_cards_and_marks_by_hand_with_the_keyboard_alone(
 
     seen = browser(scenario)
     stops = seen["stops"]
-    assert stops[0]["tag"] == "A" and stops[0]["text"] == "Saltar para o conteúdo"
+    assert (stops[0]["tag"], stops[0]["text"]) == ("A", "Saltar para o conteúdo")
     assert stops[-1]["name"] == "quantity", stops
     # Every stop shows where the focus is (WCAG 2.4.7).
     assert all(s["outline"] != "none" and s["width"] >= 2 for s in stops), stops
     assert seen["cost"] == "30 CVE"
-    assert seen["on_button"]["tag"] == "BUTTON" and seen["on_button"]["text"] == "Comprar"
+    assert (seen["on_button"]["tag"], seen["on_button"]["text"]) == ("BUTTON", "Comprar")
     assert seen["on_button"]["outline"] != "none"
     sale = Sale.objects.get(game=world.selling, buyer=world.player)
     assert sale.quantity == 3
@@ -325,19 +335,15 @@ _SIZES = """() => {
 
 
 def test_large_print_is_remembered_enlarges_the_cards_and_balls_and_fits_a_phone(
-    asgi_server: str, browser: RunInBrowser[Any]
+    asgi_server: str, browser: RunInBrowser[Any], world: World
 ) -> None:
     base = asgi_server
-    world = _world()
     pages = _player_pages(world)
     game = pages["game mid-game"]
 
     def scenario(context: Any) -> dict[str, Any]:
         seen: dict[str, Any] = {}
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        page.set_viewport_size(PHONE)
-        log_in(page, base, "acesso", "/jogador/")
+        page = player_page(context, base, PHONE["width"])
         page.goto(f"{base}{game}")
         seen["normal"] = page.evaluate(_SIZES)
         switch = page.get_by_role("button", name="Letra grande")
@@ -373,18 +379,15 @@ def test_large_print_is_remembered_enlarges_the_cards_and_balls_and_fits_a_phone
 
 
 def test_offline_a_player_page_shows_that_the_game_goes_on_at_the_server(
-    asgi_server: str, browser: RunInBrowser[Any]
+    asgi_server: str, browser: RunInBrowser[Any], world: World
 ) -> None:
     """R99: the service worker registered by the player's pages answers a page that cannot be
     reached with the offline page it keeps."""
     base = asgi_server
-    world = _world()
 
     def scenario(context: Any) -> dict[str, Any]:
         seen: dict[str, Any] = {}
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        log_in(page, base, "acesso", "/jogador/")
+        page = player_page(context, base)
         seen["worker"] = page.evaluate(
             "() => navigator.serviceWorker.ready.then((r) => [r.scope, r.active.scriptURL])"
         )
