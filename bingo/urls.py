@@ -43,6 +43,8 @@ urlpatterns = [
     # The API first: every include below with an empty prefix is walked and fails (an exception
     # each) before a path is found after it, which cost an API request more than its own work.
     path("api/", include("bingo.api_urls")),
+    # The web app's manifest, service worker (at the root: its scope) and offline page (R99).
+    path("", include("bingo.pwa.urls")),
     path("", include("bingo.accounts.urls")),
     # The accounts' two pages whose views other features own, under unprefixed names as the
     # accounts' are. Django's LogoutView accepts POST only, so a link or a prefetch cannot log

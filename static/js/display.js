@@ -107,6 +107,17 @@
     );
   }
 
+  // Each new ball is read out by a screen reader from the assertive live region (WCAG 4.1.3),
+  // with its letter on a 75-ball game (R77); the balls drawn before the page opened are not.
+  var announced = shown && shown.game ? shown.game.id + ":" + shown.game.count : null;
+  function announce(game) {
+    var now = game ? game.id + ":" + game.count : null;
+    if (game && game.last_label && game.count > 0 && now !== announced) {
+      setText(root.querySelector("[data-announce]"), label("ball") + " " + game.last_label);
+    }
+    announced = now;
+  }
+
   function render(state) {
     var game = state.game;
     var board = root.querySelector("[data-board]");
@@ -131,6 +142,7 @@
     );
     setText(root.querySelector("[data-game-state]"), game ? game.state_name : "");
     setText(root.querySelector("[data-last]"), game && game.last_label ? game.last_label : "–");
+    announce(game);
     setText(root.querySelector("[data-count]"), game ? game.count : 0);
     setText(root.querySelector("[data-cards-sold]"), game ? game.cards_sold : 0);
     renderPrizes(root.querySelector("[data-prizes]"), game ? game.prizes : []);

@@ -113,6 +113,9 @@
 
   function renderCards(drawn) {
     var box = root.querySelector("[data-cards]");
+    // The cards are drawn afresh: the number being marked by hand keeps the keyboard's focus.
+    var focused = document.activeElement && box.contains(document.activeElement)
+      ? document.activeElement.getAttribute("data-mark") : null;
     box.textContent = "";
     setText("[data-cards-count]", state.cards.length);
     if (!state.cards.length) {
@@ -142,12 +145,18 @@
             td.classList.toggle("is-marked", marked);
             td.classList.toggle("is-drawn", !!drawn[n]);
             if (manual) {
-              td.setAttribute("role", "button");
-              td.setAttribute("tabindex", "0");
-              td.addEventListener("click", function () {
+              // A real button in the cell: the keyboard reaches it (Tab) and presses it (Enter,
+              // Space), and a screen reader hears whether it is marked (aria-pressed).
+              td.textContent = "";
+              var button = el("button", "mark-cell", String(n));
+              button.type = "button";
+              button.setAttribute("aria-pressed", String(marked));
+              button.setAttribute("data-mark", marksKey(card) + "-" + n);
+              button.addEventListener("click", function () {
                 toggleHandMark(card, n);
                 render();
               });
+              td.appendChild(button);
             }
           }
           tr.appendChild(td);
@@ -158,6 +167,22 @@
       figure.appendChild(table);
       box.appendChild(figure);
     });
+    if (focused) {
+      var again = box.querySelector('[data-mark="' + focused + '"]');
+      if (again) {
+        again.focus();
+      }
+    }
+  }
+
+  // A screen reader hears each new ball from the polite live region (WCAG 4.1.3); the balls
+  // already drawn when the page opens are not read out.
+  var announced = state.last;
+  function announce() {
+    if (state.last !== null && state.last !== announced) {
+      setText("[data-announce]", label("ball") + " " + state.last);
+    }
+    announced = state.last;
   }
 
   function renderPrizes() {
@@ -182,6 +207,7 @@
     setText("[data-balance]", state.balance_display);
     setText("[data-count]", state.balls.length);
     setText("[data-last]", state.last === null ? "—" : state.last);
+    announce();
     var list = root.querySelector("[data-drawn]");
     list.textContent = "";
     state.balls.forEach(function (n) {
