@@ -4,8 +4,10 @@
 that ``templates/online/_game_board.html`` and ``static/js/online_game.js`` read): the game, the
 balls (the last one large), the player's cards marked, each with the prizes one number away (R95,
 found by ``card_check``), the rules' ``targets`` so the page finds "one to go" itself as each ball
-arrives, the prizes with their winners and whether the player won one (R97), the balance, the
-marking chosen (R96) and what the player may do now (R94).
+arrives, the prize in play and each card's count of numbers to go for it (the cards best first),
+each ball's call in Portuguese words (``calls``, spoken by the page) and the 75-ball card's
+B-I-N-G-O ``headers``, the prizes with their winners and whether the player won one (R97), the
+balance, the marking chosen (R96) and what the player may do now (R94).
 
 Two selectors gather its inputs from their tables and put the amounts in their own units (money
 for a real game, whole demo credits for a demo): ``bingo.online.selectors.player_game_state`` and
@@ -20,8 +22,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from bingo.engine.detection import PrizeRules, card_check
-from bingo.engine.variants import Variant
+from bingo.engine.calls import ball_calls
+from bingo.engine.detection import CardCheck, PrizeRules, card_check
+from bingo.engine.gamestate import FINAL
+from bingo.engine.prizes import PrizeKind
+from bingo.engine.variants import Variant, geometry
 
 #: The progressive jackpot (R9): won beside the board's prizes, by the bingo's card; its winners
 #: count in ``won`` whether or not the board lists it. A demo game never plays it.
@@ -151,6 +156,8 @@ def _heading(game: ScreenGame, demo: DemoPart | None) -> dict[str, Any]:
         "sales_close_at": game.sales_close_at,
         "ball_interval": game.ball_interval,
         "pattern": dict(game.pattern) if game.pattern is not None else None,
+        # R70: the 75-ball card's columns are headed B I N G O; the others have no headings.
+        "headers": list(headers) if (headers := geometry(Variant(game.variant)).headers) else None,
     }
     if demo:
         heading |= {
@@ -161,12 +168,33 @@ def _heading(game: ScreenGame, demo: DemoPart | None) -> dict[str, Any]:
     return heading
 
 
+def prize_in_play(rules: PrizeRules, awarded: Mapping[str, ScreenAward], state: str) -> PrizeKind | None:
+    """The prize the game plays for now: the first of its prizes in the board's order (line,
+    column, four corners, bingo) not yet awarded; None once the bingo is awarded (R44: it ends
+    the game) or the game is over."""
+    if state in FINAL or PrizeKind.BINGO.value in awarded:
+        return None
+    return next((p for p in rules.prizes if p.value not in awarded), None)
+
+
+def _to_go(checked: CardCheck, in_play: PrizeKind | None) -> int | None:
+    """The numbers ``checked`` still needs for the prize in play (0: it holds it); None when no
+    prize is in play."""
+    return checked.prize(in_play).missing if in_play is not None else None
+
+
 def _card_rows(
-    rules: PrizeRules, cards: Sequence[ScreenCard], balls: Sequence[int], awarded: Mapping[str, ScreenAward]
+    rules: PrizeRules,
+    cards: Sequence[ScreenCard],
+    balls: Sequence[int],
+    awarded: Mapping[str, ScreenAward],
+    in_play: PrizeKind | None,
 ) -> list[dict[str, Any]]:
-    """Each card marked with the balls, its prizes one number away not yet awarded (R95) and held."""
+    """Each card marked with the balls, its prizes one number away not yet awarded (R95) and held,
+    and the numbers it lacks for the prize in play (``to_go``); best first: fewest to go, then in
+    the order bought (``order``)."""
     rows = []
-    for card in cards:
+    for order, card in enumerate(cards):
         checked = card_check(rules, card.grid, balls)
         rows.append(
             {
@@ -174,15 +202,18 @@ def _card_rows(
                 "series_id": card.series_id,
                 "number": card.number,
                 "label": card.label,
+                "order": order,
                 "grid": [list(row) for row in checked.grid],
                 "marks": [list(row) for row in checked.marks],
                 "one_to_go": [
                     p.prize.value for p in checked.prizes if p.missing == 1 and p.prize.value not in awarded
                 ],
                 "held": [p.value for p in checked.held],
+                "to_go": _to_go(checked, in_play),
             }
         )
-    return rows
+    # The page sorts again with the same key as balls arrive (static/js/online_game.js).
+    return sorted(rows, key=lambda row: (row["to_go"] is None, row["to_go"] or 0, row["order"]))
 
 
 def _prize_rows(prizes: Sequence[ScreenPrize], awarded: Mapping[str, ScreenAward]) -> list[dict[str, Any]]:
@@ -203,6 +234,14 @@ def _prize_rows(prizes: Sequence[ScreenPrize], awarded: Mapping[str, ScreenAward
         }
         rows.append(row)
     return rows
+
+
+def _in_play_row(in_play: PrizeKind | None, prizes: Sequence[ScreenPrize]) -> dict[str, str] | None:
+    """The prize in play as the screen names it (the board's name), or None."""
+    if in_play is None:
+        return None
+    names = {p.kind: p.name for p in prizes}
+    return {"kind": in_play.value, "name": names.get(in_play.value, in_play.value)}
 
 
 def _won(prizes: Sequence[ScreenPrize], awarded: Mapping[str, ScreenAward]) -> list[str]:
@@ -234,7 +273,8 @@ def screen_state(
     state: dict[str, Any] = {"type": "player.state"}
     if demo:
         state |= {"demo": True, "notice": demo.notice}
-    card_rows = _card_rows(rules, cards, balls, awarded)
+    in_play = prize_in_play(rules, awarded, game.state)
+    card_rows = _card_rows(rules, cards, balls, awarded, in_play)
     state |= {
         "game": _heading(game, demo),
         "balls": list(balls),
@@ -242,6 +282,8 @@ def screen_state(
         "last": balls[-1] if balls else None,
         "cards": card_rows,
         "targets": [{"prize": t.prize.value, "cells": [list(c) for c in t.cells]} for t in rules.targets],
+        "in_play": _in_play_row(in_play, prizes),
+        "calls": list(ball_calls(Variant(game.variant))),
         "prizes": _prize_rows(prizes, awarded),
         "awarded": sorted(awarded),
         "won": _won(prizes, awarded),

@@ -35,6 +35,11 @@ class StateGameSerializer(serializers.Serializer[Any]):
     price_display = serializers.CharField(allow_null=True)
     sales_close_at = serializers.DateTimeField(allow_null=True)
     ball_interval = serializers.CharField(allow_null=True, help_text="Seconds between balls (R88).")
+    headers = serializers.ListField(
+        child=serializers.CharField(),
+        allow_null=True,
+        help_text="The 75-ball card's B I N G O; null otherwise.",
+    )
 
 
 class StateCardSerializer(serializers.Serializer[Any]):
@@ -48,11 +53,20 @@ class StateCardSerializer(serializers.Serializer[Any]):
         child=serializers.CharField(), help_text="Prizes one number away (R95)."
     )
     held = serializers.ListField(child=serializers.CharField(), help_text="Prizes the card holds.")
+    order = serializers.IntegerField(help_text="Its place in the order bought (0 first).")
+    to_go = serializers.IntegerField(
+        allow_null=True, help_text="Numbers it lacks for the prize in play; null when none is in play."
+    )
 
 
 class StateTargetSerializer(serializers.Serializer[Any]):
     prize = serializers.CharField()
     cells = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
+
+
+class StateInPlaySerializer(serializers.Serializer[Any]):
+    kind = serializers.CharField()
+    name = serializers.CharField()
 
 
 class StatePrizeSerializer(serializers.Serializer[Any]):
@@ -92,8 +106,14 @@ class PlayerGameStateSerializer(serializers.Serializer[Any]):
     balls = serializers.ListField(child=serializers.IntegerField(), help_text="In the order drawn.")
     count = serializers.IntegerField()
     last = serializers.IntegerField(allow_null=True)
-    cards = StateCardSerializer(many=True)
+    cards = StateCardSerializer(many=True, help_text="Best first: fewest to go, then as bought.")
     targets = StateTargetSerializer(many=True)
+    in_play = StateInPlaySerializer(
+        allow_null=True, help_text="The first prize not yet awarded; null once the game is over."
+    )
+    calls = serializers.ListField(
+        child=serializers.CharField(), help_text="Ball n called in Portuguese words at n - 1 (R77)."
+    )
     prizes = StatePrizeSerializer(many=True)
     awarded = serializers.ListField(child=serializers.CharField())
     won = serializers.ListField(child=serializers.CharField())

@@ -1,5 +1,8 @@
-/* The player's game screen (R94-R97): the cards marked live, the balls (the last one large),
- * the prizes and winners, the "one number to go" alert (R95), marking by hand (R96).
+/* The player's game screen (R94-R97): the cards marked live, best first with the numbers each
+ * lacks for the prize in play, the 75-ball card under B I N G O, the balls (the new one large and
+ * animated, called aloud through static/js/speech.js when the sound is on), the prizes and
+ * winners, a prize won and the "one number to go" warning (R95) each in its own region, marking
+ * by hand (R96).
  *
  * The server's state (/api/online/games/<id>/state/, also embedded in the page) holds the
  * player's cards, the winning targets and the balls. The websocket ws/online/game/<id>/ relays
@@ -26,6 +29,7 @@
   var live = root.querySelector("[data-live]");
   var fetching = false;
   var again = false;
+  var shown = null; // the game and ball count last drawn: a ball beyond it is new
 
   function label(name) {
     return root.getAttribute("data-label-" + name) || name;
@@ -109,6 +113,41 @@
     return found;
   }
 
+  // --- the prize in play: each card's numbers to go, the cards best first ----------------------
+  // The same count and order as the server's (bingo/engine/screen.py), from the same targets, so
+  // the board is right as each ball arrives, before any read.
+
+  function toGo(card, drawn) {
+    if (!state.in_play) {
+      return null;
+    }
+    var best = null;
+    state.targets.forEach(function (target) {
+      if (target.prize === state.in_play.kind) {
+        var count = missing(card, target, drawn);
+        best = best === null ? count : Math.min(best, count);
+      }
+    });
+    return best;
+  }
+
+  function bestFirst(drawn) {
+    return state.cards.map(function (card) {
+      return { card: card, toGo: toGo(card, drawn) };
+    }).sort(function (a, b) {
+      var x = a.toGo === null ? Infinity : a.toGo;
+      var y = b.toGo === null ? Infinity : b.toGo;
+      return (x === y ? 0 : x - y) || a.card.order - b.card.order;
+    });
+  }
+
+  function toGoText(count) {
+    if (count === 0) {
+      return label("to-go-done");
+    }
+    return label(count === 1 ? "to-go-one" : "to-go-other").replace("{n}", String(count));
+  }
+
   // --- drawing the page ---------------------------------------------------------------------
 
   function renderCards(drawn) {
@@ -125,10 +164,33 @@
     var manual = state.marking === "manual";
     // R73 b): the cells of the game's pattern are outlined on each card.
     var pattern = state.game.pattern ? state.game.pattern.rows : null;
-    state.cards.forEach(function (card) {
+    var headers = state.game.headers;
+    bestFirst(drawn).forEach(function (ranked) {
+      var card = ranked.card;
       var figure = el("figure", "online-card");
-      figure.appendChild(el("figcaption", null, card.label));
+      figure.setAttribute("data-to-go", ranked.toGo === null ? "" : String(ranked.toGo));
+      var caption = el("figcaption");
+      caption.appendChild(el("span", null, card.label));
+      if (ranked.toGo !== null) {
+        caption.appendChild(document.createTextNode(" "));
+        var counter = el("span", "online-to-go", toGoText(ranked.toGo));
+        counter.setAttribute("data-to-go-text", "");
+        caption.appendChild(counter);
+      }
+      figure.appendChild(caption);
       var table = el("table", "online-grid");
+      if (headers) {
+        // R70: the 75-ball card's columns under B I N G O.
+        var head = el("thead");
+        var letters = el("tr");
+        headers.forEach(function (letter) {
+          var th = el("th", null, letter);
+          th.setAttribute("scope", "col");
+          letters.appendChild(th);
+        });
+        head.appendChild(letters);
+        table.appendChild(head);
+      }
       var body = el("tbody");
       var byHand = manual ? handMarks(card) : [];
       card.grid.forEach(function (row, r) {
@@ -235,19 +297,48 @@
     if (window.bingoPlaytime && state.playtime) {
       window.bingoPlaytime.apply(state.playtime); // static/js/playtime.js (PT-806/70-71, R101)
     }
-    var alerts = [];
-    if (state.won && state.won.length) {
-      alerts.push(label("won") + ": " + state.won.map(function (k) {
-        return label("prize-" + k);
-      }).join(", "));
-    }
+    var inPlay = state.in_play ? label("in-play").replace("{name}", state.in_play.name) : "";
+    announce("[data-in-play]", inPlay);
+    // A prize won and a card one number from a prize (R95) are said apart: the win as an alert,
+    // the warning as a polite status, never run together.
+    var won = state.won && state.won.length ? label("won") + ": " + state.won.map(function (k) {
+      return label("prize-" + k);
+    }).join(", ") : "";
+    announce("[data-win]", won);
     var near = oneToGo(drawn);
-    if (near.length) {
-      alerts.push(label("one-to-go") + ": " + near.join("; "));
+    announce("[data-near]", near.length ? label("one-to-go") + ": " + near.join("; ") : "");
+    newBall();
+  }
+
+  // A region shown with ``text``, hidden when there is none; untouched when unchanged, so a
+  // screen reader does not say it again at every ball.
+  function announce(selector, text) {
+    var node = root.querySelector(selector);
+    if (!node) {
+      return;
     }
-    var alert = root.querySelector("[data-alert]");
-    alert.hidden = !alerts.length;
-    alert.textContent = alerts.join(" — ");
+    node.hidden = !text;
+    if (node.textContent !== text) {
+      node.textContent = text;
+    }
+  }
+
+  // A ball beyond those last drawn (not the page's first drawing, nor a redraw for a hand
+  // mark): the big number is animated again and the ball called aloud when the sound is on.
+  function newBall() {
+    var count = state.balls.length;
+    var fresh = shown !== null && shown.game === state.game.id && count > shown.count;
+    shown = { game: state.game.id, count: count };
+    if (!fresh || state.last === null) {
+      return;
+    }
+    var last = root.querySelector("[data-last]");
+    last.classList.remove("is-new");
+    void last.offsetWidth; // restart the animation (static/css/online.css)
+    last.classList.add("is-new");
+    if (window.bingoSpeech && state.calls) {
+      window.bingoSpeech.say(state.calls[state.last - 1]); // static/js/speech.js
+    }
   }
 
   // --- the server ------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bingo.engine import PrizeKind, Variant, generate_card_set, grid_of, prize_rules, screen
+from bingo.engine.calls import ball_calls
 
 RULES = prize_rules(Variant.B90, [PrizeKind.LINE, PrizeKind.BINGO])
 GRIDS = [grid_of(cells) for cells in generate_card_set(Variant.B90, 3, seed=5).cells]
@@ -207,3 +208,54 @@ def test_the_real_part_carries_the_outcome_and_the_play_session() -> None:
     assert state["playtime"] == {"limit_reached": True}
     assert state["game"]["size"] == 90
     assert "demo" not in state
+
+
+def test_the_cards_come_best_first_with_their_numbers_to_go_for_the_prize_in_play() -> None:
+    # Three balls of the second card's first row: it is two from the line, the first card further.
+    second_row = [n for n in GRIDS[1][0] if n is not None]
+    balls = [n for n in second_row[:3] if n not in ROW]
+    state = _state(_real(), balls=balls)
+    assert state["in_play"] == {"kind": "line", "name": "Line"}
+    labels = [c["label"] for c in state["cards"]]
+    assert labels == ["A-1 n.º 2", "A-1 n.º 1"]
+    assert [c["order"] for c in state["cards"]] == [1, 0]
+    best, other = state["cards"]
+    assert best["to_go"] == 5 - len(balls)
+    assert other["to_go"] == 5 - max(sum(n in balls for n in row) for row in GRIDS[0])
+    assert best["to_go"] < other["to_go"]
+    # Four of the first card's first row: it is one from the line and comes first again.
+    state = _state(_real(), balls=ROW[:4])
+    assert (state["cards"][0]["label"], state["cards"][0]["to_go"]) == ("A-1 n.º 1", 1)
+
+
+def test_once_the_line_is_awarded_the_bingo_is_in_play_and_then_nothing() -> None:
+    line = {"line": screen.ScreenAward(("B-1 n.º 9",), "20 CVE", mine=False)}
+    state = _state(_real(), awarded=line)
+    assert state["in_play"] == {"kind": "bingo", "name": "Bingo"}
+    first = next(c for c in state["cards"] if c["number"] == 1)
+    assert first["to_go"] == 15 - 4  # the full card's fifteen numbers, four drawn
+    both = line | {"bingo": screen.ScreenAward(("B-1 n.º 9",), "60 CVE", mine=False)}
+    over = _state(_real(), awarded=both)
+    assert over["in_play"] is None
+    assert [(c["number"], c["to_go"]) for c in over["cards"]] == [(1, None), (2, None)]  # as bought
+    finished = _state(_real(), game=_game(state="finished"))
+    assert finished["in_play"] is None
+
+
+def test_the_state_carries_each_balls_call_and_the_75_ball_headings() -> None:
+    state = _state(_real())
+    assert state["game"]["headers"] is None
+    assert len(state["calls"]) == 90
+    assert state["calls"][ROW[3] - 1] == ball_calls(Variant.B90)[ROW[3] - 1]
+    assert state["calls"][41] == "quarenta e dois"
+    rules = prize_rules(Variant.B75, [PrizeKind.LINE, PrizeKind.BINGO])
+    grids = [grid_of(cells) for cells in generate_card_set(Variant.B75, 2, seed=3).cells]
+    cards = [screen.ScreenCard("C-1", 3, n, screen.card_label("C-1", n), grids[n - 1]) for n in (1, 2)]
+    middle = [n for n in grids[0][2] if n is not None]  # four numbers around the free centre
+    b75 = _state(_real(), game=_game(variant="75"), rules=rules, cards=cards, balls=middle[:3])
+    assert b75["game"]["headers"] == ["B", "I", "N", "G", "O"]
+    assert b75["calls"][11] == "B, doze"
+    assert len(b75["calls"]) == 75
+    # R72: the free centre is never waited for: three of the middle row's four numbers leave one.
+    assert len(middle) == 4
+    assert (b75["cards"][0]["number"], b75["cards"][0]["to_go"]) == (1, 1)

@@ -16,6 +16,7 @@ from bingo.games import services as game_services
 from bingo.models import DrawMode, Game, OnlineRoom, Player, RoomMode, Session
 from bingo.online import services
 from cards.models import Series
+from cards.selectors import card_get
 from halls.models import BallSet, Room, StaffMembership
 from tests.cards.factories import HallFactory, card_set_make, series_make
 from tests.factories import UserFactory, adult_player
@@ -24,11 +25,16 @@ _names = itertools.count(1)
 
 
 class OnlineSetup:
-    """A hall with an online room (continuous unless told), a card set of 90 cards, a manager
-    and a cashier; ``series``, ``game`` and ``player`` make the rest on demand."""
+    """A hall with an online room (continuous unless told), a card set of 90 cards of ``variant``
+    (90-ball unless told), a manager and a cashier; ``series``, ``game`` and ``player`` make the
+    rest on demand."""
 
     def __init__(
-        self, name: str = "Sala Online", mode: str = RoomMode.CONTINUOUS, **hall_fields: object
+        self,
+        name: str = "Sala Online",
+        mode: str = RoomMode.CONTINUOUS,
+        variant: str = "90",
+        **hall_fields: object,
     ) -> None:
         self.hall = HallFactory(name=name, **hall_fields)
         self.manager = UserFactory(username=f"gerente-{name}", roles=[Role.MANAGER])
@@ -45,7 +51,8 @@ class OnlineSetup:
         self.room: Room = self.online.room
         self.caller = UserFactory(username=f"locutor-{name}", roles=[Role.CALLER])
         StaffMembership.objects.create(hall=self.hall, user=self.caller, role=Role.CALLER.value)
-        self.card_set = card_set_make(variant="90", size=90)
+        self.variant = variant
+        self.card_set = card_set_make(variant=variant, size=90)
         self._session: Session | None = None
         self._ball_set: BallSet | None = None
 
@@ -71,7 +78,9 @@ class OnlineSetup:
         return OnlineRoom.objects.filter(pk=self.room.pk).exists()
 
     def game(self, *series: Series) -> Game:
-        game = game_services.game_create(session=self.session(), variant="90", online=self.is_online())
+        game = game_services.game_create(
+            session=self.session(), variant=self.variant, online=self.is_online()
+        )
         if series:
             game = game_services.game_open_sales(game=game, series=list(series))
         return game
@@ -79,7 +88,8 @@ class OnlineSetup:
     def drawing(self, game: Game) -> Game:
         """Close ``game``'s sales and start its draw with the hall's blower (balls keyed in)."""
         if self._ball_set is None:
-            self._ball_set = ballset_services.ball_set_create(hall=self.hall, serial_number="JB-1", size=90)
+            size = int(self.variant)
+            self._ball_set = ballset_services.ball_set_create(hall=self.hall, serial_number="JB-1", size=size)
             ballset_services.ball_set_check_record(
                 ball_set=self._ball_set, session=self.session(), phase="start"
             )
@@ -92,6 +102,17 @@ class OnlineSetup:
         start = game.balls.count()
         for i, n in enumerate(numbers, start=1):
             draw_services.game_draw_ball(game=game, user=self.caller, position=start + i, number=n)
+
+    def one_from_the_line(self, *, cards: int, number: int) -> tuple[Game, Player, list[int]]:
+        """A game drawing in which a new player bought ``cards`` cards and four of the five
+        numbers of card ``number``'s first row are drawn (R95): the game, the player, that row."""
+        game = self.game(self.series(1))
+        player = self.player()
+        services.online_buy(player=player, game=game, quantity=cards, key=f"line-{player.pk}")
+        row = [n for n in card_get(card_set=self.card_set, number=number)[0] if n is not None]
+        game = self.drawing(game)
+        self.key(game, *row[:4])
+        return game, player, row
 
     def player(self, credit: str = "100.00", *, username: str | None = None, hall: object = None) -> Player:
         user: User = UserFactory(username=username or f"jogador-{next(_names)}", roles=[Role.PLAYER])

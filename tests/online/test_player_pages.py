@@ -14,7 +14,6 @@ from django.urls import reverse
 from bingo.models import Player
 from bingo.online import selectors, services
 from bingo.players.selectors import wallet_balance
-from cards.selectors import card_get
 from tests.clients import logged_in
 from tests.online.helpers import OnlineSetup
 
@@ -62,13 +61,7 @@ def test_the_game_page_buys_and_shows_the_cards(site):
 
 
 def test_r95_the_state_says_which_card_is_one_number_from_a_prize(site):
-    game = site.game(site.series(1))
-    player = site.player()
-    services.online_buy(player=player, game=game, quantity=2, key="k")
-    card = card_get(card_set=site.card_set, number=1)
-    row = [n for n in card[0] if n is not None]
-    game = site.drawing(game)
-    site.key(game, *row[:4])  # four of the first row's five numbers
+    game, player, row = site.one_from_the_line(cards=2, number=1)  # four of its first row's five
     state = selectors.player_game_state(player=player, game=game)
     assert state["balls"] == row[:4]
     assert state["last"] == row[3]
