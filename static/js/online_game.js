@@ -240,7 +240,7 @@
   // A screen reader hears each new ball from the polite live region (WCAG 4.1.3); the balls
   // already drawn when the page opens are not read out.
   var announced = state.last;
-  function announce() {
+  function announceBall() {
     if (state.last !== null && state.last !== announced) {
       setText("[data-announce]", label("ball") + " " + state.last);
     }
@@ -269,7 +269,7 @@
     setText("[data-balance]", state.balance_display);
     setText("[data-count]", state.balls.length);
     setText("[data-last]", state.last === null ? "—" : state.last);
-    announce();
+    announceBall();
     var list = root.querySelector("[data-drawn]");
     list.textContent = "";
     state.balls.forEach(function (n) {
@@ -298,21 +298,21 @@
       window.bingoPlaytime.apply(state.playtime); // static/js/playtime.js (PT-806/70-71, R101)
     }
     var inPlay = state.in_play ? label("in-play").replace("{name}", state.in_play.name) : "";
-    announce("[data-in-play]", inPlay);
+    showRegion("[data-in-play]", inPlay);
     // A prize won and a card one number from a prize (R95) are said apart: the win as an alert,
     // the warning as a polite status, never run together.
     var won = state.won && state.won.length ? label("won") + ": " + state.won.map(function (k) {
       return label("prize-" + k);
     }).join(", ") : "";
-    announce("[data-win]", won);
+    showRegion("[data-win]", won);
     var near = oneToGo(drawn);
-    announce("[data-near]", near.length ? label("one-to-go") + ": " + near.join("; ") : "");
+    showRegion("[data-near]", near.length ? label("one-to-go") + ": " + near.join("; ") : "");
     newBall();
   }
 
   // A region shown with ``text``, hidden when there is none; untouched when unchanged, so a
   // screen reader does not say it again at every ball.
-  function announce(selector, text) {
+  function showRegion(selector, text) {
     var node = root.querySelector(selector);
     if (!node) {
       return;
