@@ -29,6 +29,7 @@ from reportlab.lib.units import mm
 from actas.r61 import acta_r61_items
 from actas.r61 import money_text as _money
 from actas.r61 import when_text as _when
+from bingo.common.clock import zone_name
 from bingo.common.patterns import pattern_shown
 from bingo.common.pdf import FONT_BOLD, FONT_MONO, LABEL_WIDTH, LEADING, PageWriter, page_writer
 
@@ -243,7 +244,7 @@ def _summary(w: PageWriter, acta: Data, currency: str, final: str) -> None:
     w.title(_("Acta of the bingo session"))
     w.field(_("Hall"), hall["name"])
     w.field(_("Room"), session.get("room"))
-    w.field(_("Time zone"), hall.get("time_zone"))
+    w.field(_("Time zone"), zone_name(hall.get("time_zone") or ""))
     w.field(_("Session start (R61 a)"), _when(session.get("start")))
     w.field(
         _("Session end (R61 h)"), _when(session.get("end")) if session.get("end") else _("session still open")

@@ -116,13 +116,14 @@ def _series_order_numbers(games: Iterable[Data]) -> list[str]:
 
 
 def _series_prices(games: Iterable[Data], currency: str) -> list[str]:
-    """R61 c): the price of each series that sold cards, once."""
+    """R61 c): the price of each series that sold cards, once, the series by its name (J-1); its
+    order number is item b)'s."""
     seen: dict[tuple[object, object], str] = {}
     for _game, series in _sold(games):
         seen.setdefault(
             (series["order_number"], series["price"]),
-            _("series n.º %(order)s: %(price)s")
-            % {"order": series["order_number"], "price": money_text(series["price"], currency)},
+            _("series %(label)s: %(price)s")
+            % {"label": series["label"], "price": money_text(series["price"], currency)},
         )
     return list(seen.values())
 
@@ -130,10 +131,10 @@ def _series_prices(games: Iterable[Data], currency: str) -> list[str]:
 def _cards_sold(games: Iterable[Data]) -> list[str]:
     """R61 d): the card numbers each game sold, a range per series."""
     return [
-        _("game %(game)s, series n.º %(order)s: cards n.º %(first)s to n.º %(last)s")
+        _("game %(game)s, series %(label)s: cards n.º %(first)s to n.º %(last)s")
         % {
             "game": game["number"],
-            "order": series["order_number"],
+            "label": series["label"],
             "first": series["first_card_sold"],
             "last": series["last_card_sold"],
         }

@@ -12,7 +12,7 @@ from datetime import datetime
 from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
 
-from bingo.common.clock import hall_clock_text
+from bingo.common.clock import hall_clock_text, zone_name
 from bingo.common.pdf import FONT_BOLD, page_writer
 from bingo.drawers.selectors import DrawerFigures, figure_lines
 from halls.models import CashDesk
@@ -48,7 +48,8 @@ def drawer_pdf_bytes(document: DrawerDocument, *, now: datetime) -> bytes:
     w = page_writer(
         out,
         head=f"{title} — {hall.name} · {desk.name}",
-        foot=_("Issued %(when)s (%(tz)s)") % {"when": hall_clock_text(now, hall, WHEN), "tz": hall.time_zone},
+        foot=_("Issued %(when)s (%(tz)s)")
+        % {"when": hall_clock_text(now, hall, WHEN), "tz": zone_name(hall.time_zone)},
         author=hall.name,
     )
     w.title(title)

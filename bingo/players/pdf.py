@@ -13,7 +13,7 @@ from typing import BinaryIO
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from bingo.common.clock import hall_zone
+from bingo.common.clock import hall_clock_text, hall_zone, zone_name
 from bingo.common.money import money_display
 from bingo.common.pdf import FONT_BOLD, LEADING, PageWriter, page_writer
 from bingo.models import Player
@@ -69,7 +69,7 @@ def render_history_pdf(
         out,
         head=head,
         foot=_("Issued %(when)s (%(tz)s)")
-        % {"when": f"{now.astimezone(zone):%d/%m/%Y %H:%M}", "tz": zone.key},
+        % {"when": hall_clock_text(now, zone.key), "tz": zone_name(zone.key)},
         author=str(history.player.hall.name),
     )
     currency = history.currency
@@ -85,7 +85,7 @@ def render_history_pdf(
             "to": f"{date_to:%d/%m/%Y}" if date_to else _("today"),
         },
     )
-    w.field(_("Time zone"), history.time_zone)
+    w.field(_("Time zone"), zone_name(history.time_zone))
     w.gap()
     w.heading(_("Totals"))
     w.field(_("Games"), len(history.games))

@@ -18,6 +18,7 @@ from actas.models import ActaReceipt
 from actas.pdf import render_acta_pdf
 from actas.selectors import acta_document, acta_verify
 from bingo.ballsets import services as ballset_services
+from bingo.common.money import money_display
 from bingo.games import services
 from bingo.models import Game
 from tests.actas.test_services import ActaHall
@@ -107,21 +108,22 @@ def test_every_r61_item_is_in_the_pdf_in_portuguese(db: None) -> None:
 
     assert "Ata da sessão de bingo" in flat or "Acta da sessão de bingo" in flat
     # a) the session's start and h) its end, in the hall's time zone.
+    assert "hora de Cabo Verde" in flat  # the zone by its name, not Atlantic/Cape_Verde
     assert "Início da sessão (R61 a)" in flat
     assert "Fim da sessão (R61 h)" in flat
     assert "sessão ainda aberta" not in flat
     # b) each series' order number, c) its price, d) the card numbers sold.
     assert f"ordem n.º {series['order_number']}" in flat
-    assert f"{series['price']} CVE" in flat
+    assert f"série {series['label']}: {cve(series['price'])}" in flat
     assert f"cartões n.º {series['first_card_sold']} a n.º {series['last_card_sold']}" in flat
     # e) the total collected, f) paid for line and bingo, g) the tax.
     assert "Total arrecadado (R61 e)" in flat
-    assert f"{document['totals']['collected']} CVE" in flat
+    assert cve(document["totals"]["collected"]) in flat
     assert "Pago por linha / bingo (R61 f)" in flat
-    assert f"{document['totals']['paid_line']} CVE / {document['totals']['paid_bingo']} CVE" in flat
+    assert f"{cve(document['totals']['paid_line'])} / {cve(document['totals']['paid_bingo'])}" in flat
     assert "Imposto sobre os prémios, devido / retido (R61 g)" in flat
     assert Decimal(document["totals"]["tax_due"]) > 0
-    assert f"{document['totals']['tax_due']} CVE" in flat
+    assert cve(document["totals"]["tax_due"]) in flat
     # i) the annulled game and why.
     assert "Anulada" in flat
     assert annulled["state_reason"] in flat
@@ -146,7 +148,7 @@ def test_every_r61_item_is_in_the_pdf_in_portuguese(db: None) -> None:
     bingo = next(p for p in won["prizes"] if p["kind"] == "bingo")
     card = bingo["winning_cards"][0]
     assert f"série {card['series']} cartão {card['card']}" in flat
-    assert f"resto {bingo['remainder']} CVE" in flat
+    assert f"resto {cve(bingo['remainder'])}" in flat
     # The seal, and the signatures.
     assert document["final_hash"] in flat
     assert "O gerente" in flat
@@ -209,3 +211,8 @@ def test_the_pdf_says_when_no_receipt_was_signed_yet(db: None) -> None:
     hall = ActaHall()  # nothing recorded yet
     text, _pages = pdf_text(hall)  # type: ignore[arg-type]
     assert "Último recibo assinado nenhum assinado ainda" in squash(text)
+
+
+def cve(amount: str) -> str:
+    """An amount of the acta's data as every PDF writes money (issue 25: one format)."""
+    return money_display(Decimal(amount), "CVE")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import re
+from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -17,6 +18,7 @@ from actas import services as acta_services
 from actas.r61 import acta_r61_items
 from actas.selectors import acta_document
 from bingo.ballsets import services as ballset_services
+from bingo.common.money import money_display
 from bingo.common.roles import Role
 from bingo.games import services
 from halls.models import StaffMembership
@@ -167,8 +169,8 @@ def test_r61_screen_states_every_item_and_none_for_what_did_not_happen() -> None
     hall.session.refresh_from_db()
     assert items["a"][1] == [hall_time(hall.session.starts_at, hall)]
     assert items["h"][1] == [hall_time(hall.session.ended_at, hall)]
-    assert items["e"][1] == [f"{acta['totals']['collected']} CVE"]
-    assert items["d"][1] == ["jogada 1, série n.º 1: cartões n.º 1 a n.º 5"]
+    assert items["e"][1] == [money_display(Decimal(acta["totals"]["collected"]), "CVE")]  # one format
+    assert items["d"][1] == ["jogada 1, série A-1: cartões n.º 1 a n.º 5"]  # by its name; b) has its n.º
 
 
 @pytest.mark.django_db

@@ -13,6 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
+from bingo.common.money import money_display
 from bingo.players.selectors import player_history
 from tests.clients import logged_in
 from tests.players.test_history import Played, _day, played  # noqa: F401  (the fixture)
@@ -45,13 +46,15 @@ def test_r100_the_pdf_statement_has_the_totals_and_every_game(played: Played) ->
         ("Reembolsado", history.refunded),
         ("Saldo", history.net),
     ):
-        assert f"{amount:.2f} {currency}" in text, label
+        assert money_display(amount, currency) in text, label
     assert _games_listed(text) == [played.annulled.number, played.lost.number, played.won.number]
     annulled, lost, won = history.games
-    assert f"Apostado {annulled.staked:.2f} {currency} · ganho 0.00 {currency} · reembolsado 300.00" in text
-    assert f"saldo {lost.net:.2f} {currency} · Perdido" in text
-    assert f"ganho {won.won:.2f} {currency}" in text
+    staked = money_display(annulled.staked, currency)
+    assert f"Apostado {staked} · ganho 0 {currency} · reembolsado 300 {currency}" in text
+    assert f"saldo {money_display(lost.net, currency)} · Perdido" in text
+    assert f"ganho {money_display(won.won, currency)}" in text
     assert "Página 1 de 1" in text
+    assert "hora de Cabo Verde" in text  # the zone by its name (issue 25)
 
 
 def test_the_pdf_takes_the_same_date_filter(played: Played) -> None:  # noqa: F811
@@ -60,7 +63,7 @@ def test_the_pdf_takes_the_same_date_filter(played: Played) -> None:  # noqa: F8
     response = client.get(reverse("players:history_pdf"), {"date_from": day, "date_to": day})
     text = _text(response.content)
     assert _games_listed(text) == [played.lost.number]
-    assert f"-100.00 {played.lobby.hall.currency}" in text
+    assert f"-100 {played.lobby.hall.currency}" in text
     assert client.get(reverse("players:history_pdf"), {"date_from": "2026-13-40"}).status_code == 400
 
 
