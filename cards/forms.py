@@ -13,12 +13,13 @@ from django.utils.translation import gettext_lazy as _
 from bingo.common import bounds
 from bingo.common.forms import service_errors_on
 from bingo.engine import SERIES_SIZES, Variant, algorithm_for, parse_seed
+from bingo.engine.sales import format_count  # "1 680", as a Portuguese reader groups thousands
 from cards import services
 from cards.models import VARIANT_CHOICES, CardSet, Series
 from halls.models import Hall
 
 CUSTOM_SIZE = "custom"
-SIZE_CHOICES = [(letter, f"{letter} ({size:,})") for letter, size in SERIES_SIZES.items()]
+SIZE_CHOICES = [(letter, f"{letter} ({format_count(size)})") for letter, size in SERIES_SIZES.items()]
 DEFAULT_BACK_COLOUR = "#1E88E5"
 DEFAULT_FACE_COLOUR = "#FDD835"
 
@@ -229,7 +230,7 @@ class SeriesForm(forms.Form):
 def card_set_label(card_set: CardSet) -> str:
     """How a card set reads in a list: number, variant, size (with its letter) and fingerprint."""
     letter = next((k for k, v in SERIES_SIZES.items() if v == card_set.size), "")
-    size = f"{letter} ({card_set.size:,})" if letter else f"{card_set.size:,}"
+    size = f"{letter} ({format_count(card_set.size)})" if letter else format_count(card_set.size)
     return _("#%(id)s · %(variant)s balls · %(size)s cards · %(fingerprint)s") % {
         "id": card_set.pk,
         "variant": card_set.variant,

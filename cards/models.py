@@ -18,10 +18,11 @@ from django.utils.translation import gettext_lazy as _
 
 from bingo.common import bounds
 from bingo.engine import ALGORITHMS, SERIES_SIZES, Variant
+from bingo.engine.sales import format_count  # "1 680", as a Portuguese reader groups thousands
 
 # Lazy labels: formatted when shown, in the reader's language (and English for migrations).
 VARIANT_CHOICES = [(v.value, format_lazy(_("{balls} balls"), balls=v.value)) for v in Variant]
-SIZE_LETTER_CHOICES = [(letter, f"{letter} ({size:,})") for letter, size in SERIES_SIZES.items()]
+SIZE_LETTER_CHOICES = [(letter, f"{letter} ({format_count(size)})") for letter, size in SERIES_SIZES.items()]
 COLOUR_PATTERN = r"^#[0-9A-F]{6}$"
 
 
