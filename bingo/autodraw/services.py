@@ -257,7 +257,10 @@ def _session_open_sales(
         for game in planned:
             interval = ball_interval_check(game.ball_interval or online.ball_interval)
             series = online_selectors.online_series_pick(
-                hall=hall, variant=game.variant, price=game.price, strips=online.strips and game.variant == "90"
+                hall=hall,
+                variant=game.variant,
+                price=game.price,
+                strips=online.strips and game.variant == "90",
             )
             if series is None:
                 # Logged by _room_idle when the room's state changes, not on every tick.

@@ -331,9 +331,14 @@ def _player_game(player: Player, game_id: int) -> Game:
 class LobbyPrizeSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     share = serializers.DecimalField(
-        max_digits=6, decimal_places=2, allow_null=True, help_text="Its share of the game's sales, in percent (R7)."
+        max_digits=6,
+        decimal_places=2,
+        allow_null=True,
+        help_text="Its share of the game's sales, in percent (R7).",
     )
-    value = serializers.CharField(source="display", help_text="Its value so far, from the cards sold until now.")
+    value = serializers.CharField(
+        source="display", help_text="Its value so far, from the cards sold until now."
+    )
 
 
 class LobbyGameSerializer(serializers.Serializer[Any]):

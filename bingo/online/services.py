@@ -627,16 +627,9 @@ def _strips_whole_check(sales: tuple[Sale, ...]) -> None:
     broken: a series sold in single cards before, or not generated as strips."""
     size = online_selectors.STRIP_CARDS
     for sale in sales:
-        if (
-            (sale.first_number - 1) % size
-            or sale.quantity % size
-            or not sale.series.card_set.strips
-        ):
+        if (sale.first_number - 1) % size or sale.quantity % size or not sale.series.card_set.strips:
             raise ValidationError(
-                _(
-                    "Series %(series)s cannot sell whole strips of six from card %(n)d: nothing "
-                    "was bought."
-                )
+                _("Series %(series)s cannot sell whole strips of six from card %(n)d: nothing was bought.")
                 % {"series": sale.series.order_number, "n": sale.first_number}
             )
 
@@ -717,7 +710,9 @@ def online_buy_ahead(
             lines.append(AheadLine(game, None, _ahead_refusal(game)))
             continue
         try:
-            purchase = online_buy(player=player, game=game, quantity=quantity, key=f"{key}:{game.pk}", now=now)
+            purchase = online_buy(
+                player=player, game=game, quantity=quantity, key=f"{key}:{game.pk}", now=now
+            )
         except ValidationError as exc:
             lines.append(AheadLine(game, None, " ".join(exc.messages)))
         else:

@@ -239,9 +239,7 @@ def buy_ahead(request: HttpRequest, room_id: int) -> HttpResponse:
         return redirect("online:lobby")
     for line in lines:
         if line.purchase is None:
-            messages.error(
-                request, _("Game %(n)d: %(why)s") % {"n": line.game.number, "why": line.refusal}
-            )
+            messages.error(request, _("Game %(n)d: %(why)s") % {"n": line.game.number, "why": line.refusal})
         else:
             messages.success(request, _bought_text(line.game, line.purchase, player))
     return redirect("online:lobby")

@@ -152,7 +152,8 @@ def test_a_player_hits_a_loss_limit_raises_it_a_day_later_then_excludes_themself
     assert "Excluiu-se do jogo até 2026-04-12 12:00" in second["excluded"]
     assert second["form_gone"]
     assert "Excluiu-se do jogo até 2026-04-12 12:00 (R101): não pode comprar cartões." in second["notice"]
-    assert second["notices"] == 1 and second["buy_forms"] == 0
+    assert second["notices"] == 1
+    assert second["buy_forms"] == 0
     assert second["game_width"] <= PHONE["width"]
 
     # --- 3. a new login: still excluded ---------------------------------------------------------

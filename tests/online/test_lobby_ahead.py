@@ -74,7 +74,8 @@ def test_the_lobby_lists_the_next_games_with_their_opening_on_the_hall_s_clock_a
 
     assert [item.game.number for item in room.games] == [1, 2, 3]  # every next game, not one
     first = room.games[0]
-    assert first.planned and not first.selling
+    assert first.planned
+    assert not first.selling
     assert first.opens_at_text == hall_clock_text(session.starts_at, site.hall)
     # R7: the share of sales the plan gives, and nothing yet as no card is sold.
     assert [(p.name, p.share, p.display) for p in first.prizes] == [
@@ -92,13 +93,17 @@ def test_a_prize_s_value_so_far_follows_the_cards_sold_and_the_close_is_on_the_h
     room = _room(site)
 
     first, second = room.games
-    assert first.selling and second.selling
+    assert first.selling
+    assert second.selling
     # 5 cards at 10 CVE: 50 CVE sold, 80 % of it in prizes, the line's 20 % of sales = 10 CVE.
     assert [(p.share, p.display) for p in first.prizes] == [
         (Decimal("20"), "10 CVE"),
         (Decimal("60"), "30 CVE"),
     ]
-    assert [(p.share, p.display) for p in second.prizes] == [(Decimal("20"), "0 CVE"), (Decimal("60"), "0 CVE")]
+    assert [(p.share, p.display) for p in second.prizes] == [
+        (Decimal("20"), "0 CVE"),
+        (Decimal("60"), "0 CVE"),
+    ]
     assert first.game.sales_close_at is not None
     assert first.closes_at_text == hall_clock_text(first.game.sales_close_at, site.hall, "%H:%M:%S")
 
@@ -117,7 +122,8 @@ def test_the_lobby_page_says_each_prize_s_share_and_value_so_far_in_portuguese(
     assert "Linha: 20 % das vendas — 0 CVE até agora" in html  # the second game
     close = hall_clock_text(games[0].sales_close_at, site.hall, "%H:%M:%S")
     assert f"As vendas fecham às {close}" in html
-    assert "data-countdown" in html and "As vendas fecham dentro de" in html
+    assert "data-countdown" in html
+    assert "As vendas fecham dentro de" in html
     assert "Comprar antecipadamente" in html
 
 
@@ -161,7 +167,9 @@ def test_buying_ahead_buys_in_each_game_selling_and_refuses_the_planned_ones(
     later = _schedule(site, clock, games=1, start_in=60)  # its sales open in an hour
     player = site.player("100.00")
 
-    lines = services.online_buy_ahead(player=player, online_room=site.online, games=3, quantity=2, key="ahead")
+    lines = services.online_buy_ahead(
+        player=player, online_room=site.online, games=3, quantity=2, key="ahead"
+    )
 
     assert [line.game.pk for line in lines] == [games[0].pk, games[1].pk, later.games.get().pk]
     assert [line.purchase.cards if line.purchase else 0 for line in lines] == [2, 2, 0]
@@ -177,9 +185,13 @@ def test_buying_ahead_buys_in_each_game_selling_and_refuses_the_planned_ones(
 def test_a_retried_purchase_ahead_buys_nothing_more(site: OnlineSetup, clock: Clock) -> None:
     _open(clock, _schedule(site, clock, games=2))
     player = site.player("100.00")
-    first = services.online_buy_ahead(player=player, online_room=site.online, games=2, quantity=1, key="again")
+    first = services.online_buy_ahead(
+        player=player, online_room=site.online, games=2, quantity=1, key="again"
+    )
 
-    retry = services.online_buy_ahead(player=player, online_room=site.online, games=2, quantity=1, key="again")
+    retry = services.online_buy_ahead(
+        player=player, online_room=site.online, games=2, quantity=1, key="again"
+    )
 
     assert [line.purchase.sales for line in retry if line.purchase] == [
         line.purchase.sales for line in first if line.purchase
@@ -194,10 +206,14 @@ def test_buying_ahead_says_which_games_got_cards_when_the_wallet_runs_short(
     games = _open(clock, _schedule(site, clock, games=2))
     player = site.player("30.00")
 
-    lines = services.online_buy_ahead(player=player, online_room=site.online, games=2, quantity=2, key="short")
+    lines = services.online_buy_ahead(
+        player=player, online_room=site.online, games=2, quantity=2, key="short"
+    )
 
-    assert lines[0].purchase is not None and lines[0].game == games[0]
-    assert lines[1].purchase is None and "nada foi comprado" in lines[1].refusal
+    assert lines[0].purchase is not None
+    assert lines[0].game == games[0]
+    assert lines[1].purchase is None
+    assert "nada foi comprado" in lines[1].refusal
     assert wallet_balance(player=player) == Decimal("10.00")
     assert not Sale.objects.filter(game=games[1]).exists()
 

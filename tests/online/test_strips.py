@@ -72,7 +72,11 @@ def test_a_series_not_generated_as_strips_never_sells_six_cards_as_a_strip(site:
     """A series of plain cards put on sale in a strip room's game by hand: the purchase is
     refused and its debit undone, rather than six cards sold as a strip that is not one."""
     plain = series_make(
-        hall=site.hall, card_set=card_set_make(variant="90", size=90), order_number=7, price="10.00", online=True
+        hall=site.hall,
+        card_set=card_set_make(variant="90", size=90),
+        order_number=7,
+        price="10.00",
+        online=True,
     )
     game = site.game(plain)
     player = site.player("100.00")
@@ -158,7 +162,8 @@ def test_buying_strips_ahead_takes_whole_strips_in_each_game(site: OnlineSetup, 
     client = logged_in(player.user, "pt")
 
     client.post(
-        reverse("online:buy_ahead", args=[site.online.pk]), {"games": "1", "quantity": "1", "key": "ahead-strip"}
+        reverse("online:buy_ahead", args=[site.online.pk]),
+        {"games": "1", "quantity": "1", "key": "ahead-strip"},
     )
 
     sale = Sale.objects.get(game=game, buyer=player)

@@ -110,7 +110,9 @@ def _lobby_game(game: Game, hall: Hall, names: dict[str, str], cards_mine: int) 
             for p in figures.prizes
         ),
         cards_mine=cards_mine,
-        closes_at_text=hall_clock_text(game.sales_close_at, hall, CLOCK_SECONDS) if game.sales_close_at else "",
+        closes_at_text=hall_clock_text(game.sales_close_at, hall, CLOCK_SECONDS)
+        if game.sales_close_at
+        else "",
         opens_at_text=hall_clock_text(game.session.starts_at, hall),
     )
 
