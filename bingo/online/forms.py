@@ -262,20 +262,22 @@ class SessionScheduleForm(forms.Form):
             )
 
 
+def _count_field(label: Any, most: int, initial: int, missing: Any) -> forms.IntegerField:
+    """A count from 1 to ``most`` a player types; ``missing`` says what to give when it is not."""
+    return forms.IntegerField(
+        label=label,
+        min_value=1,
+        max_value=most,
+        initial=initial,
+        error_messages={"required": missing, "invalid": missing},
+    )
+
+
 class BuyForm(forms.Form):
     """Cards to buy, and the purchase's key: a page renders a new one, so the same form sent
     twice buys once."""
 
-    quantity = forms.IntegerField(
-        label=_("Cards"),
-        min_value=1,
-        max_value=bounds.SALE_MAX_CARDS,
-        initial=1,
-        error_messages={
-            "required": _("Say how many cards to buy."),
-            "invalid": _("Say how many cards to buy."),
-        },
-    )
+    quantity = _count_field(_("Cards"), bounds.SALE_MAX_CARDS, 1, _("Say how many cards to buy."))
     key = forms.CharField(widget=forms.HiddenInput, max_length=services.KEY_MAX, error_messages=KEY_ERRORS)
 
     def __init__(self, *args: Any, strips: bool = False, **kwargs: Any) -> None:
@@ -295,16 +297,7 @@ class BuyAheadForm(BuyForm):
     """Cards (or strips) in each of a room's next games, in one action; its key names each game's
     purchase (``services.online_buy_ahead``)."""
 
-    games = forms.IntegerField(
-        label=_("Games"),
-        min_value=1,
-        max_value=bounds.BUY_AHEAD_GAMES_MAX,
-        initial=2,
-        error_messages={
-            "required": _("Say for how many games."),
-            "invalid": _("Say for how many games."),
-        },
-    )
+    games = _count_field(_("Games"), bounds.BUY_AHEAD_GAMES_MAX, 2, _("Say for how many games."))
     key = forms.CharField(
         widget=forms.HiddenInput, max_length=services.AHEAD_KEY_MAX, error_messages=KEY_ERRORS
     )

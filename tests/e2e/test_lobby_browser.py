@@ -11,7 +11,7 @@ Real: every page, form, script and the server's clock; the online loop opening a
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -44,29 +44,25 @@ def _phone(context: Any, base: str, username: str) -> Any:
     return page
 
 
+def _schedule(site: OnlineSetup, start: datetime, games: int) -> None:
+    services.online_session_schedule(
+        online_room=site.online,
+        starts_at=start,
+        sales_close_at=start + timedelta(minutes=30),
+        scheduled_end=start + timedelta(hours=1),
+        games=[services.SessionGame("90", "10.00") for _ in range(games)],
+        user=site.manager,
+    )
+
+
 def _session_selling(site: OnlineSetup, games: int, *, planned_after: int = 0) -> list[Game]:
     """A session of ``games`` games opened by the loop now (R93), and ``planned_after`` more in a
     session starting in an hour: the room's games in their order."""
     now = timezone.now()
-    services.online_session_schedule(
-        online_room=site.online,
-        starts_at=now,
-        sales_close_at=now + timedelta(minutes=30),
-        scheduled_end=now + timedelta(hours=1),
-        games=[services.SessionGame("90", "10.00") for _ in range(games)],
-        user=site.manager,
-    )
+    _schedule(site, now, games)
     committed(lambda: autodraw_services.online_room_advance(room_id=site.online.pk))
     if planned_after:
-        later = now + timedelta(hours=1)
-        services.online_session_schedule(
-            online_room=site.online,
-            starts_at=later,
-            sales_close_at=later + timedelta(minutes=30),
-            scheduled_end=later + timedelta(hours=1),
-            games=[services.SessionGame("90", "10.00") for _ in range(planned_after)],
-            user=site.manager,
-        )
+        _schedule(site, now + timedelta(hours=1), planned_after)
     return list(Game.objects.filter(session__room=site.room).order_by("session__starts_at", "number"))
 
 
