@@ -177,7 +177,12 @@ def test_a_simulated_player_low_on_credit_is_topped_up_before_buying(settings: A
 
 
 def _lobby_prizes(player: Player) -> list[tuple[str, str]]:
-    return [prize for room in online_lobby(player=player).rooms for g in room.games for prize in g.prizes]
+    return [
+        (prize.name, prize.display)
+        for room in online_lobby(player=player).rooms
+        for g in room.games
+        for prize in g.prizes
+    ]
 
 
 def test_the_cashier_is_offered_only_hall_games_and_the_manager_only_hall_series(

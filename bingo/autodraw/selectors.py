@@ -7,12 +7,12 @@ same the manager's scheduling checks with.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from django.db.models import Count, F, QuerySet
+from django.db.models import Count, F, Min, QuerySet
 
 from bingo.engine.gamestate import GameState
-from bingo.models import DrawMode, Game, OnlineRoom, Session
+from bingo.models import DrawMode, Game, OnlineRoom, RoomMode, Session
 from cards.models import Series
 
 
@@ -52,6 +52,25 @@ def online_games_sales_due(*, now: datetime) -> list[int]:
         .order_by("session_id", "number")
         .values_list("pk", flat=True)
     )
+
+
+def online_games_sales_short() -> list[int]:
+    """Ids of continuous rooms' games selling, bought into, whose close of sales comes sooner
+    after their first purchase than the room's ``sales_after_first_seconds``: one read a tick,
+    of at most one game per continuous room."""
+    rows = (
+        Game.objects.filter(
+            state=GameState.SELLING.value,
+            sales_close_at__isnull=False,
+            session__room__online__mode=RoomMode.CONTINUOUS,
+            session__room__online__sales_after_first_seconds__gt=0,
+        )
+        .annotate(first_sale=Min("sales__created_at"))
+        .filter(first_sale__isnull=False)
+        .values_list("pk", "sales_close_at", "first_sale", "session__room__online__sales_after_first_seconds")
+        .order_by("pk")
+    )
+    return [pk for pk, close, first, hold in rows if close < first + timedelta(seconds=hold)]
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Min
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -181,7 +181,7 @@ def _continuous_advance(online: OnlineRoom) -> Game | None:
         return None
     interval = ball_interval_check(online.ball_interval)
     # The series first: a room with nothing to sell opens no session (and no acta) of its own.
-    series = online_selectors.online_series_pick(hall=hall, variant=online.variant)
+    series = online_selectors.online_series_pick(hall=hall, variant=online.variant, strips=online.strips)
     if series is None:
         _room_idle(online, {"reason": online_selectors.IDLE_NO_SERIES, "variant": online.variant})
         return None
@@ -256,7 +256,12 @@ def _session_open_sales(
             close_at = now + timedelta(seconds=online.sales_seconds)
         for game in planned:
             interval = ball_interval_check(game.ball_interval or online.ball_interval)
-            series = online_selectors.online_series_pick(hall=hall, variant=game.variant, price=game.price)
+            series = online_selectors.online_series_pick(
+                hall=hall,
+                variant=game.variant,
+                price=game.price,
+                strips=online.strips and game.variant == "90",
+            )
             if series is None:
                 # Logged by _room_idle when the room's state changes, not on every tick.
                 transaction.set_rollback(True)
@@ -316,6 +321,10 @@ def online_game_sales_close(*, game_id: int) -> list[Game]:
             jackpot_services.jackpot_lock(hall=hall)
             acta_services.acta_lock(session_id=session.pk)
         for item in due:
+            if (later := _first_sale_close(online, item)) is not None and later > now:
+                # Others get time to join a game someone just bought into: its close moves on.
+                _sales_close_move(item, later)
+                continue
             again = now + timedelta(seconds=online.sales_seconds)
             if (
                 online.mode == RoomMode.CONTINUOUS
@@ -324,9 +333,7 @@ def online_game_sales_close(*, game_id: int) -> list[Game]:
                 # Its series retired (or sold out): another window would sell nothing, for ever.
                 and selectors.game_series_can_sell(game=item)
             ):
-                item.sales_close_at = again
-                item.save(update_fields=["sales_close_at"])
-                transaction.on_commit(functools.partial(events.game_changed, item.pk))
+                _sales_close_move(item, again)
                 continue
             item = game_services.game_close_sales(game=item, user=system)
             if not Sale.objects.filter(game=item).exists():
@@ -339,6 +346,41 @@ def online_game_sales_close(*, game_id: int) -> list[Game]:
     # fail, the sales stay closed (R93) and the reconciler starts it on its next round.
     online_session_draw_next(session_id=session_id)
     return closed
+
+
+def _sales_close_move(game: Game, close_at: datetime) -> None:
+    """Move a (locked) continuous game's close of sales to ``close_at``; the screens hear it."""
+    game.sales_close_at = close_at
+    game.save(update_fields=["sales_close_at"])
+    transaction.on_commit(functools.partial(events.game_changed, game.pk))
+
+
+def _first_sale_close(online: OnlineRoom, game: Game) -> datetime | None:
+    """A continuous room's game sells at least ``sales_after_first_seconds`` after its first
+    purchase (R90: open to every player, so the others have time to join a game that sold
+    nothing until a moment before its window closed): the earliest its sales may close; None
+    when the room sets no such time, plays sessions (R93: the close announced is everyone's)
+    or nobody has bought yet."""
+    if online.mode != RoomMode.CONTINUOUS or not online.sales_after_first_seconds:
+        return None
+    first = Sale.objects.filter(game=game).aggregate(at=Min("created_at"))["at"]
+    return None if first is None else first + timedelta(seconds=online.sales_after_first_seconds)
+
+
+def online_game_sales_hold(*, game_id: int) -> Game | None:
+    """Keep a continuous game selling ``sales_after_first_seconds`` after its first purchase
+    (``_first_sale_close``): its ``sales_close_at`` moved on, under the game's lock, so the
+    players' countdowns show the close as it will be; None when nothing moved (the game no
+    longer sells, or closes late enough already)."""
+    with transaction.atomic():
+        game = locks.game_lock(game_id=game_id)
+        if game.state != GameState.SELLING.value or game.sales_close_at is None:
+            return None
+        later = _first_sale_close(game.session.room.online, game)
+        if later is None or later <= game.sales_close_at:
+            return None
+        _sales_close_move(game, later)
+    return game
 
 
 def online_session_draw_next(*, session_id: int) -> Game | None:
@@ -454,6 +496,10 @@ def _sales(pk: int) -> object:
     return online_game_sales_close(game_id=pk)
 
 
+def _hold(pk: int) -> object:
+    return online_game_sales_hold(game_id=pk)
+
+
 def _session(pk: int) -> object:
     return online_session_draw_next(session_id=pk)
 
@@ -465,7 +511,8 @@ def _fault(pk: int) -> object:
 
 def online_reconcile() -> None:
     """Find the online work due and do it (Celery beat, every second): rooms needing a session
-    or their next game, sessions opening, sales to close (R93), draws to start, and drawing
+    or their next game, sessions opening, a continuous game's close moved on after its first
+    purchase, sales to close (R93), draws to start, and drawing
     games whose next ball is overdue (a worker was killed), whose ball task is queued again.
     A drawing game the system cannot decide (R98: its ball ``ONLINE_FAULT_AFTER`` seconds
     overdue, or the same ball failed ``ONLINE_FAULT_FAILURES`` times) is declared null by the
@@ -473,6 +520,7 @@ def online_reconcile() -> None:
     Safe to run twice at once: every step is idempotent under its row lock."""
     now = timezone.now()
     _each("room", list(selectors.online_rooms_active().values_list("pk", flat=True)), _room)
+    _each("hold", selectors.online_games_sales_short(), _hold)
     _each("sales", selectors.online_games_sales_due(now=now), _sales)
     _each("session", selectors.online_sessions_waiting_to_draw(), _session)
     # One read of the overdue games a tick, up to the later of the two moments, so it holds both

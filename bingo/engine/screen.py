@@ -121,10 +121,12 @@ class ScreenOutcome:
 @dataclass(frozen=True)
 class RealPart:
     """What only a real game's screen shows: its outcome (R99) and the play session (reminders,
-    time limit R101, inactivity PT-806/70-71), whose reached limit stops buying."""
+    time limit R101, inactivity PT-806/70-71), whose reached limit stops buying; ``excluded``:
+    an exclusion (a self-exclusion or a pause, R101) bars the player from buying."""
 
     outcome: ScreenOutcome
     playtime: dict[str, Any]
+    excluded: bool = False
 
 
 @dataclass(frozen=True)
@@ -299,10 +301,10 @@ def screen_state(
     }
     if real:
         state |= {"outcome": asdict(real.outcome), "playtime": real.playtime}
-    # R94: what the player may do now; buying stops at the card limit (R35) and the play
-    # session's limit (R101).
+    # R94: what the player may do now; buying stops at the card limit (R35), the play
+    # session's limit and an exclusion (R101): no form to buy is offered then.
     limit = player.card_limit
-    blocked = bool(real and real.playtime.get("limit_reached"))
+    blocked = bool(real and (real.playtime.get("limit_reached") or real.excluded))
     choices: dict[str, Any] = {
         "buy": selling and (limit is None or player.cards_bought < limit) and not blocked
     }

@@ -43,8 +43,16 @@ class OnlineRoom(models.Model):
     )
     sales_seconds = models.PositiveIntegerField(_("sales window (seconds)"), default=60)
     pause_seconds = models.PositiveIntegerField(_("pause between games (seconds)"), default=10)
+    # Continuous mode: a game's sales never close sooner than this after its first purchase, so
+    # others have time to join a game that sold nothing until then (0: the window alone decides).
+    sales_after_first_seconds = models.PositiveIntegerField(
+        _("minimum sales time after the first purchase (seconds)"), default=0
+    )
     variant = models.CharField(_("variant"), max_length=2, choices=VARIANT_CHOICES, default="90")
     prize_plan = models.JSONField(_("prize plan"), default=dict, blank=True)
+    # 90-ball strips of six (6 cards holding 1-90 once each): the room sells whole strips only,
+    # from series whose card set was generated as strips ("strips/1").
+    strips = models.BooleanField(_("sells strips of six"), default=False)
     active = models.BooleanField(_("open to players"), default=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # Why the room sells nothing, as the autodraw loop last found it (empty when nothing stops
@@ -70,6 +78,14 @@ class OnlineRoom(models.Model):
             models.CheckConstraint(
                 condition=Q(pause_seconds__lte=bounds.PAUSE_SECONDS_MAX),
                 name="online_room_pause_at_most_an_hour",
+            ),
+            models.CheckConstraint(
+                condition=Q(sales_after_first_seconds__lte=bounds.SALES_AFTER_FIRST_SECONDS_MAX),
+                name="online_room_sales_after_first_at_most_an_hour",
+            ),
+            # Strips of six exist only for 90-ball cards (bingo.engine.generate).
+            models.CheckConstraint(
+                condition=Q(strips=False) | Q(variant="90"), name="online_room_strips_only_90"
             ),
         ]
 

@@ -108,8 +108,10 @@ class OnlineRoomSerializer(serializers.ModelSerializer[OnlineRoom]):
             "ball_interval",
             "sales_seconds",
             "pause_seconds",
+            "sales_after_first_seconds",
             "variant",
             "prize_plan",
+            "strips",
             "active",
             "idle",
         ]
@@ -142,8 +144,15 @@ class OnlineRoomWriteSerializer(serializers.Serializer[Any]):
         max_value=bounds.PAUSE_SECONDS_MAX,
         help_text="Continuous mode: pause between games, up to an hour.",
     )
+    sales_after_first_seconds = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=bounds.SALES_AFTER_FIRST_SECONDS_MAX,
+        help_text="Continuous mode: a game sells at least this long after its first purchase (0: off).",
+    )
     variant = VariantField(required=False)
     prize_plan = _plan_field()
+    strips = JSONBooleanField(required=False, help_text="90-ball only: sell strips of six cards.")
     active = JSONBooleanField(required=False, help_text="Open to players.")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -319,6 +328,19 @@ def _player_game(player: Player, game_id: int) -> Game:
         raise Http404 from None
 
 
+class LobbyPrizeSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    share = serializers.DecimalField(
+        max_digits=6,
+        decimal_places=2,
+        allow_null=True,
+        help_text="Its share of the game's sales, in percent (R7).",
+    )
+    value = serializers.CharField(
+        source="display", help_text="Its value so far, from the cards sold until now."
+    )
+
+
 class LobbyGameSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="game.pk")
     number = serializers.IntegerField(source="game.number")
@@ -327,8 +349,13 @@ class LobbyGameSerializer(serializers.Serializer[Any]):
     state_name = serializers.CharField()
     price = MoneyField(source="game.price", allow_null=True)
     sales_close_at = serializers.DateTimeField(source="game.sales_close_at", allow_null=True)
-    prizes = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    prizes = serializers.SerializerMethodField(help_text="[name, value so far] pairs.")
+    prize_shares = LobbyPrizeSerializer(source="prizes", many=True)
     cards_mine = serializers.IntegerField()
+
+    @extend_schema_field(serializers.ListField(child=serializers.ListField(child=serializers.CharField())))
+    def get_prizes(self, item: selectors.LobbyGame) -> list[list[str]]:
+        return [[prize.name, prize.display] for prize in item.prizes]
 
 
 class LobbyRoomSerializer(serializers.Serializer[Any]):
@@ -338,6 +365,7 @@ class LobbyRoomSerializer(serializers.Serializer[Any]):
     ball_interval = serializers.DecimalField(
         source="online_room.ball_interval", max_digits=6, decimal_places=2
     )
+    strips = serializers.BooleanField(source="online_room.strips", help_text="Sells 90-ball strips of six.")
     games = LobbyGameSerializer(many=True)
 
 

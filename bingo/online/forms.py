@@ -29,6 +29,7 @@ from bingo.common.forms import (
 from bingo.engine.prizes import PrizeKind
 from bingo.models import Marking, OnlineRoom, RoomMode, Session
 from bingo.online import services
+from bingo.online.selectors import STRIP_CARDS
 from cards.models import VARIANT_CHOICES
 from halls.models import Hall
 
@@ -108,7 +109,26 @@ class OnlineRoomForm(forms.Form):
         initial=10,
         help_text=_("Continuous mode."),
     )
+    sales_after_first_seconds = forms.IntegerField(
+        label=_("Minimum sales time after the first purchase (seconds)"),
+        min_value=0,
+        max_value=bounds.SALES_AFTER_FIRST_SECONDS_MAX,
+        initial=30,
+        required=False,
+        help_text=_(
+            "Continuous mode: a game's sales stay open at least this long after its first card is "
+            "bought, so other players have time to join (0: the sales window alone decides)."
+        ),
+    )
     variant = forms.ChoiceField(label=_("Variant"), choices=VARIANT_CHOICES, initial="90")
+    strips = forms.BooleanField(
+        label=_("Sell strips of six"),
+        required=False,
+        help_text=_(
+            "90-ball only: players buy whole strips, six cards holding every number from 1 to 90 "
+            "once, from online series whose card set was generated as strips."
+        ),
+    )
     prize_plan = forms.CharField(
         label=_("Prize plan"),
         required=False,
@@ -131,7 +151,9 @@ class OnlineRoomForm(forms.Form):
                     "ball_interval": room.ball_interval,
                     "sales_seconds": room.sales_seconds,
                     "pause_seconds": room.pause_seconds,
+                    "sales_after_first_seconds": room.sales_after_first_seconds,
                     "variant": room.variant,
+                    "strips": room.strips,
                     "prize_plan": plan_text(room.prize_plan),
                     "active": room.active,
                 },
@@ -153,6 +175,8 @@ class OnlineRoomForm(forms.Form):
 
     def save(self) -> OnlineRoom:
         data = dict(self.cleaned_data)
+        if data.get("sales_after_first_seconds") is None:
+            data.pop("sales_after_first_seconds", None)  # blank: as it was (0 for a new room)
         with service_errors_on(self):
             if self.room is None:
                 return services.online_room_create(**data)
@@ -253,25 +277,49 @@ class SessionScheduleForm(forms.Form):
             )
 
 
+def _count_field(label: Any, most: int, initial: int, missing: Any) -> forms.IntegerField:
+    """A count from 1 to ``most`` a player types; ``missing`` says what to give when it is not."""
+    return forms.IntegerField(
+        label=label,
+        min_value=1,
+        max_value=most,
+        initial=initial,
+        error_messages={"required": missing, "invalid": missing},
+    )
+
+
 class BuyForm(forms.Form):
     """Cards to buy, and the purchase's key: a page renders a new one, so the same form sent
     twice buys once."""
 
-    quantity = forms.IntegerField(
-        label=_("Cards"),
-        min_value=1,
-        max_value=bounds.SALE_MAX_CARDS,
-        initial=1,
-        error_messages={
-            "required": _("Say how many cards to buy."),
-            "invalid": _("Say how many cards to buy."),
-        },
-    )
+    quantity = _count_field(_("Cards"), bounds.SALE_MAX_CARDS, 1, _("Say how many cards to buy."))
     key = forms.CharField(widget=forms.HiddenInput, max_length=services.KEY_MAX, error_messages=KEY_ERRORS)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, strips: bool = False, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {"quantity": 1, "key": secrets.token_urlsafe(18)})
         super().__init__(*args, **kwargs)
+        self.strips = strips
+        if strips:
+            self.fields["quantity"].label = _("Strips of six")
+
+    def cards(self) -> int:
+        """The cards asked for: in a room selling strips the player counts strips of six."""
+        quantity: int = self.cleaned_data["quantity"]
+        return quantity * STRIP_CARDS if self.strips else quantity
+
+
+class BuyAheadForm(BuyForm):
+    """Cards (or strips) in each of a room's next games, in one action; its key names each game's
+    purchase (``services.online_buy_ahead``)."""
+
+    games = _count_field(_("Games"), bounds.BUY_AHEAD_GAMES_MAX, 2, _("Say for how many games."))
+    key = forms.CharField(
+        widget=forms.HiddenInput, max_length=services.AHEAD_KEY_MAX, error_messages=KEY_ERRORS
+    )
+
+    def __init__(self, *args: Any, strips: bool = False, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {"quantity": 1, "games": 2, "key": secrets.token_urlsafe(15)})
+        super().__init__(*args, strips=strips, **kwargs)
 
 
 class MarkingForm(forms.Form):

@@ -33,6 +33,7 @@ from bingo.games import locks
 from bingo.games import services as game_services
 from bingo.models import (
     Game,
+    GameState,
     Marking,
     OnlineRoom,
     Player,
@@ -95,6 +96,7 @@ def _room_fields(fields: dict[str, Any], *, jackpot_active: bool) -> dict[str, A
     for name, least, most in (
         ("sales_seconds", bounds.SALES_SECONDS_MIN, bounds.SALES_SECONDS_MAX),  # R90
         ("pause_seconds", 0, bounds.PAUSE_SECONDS_MAX),
+        ("sales_after_first_seconds", 0, bounds.SALES_AFTER_FIRST_SECONDS_MAX),
     ):
         if name in fields:
             value = fields[name]
@@ -120,20 +122,53 @@ def _room_fields(fields: dict[str, Any], *, jackpot_active: bool) -> dict[str, A
             raise ValidationError({"prize_plan": exc.messages}) from None
         checked["variant"] = variant.value
         checked["prize_plan"] = {kind.value: str(share) for kind, share in shares.shares}
+    if "strips" in fields:
+        checked["strips"] = bool(fields["strips"])
     if "active" in fields:
         checked["active"] = bool(fields["active"])
     return checked
 
 
-def _series_check(hall: Hall, *, mode: str, variant: str, active: bool) -> None:
+def _strips_check(*, variant: str, strips: bool) -> None:
+    """Strips of six hold the 90 numbers once each: only a 90-ball room sells them."""
+    if strips and variant != "90":
+        raise ValidationError({"strips": _("Strips of six exist only for 90-ball cards.")})
+
+
+def _strips_switch_check(online_room: OnlineRoom) -> None:
+    """Selling strips or single cards is switched only while no game of the room sells: a strip
+    is six cards from a number after a multiple of six, which single cards sold in the same game
+    would shift (R36: no number is ever skipped)."""
+    if Game.objects.filter(session__room_id=online_room.pk, state=GameState.SELLING.value).exists():
+        raise ValidationError(
+            {
+                "strips": _(
+                    "A game of this room is selling: switch between strips and single cards once "
+                    "its sales have closed (R36)."
+                )
+            }
+        )
+
+
+def _series_check(hall: Hall, *, mode: str, variant: str, active: bool, strips: bool = False) -> None:
     """R90: a continuous room open to players sells a game of its variant at once and back to
-    back; refused when the hall has no online series of that variant to sell, rather than a
-    room that says it is open and sells nothing."""
+    back; refused when the hall has no online series of that variant to sell (of strips, for a
+    room selling strips), rather than a room that says it is open and sells nothing."""
     if (
         active
         and mode == RoomMode.CONTINUOUS
-        and not online_selectors.online_series_available(hall=hall, variant=variant)
+        and not online_selectors.online_series_available(hall=hall, variant=variant, strips=strips)
     ):
+        if strips:
+            raise ValidationError(
+                {
+                    "strips": _(
+                        "The hall has no online series of 90-ball strips of six with whole strips "
+                        "left to sell (R90): create a card set generated as strips and an online "
+                        "series of it first, or sell single cards."
+                    )
+                }
+            )
         raise ValidationError(
             {
                 "variant": _(
@@ -184,6 +219,8 @@ def online_room_create(
     variant: str = "90",
     prize_plan: dict[str, str] | None = None,
     active: bool = True,
+    sales_after_first_seconds: int = 0,
+    strips: bool = False,
 ) -> OnlineRoom:
     """A new room of ``hall`` played online (R85-R93); ValidationError, per field, says what is
     wrong (R88: a ball interval under one second is refused; R90: a continuous room open to
@@ -197,13 +234,22 @@ def online_room_create(
             "variant": variant,
             "prize_plan": prize_plan,
             "active": active,
+            "sales_after_first_seconds": sales_after_first_seconds,
+            "strips": strips,
         },
         jackpot_active=hall.jackpot_active,
     )
     name = name.strip()
     if not name:
         raise ValidationError({"name": _("Give the room a name.")})
-    _series_check(hall, mode=checked["mode"], variant=checked["variant"], active=checked["active"])
+    _strips_check(variant=checked["variant"], strips=checked["strips"])
+    _series_check(
+        hall,
+        mode=checked["mode"],
+        variant=checked["variant"],
+        active=checked["active"],
+        strips=checked["strips"],
+    )
     with transaction.atomic():
         if Room.objects.filter(hall=hall, name=name).exists():
             raise ValidationError({"name": _("This hall already has a room of that name.")})
@@ -213,12 +259,14 @@ def online_room_create(
 
 def online_room_update(*, online_room: OnlineRoom, **fields: Any) -> OnlineRoom:
     """Change an online room's setup: any of ``name``, ``mode``, ``ball_interval`` (R88),
-    ``sales_seconds``, ``pause_seconds``, ``variant``, ``prize_plan``, ``active``. A game
-    already created keeps the setup it was created with. Refused when the change would open a
-    continuous room, or change its variant, with no online series to sell (R90), or switch a
-    room to continuous mode while one of its sessions is scheduled or running (R91)."""
+    ``sales_seconds``, ``pause_seconds``, ``sales_after_first_seconds``, ``variant``,
+    ``prize_plan``, ``strips``, ``active``. A game already created keeps the setup it was created
+    with. Refused when the change would open a continuous room, or change its variant, with no
+    online series to sell (R90), switch a room to continuous mode while one of its sessions is
+    scheduled or running (R91), or switch strips while a game sells (R36)."""
     unknown = set(fields) - {
-        "name", "mode", "ball_interval", "sales_seconds", "pause_seconds", "variant", "prize_plan", "active"
+        "name", "mode", "ball_interval", "sales_seconds", "pause_seconds", "sales_after_first_seconds",
+        "variant", "prize_plan", "strips", "active",
     }  # fmt: skip
     if unknown:
         raise ValueError(f"unknown fields: {sorted(unknown)}")
@@ -229,8 +277,11 @@ def online_room_update(*, online_room: OnlineRoom, **fields: Any) -> OnlineRoom:
             fields.setdefault("variant", locked.variant)
             fields.setdefault("prize_plan", locked.prize_plan or None)
         checked = _room_fields(fields, jackpot_active=locked.room.hall.jackpot_active)
-        running = {name: getattr(locked, name) for name in ("mode", "variant", "active")}
+        running = {name: getattr(locked, name) for name in ("mode", "variant", "active", "strips")}
         becomes = {name: checked.get(name, value) for name, value in running.items()}
+        _strips_check(variant=becomes["variant"], strips=becomes["strips"])
+        if becomes["strips"] != running["strips"]:
+            _strips_switch_check(locked)
         if becomes != running:
             # Only a change of what the room plays or whether it is open: a room that waits for
             # a series already (its page says why) still takes other changes.
@@ -298,9 +349,10 @@ def _schedule_check(
         )
 
 
-def _schedule_prices(*, hall: Hall, games: list[SessionGame]) -> list[Decimal]:
+def _schedule_prices(*, hall: Hall, games: list[SessionGame], room_strips: bool = False) -> list[Decimal]:
     """Each game's card price (R92), to the cent, refused unless an amount above zero that an
-    online series of the hall sells cards of its variant at (R85)."""
+    online series of the hall sells cards of its variant at (R85; of strips of six in a room
+    selling strips)."""
     prices: list[Decimal] = []
     for index, spec in enumerate(games, start=1):
         try:
@@ -315,7 +367,10 @@ def _schedule_prices(*, hall: Hall, games: list[SessionGame]) -> list[Decimal]:
                 }
             ) from None
         prices.append(price.quantize(Decimal("0.01")))
-        if not online_selectors.online_series_available(hall=hall, variant=spec.variant, price=prices[-1]):
+        strips = room_strips and spec.variant == "90"
+        if not online_selectors.online_series_available(
+            hall=hall, variant=spec.variant, price=prices[-1], strips=strips
+        ):
             raise ValidationError(
                 {
                     "games": _(
@@ -358,7 +413,7 @@ def online_session_schedule(
         scheduled_end=scheduled_end,
         games=len(games),
     )
-    prices = _schedule_prices(hall=hall, games=games)
+    prices = _schedule_prices(hall=hall, games=games, room_strips=room.strips)
     with transaction.atomic():
         # The room first (the lock order, docs/architecture.md): a switch to continuous mode
         # (online_room_update, under the same lock) must not land between the check above and
@@ -501,6 +556,7 @@ def online_buy(
             # (online_selectors.online_game_offer_get): a refusal is judged on it as it is now.
             game = _purchase_game(Game(pk=game.pk))
             _purchase_offer_check(player, game, now)
+        _strips_quantity_check(game, quantity)
         with transaction.atomic():
             return _buy(player, game, quantity, request_key, now or timezone.now())
     except (IntegrityError, ValidationError):
@@ -545,7 +601,37 @@ def _buy(player: Player, game: Game, quantity: int, request_key: str, now: datet
         amount=amount,
         now=now,
     )
+    if online_selectors.game_sells_strips(game=game):
+        _strips_whole_check(result.sales)
     return OnlinePurchase(result.sales, result.amount, entry)
+
+
+def _strips_quantity_check(game: Game, quantity: int) -> None:
+    """A room selling strips sells whole strips: six cards, or a multiple of six."""
+    if online_selectors.game_sells_strips(game=game) and quantity % online_selectors.STRIP_CARDS:
+        raise ValidationError(
+            {
+                "quantity": _(
+                    "This room sells strips of six cards (every number from 1 to 90 once): buy "
+                    "6 cards a strip, %(n)d is not whole strips."
+                )
+                % {"n": quantity}
+            }
+        )
+
+
+def _strips_whole_check(sales: tuple[Sale, ...]) -> None:
+    """The cards a strip purchase took are whole strips of a card set generated as strips: each
+    part starts a strip (a number after a multiple of six) and holds whole strips. Refused
+    otherwise, undoing the purchase and its debit (the caller's transaction), never a strip
+    broken: a series sold in single cards before, or not generated as strips."""
+    size = online_selectors.STRIP_CARDS
+    for sale in sales:
+        if (sale.first_number - 1) % size or sale.quantity % size or not sale.series.card_set.strips:
+            raise ValidationError(
+                _("Series %(series)s cannot sell whole strips of six from card %(n)d: nothing was bought.")
+                % {"series": sale.series.order_number, "n": sale.first_number}
+            )
 
 
 def _debit_judged(
@@ -566,6 +652,74 @@ def _debit_judged(
             % {"n": quantity, "cost": amount, "balance": balance}
         )
     return entry
+
+
+# --- buying ahead: the next games of a room --------------------------------------------------
+
+#: A buy-ahead key's length: each game's purchase gets ``<key>:<game id>``, within ``KEY_MAX``.
+AHEAD_KEY_MAX = 24
+
+
+@dataclass(frozen=True)
+class AheadLine:
+    """One game of a purchase ahead: what it bought, or why nothing (``refusal``)."""
+
+    game: Game
+    purchase: OnlinePurchase | None
+    refusal: str = ""
+
+
+def _ahead_refusal(game: Game) -> str:
+    """Why a coming game takes no purchase now (not selling yet: R93)."""
+    if game.state == GameState.PLANNED.value:
+        return _(
+            "Its sales open at %(at)s for every player at once (R93): nothing was bought for it yet."
+        ) % {"at": hall_clock_text(game.session.starts_at, game.session.room.hall)}
+    return _("Game %(n)d is not selling cards.") % {"n": game.number}
+
+
+def online_buy_ahead(
+    *,
+    player: Player,
+    online_room: OnlineRoom,
+    games: int,
+    quantity: int,
+    key: str,
+    now: datetime | None = None,
+) -> list[AheadLine]:
+    """Buy ``quantity`` cards in each of the next ``games`` games of ``online_room`` (at most
+    ``bounds.BUY_AHEAD_GAMES_MAX``), in their order: each game's purchase is ``online_buy``'s,
+    its own sale and transaction, keyed ``<key>:<game id>`` (a retry buys nothing more in a
+    game already bought). Only a game whose sales are open takes cards: a planned game's series
+    is chosen, and its sales open, for every player at once (R36, R93), so no card of it is
+    sold, nor promised, before then. Returns each game with what it bought or why not."""
+    key = (key or "").strip()
+    if not key or len(key) > AHEAD_KEY_MAX:
+        raise ValidationError(
+            {"key": _("Each purchase needs a key of 1 to %(n)d characters.") % {"n": AHEAD_KEY_MAX}}
+        )
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= bounds.BUY_AHEAD_GAMES_MAX:
+        raise ValidationError(
+            {"games": _("Buy for 1 to %(n)d games at once.") % {"n": bounds.BUY_AHEAD_GAMES_MAX}}
+        )
+    if online_room.room.hall_id != player.hall_id or not online_room.active:
+        raise ValidationError(_("This room is closed to players."))
+    lines = []
+    for game in online_selectors.room_games_ahead(online_room=online_room, limit=games):
+        if game.state != GameState.SELLING.value:
+            lines.append(AheadLine(game, None, _ahead_refusal(game)))
+            continue
+        try:
+            purchase = online_buy(
+                player=player, game=game, quantity=quantity, key=f"{key}:{game.pk}", now=now
+            )
+        except ValidationError as exc:
+            lines.append(AheadLine(game, None, " ".join(exc.messages)))
+        else:
+            lines.append(AheadLine(game, purchase))
+    if not lines:
+        raise ValidationError(_("No game is coming in this room."))
+    return lines
 
 
 # --- the player's choices (R96) ----------------------------------------------------------------
@@ -601,9 +755,11 @@ def player_lobby_visit(*, player: Player, now: datetime | None = None) -> dateti
 
 
 __all__ = [
+    "AheadLine",
     "OnlinePurchase",
     "SessionGame",
     "online_buy",
+    "online_buy_ahead",
     "online_room_create",
     "online_room_update",
     "online_session_schedule",

@@ -12,6 +12,7 @@ urlpatterns: list[URLPattern] = [
     path("", views.lobby, name="lobby"),
     path("jogo/<int:game_id>/", views.game_page, name="game"),
     path("jogo/<int:game_id>/comprar/", views.buy, name="buy"),
+    path("sala/<int:room_id>/comprar/", views.buy_ahead, name="buy_ahead"),
     path("marcacao/", views.marking, name="marking"),
     # Anyone: the rules, the rooms' prices and prize plans, how to complain (R103, PT-806/66).
     path("regras/", views.rules, name="rules"),

@@ -26,11 +26,12 @@ from bingo.common.money import money_display, places_for
 from bingo.common.roles import Role, role_required
 from bingo.models import COMPLAINT_MAX_LENGTH, Game, OnlineRoom, Player
 from bingo.online import selectors, services
-from bingo.online.forms import BuyForm, MarkingForm, OnlineRoomForm, SessionScheduleForm
+from bingo.online.forms import BuyAheadForm, BuyForm, MarkingForm, OnlineRoomForm, SessionScheduleForm
 from bingo.players.access import player_from_request, player_required
 from bingo.playtime import selectors as playtime_selectors
 from bingo.playtime import services as playtime_services
 from bingo.protection import selectors as protection_selectors
+from halls.models import Hall
 from halls.selectors import hall_list_for
 
 # --- managers ----------------------------------------------------------------------------------
@@ -134,11 +135,17 @@ def lobby(request: HttpRequest) -> HttpResponse:
     player = player_from_request(request)
     # R99: the games that ended since the player last opened the lobby (away, or disconnected).
     since = services.player_lobby_visit(player=player)
+    playtime = playtime_selectors.playtime_state(player=player)
+    notice = protection_selectors.player_notice(player=player)  # R101
     context = {
         "lobby": selectors.online_lobby(player=player),
         "away": selectors.player_games_ended_since(player=player, since=since),
-        "playtime": playtime_selectors.playtime_state(player=player),
-        "protection_notice": protection_selectors.player_notice(player=player),  # R101
+        "playtime": playtime,
+        "protection_notice": notice,
+        # R101: an excluded player (or one whose play session reached its limit) is offered no
+        # purchase: the notice says why, once.
+        "can_buy": not notice and not playtime.get("limit_reached"),
+        "ahead_form": BuyAheadForm(),
         "marking_form": MarkingForm(initial={"marking": player.marking}),
     }
     return render(request, "online/lobby.html", context)
@@ -174,7 +181,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "game": game,
         "state": state,
         "protection_notice": protection_selectors.player_notice(player=player),  # R101
-        "buy_form": BuyForm(),
+        "buy_form": BuyForm(strips=selectors.game_sells_strips(game=game)),
+        "strips": selectors.game_sells_strips(game=game),
         "ws_path": f"/ws/online/game/{game.pk}/",
         "state_url": reverse("api:online-game-state", args=[game.pk]),
         "currency": player.hall.currency,
@@ -188,11 +196,11 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 def buy(request: HttpRequest, game_id: int) -> HttpResponse:
     player = player_from_request(request)
     game = _game_or_404(player, game_id)
-    form = BuyForm(request.POST)
+    form = BuyForm(request.POST, strips=selectors.game_sells_strips(game=game))
     if form.is_valid():
         try:
             purchase = services.online_buy(
-                player=player, game=game, quantity=form.cleaned_data["quantity"], key=form.cleaned_data["key"]
+                player=player, game=game, quantity=form.cards(), key=form.cleaned_data["key"]
             )
         except ValidationError as exc:
             refusal_flash(request, exc)
@@ -207,6 +215,49 @@ def buy(request: HttpRequest, game_id: int) -> HttpResponse:
     else:  # each refusal says what is wrong: the key, or the number of cards
         form_errors_flash(request, form)
     return redirect("online:game", game.pk)
+
+
+@require_POST
+@player_required
+def buy_ahead(request: HttpRequest, room_id: int) -> HttpResponse:
+    """Cards in each of a room's next games in one action: each game's purchase its own, the
+    page saying which games got cards and why the others did not (R93: only games selling)."""
+    player = player_from_request(request)
+    try:
+        room = selectors.online_room_get(halls=Hall.objects.filter(pk=player.hall_id), room_id=room_id)
+    except OnlineRoom.DoesNotExist:
+        raise Http404 from None
+    form = BuyAheadForm(request.POST, strips=room.strips)
+    if not form.is_valid():
+        form_errors_flash(request, form)
+        return redirect("online:lobby")
+    try:
+        lines = services.online_buy_ahead(
+            player=player,
+            online_room=room,
+            games=form.cleaned_data["games"],
+            quantity=form.cards(),
+            key=form.cleaned_data["key"],
+        )
+    except ValidationError as exc:
+        refusal_flash(request, exc)
+        return redirect("online:lobby")
+    for line in lines:
+        if line.purchase is None:
+            messages.error(request, _("Game %(n)d: %(why)s") % {"n": line.game.number, "why": line.refusal})
+        else:
+            messages.success(request, _bought_text(line.game, line.purchase, player))
+    return redirect("online:lobby")
+
+
+def _bought_text(game: Game, purchase: services.OnlinePurchase, player: Player) -> str:
+    return _("Game %(n)d: %(bought)s") % {
+        "n": game.number,
+        "bought": ngettext(
+            "%(n)d card bought for %(amount)s.", "%(n)d cards bought for %(amount)s.", purchase.cards
+        )
+        % {"n": purchase.cards, "amount": money_display(purchase.amount, player.hall.currency)},
+    }
 
 
 @require_POST

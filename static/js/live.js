@@ -19,7 +19,9 @@
  *
  * bingoLive.countdowns(nodes) ticks each [data-countdown] element every second: it reads
  * data-label-open followed by the minutes and seconds left until its data-closes-at (ISO 8601),
- * then data-label-closed.
+ * then data-label-closed. Inside a [data-sale] element (or one that is), the [data-buy] elements
+ * (a buy button, a buy form) go when the countdown reaches 0 — hidden, their buttons disabled —
+ * and come back if data-closes-at moves later (R93: the server refuses a late purchase anyway).
  */
 (function () {
   "use strict";
@@ -131,6 +133,23 @@
     }
   }
 
+  function buyable(scope, open) {
+    if (!scope) {
+      return;
+    }
+    var found = Array.prototype.slice.call(scope.querySelectorAll("[data-buy]"));
+    if (scope.hasAttribute("data-buy")) {
+      found.push(scope);
+    }
+    found.forEach(function (node) {
+      node.hidden = !open;
+      node.classList.toggle("is-closed", !open);
+      Array.prototype.forEach.call(node.querySelectorAll("button, input"), function (field) {
+        field.disabled = !open;
+      });
+    });
+  }
+
   function countdowns(nodes) {
     if (!nodes || !nodes.length) {
       return;
@@ -151,6 +170,7 @@
           node.textContent = text;
         }
         node.classList.toggle("is-closed", left <= 0);
+        buyable(node.closest("[data-sale]"), left > 0);
       });
     }
     tick();

@@ -279,6 +279,12 @@
     if (buy) {
       buy.hidden = !state.choices.buy;
     }
+    // The close of sales as the server has it now (a continuous room keeps a game selling a
+    // while after its first purchase): the countdown and the buy form follow it.
+    var countdown = root.querySelector("[data-choice=buy] [data-countdown]");
+    if (countdown && state.game.sales_close_at) {
+      countdown.setAttribute("data-closes-at", state.game.sales_close_at);
+    }
     root.classList.toggle("is-buying", !!state.choices.buy);
     // A demo game (R102) offers another game once it is over, and says what it won.
     var playAgain = root.querySelector('[data-choice="play_again"]');
@@ -427,7 +433,8 @@
 
   var form = root.querySelector(".online-buy");
   if (form) {
-    var price = Number(form.getAttribute("data-price"));
+    // A room selling strips counts strips of six cards (data-cards-each).
+    var price = Number(form.getAttribute("data-price")) * (Number(form.getAttribute("data-cards-each")) || 1);
     var quantity = form.querySelector("input[name=quantity]");
     var cost = form.querySelector("[data-cost]");
     var places = Number(form.getAttribute("data-places")) || 0;

@@ -60,9 +60,10 @@ def test_the_reconciler_reads_the_overdue_games_once_a_tick(clock: Clock, tasks:
     queries = _tick()
     assert sorted((q.game_id, q.position) for q in tasks.queued) == [(g.pk, 2) for g in games]
     assert sum(OVERDUE_READ in sql for sql in queries) == 1
-    # Rooms, sales due, sessions waiting, the overdue games, the balls failing, and the
-    # transaction's savepoint and release: the same however many games are overdue.
-    assert len(queries) == 7
+    # Rooms, the continuous games held after their first purchase, sales due, sessions waiting,
+    # the overdue games, the balls failing, and the transaction's savepoint and release: the
+    # same however many games are overdue.
+    assert len(queries) == 8
 
 
 def test_one_read_finds_both_the_balls_to_queue_and_the_games_past_the_fault_limit(

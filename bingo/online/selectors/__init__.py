@@ -28,8 +28,10 @@ from bingo.online.selectors.rooms import (
     IDLE_NO_SERIES,
     IDLE_SESSION_NO_SERIES,
     LOBBY_GAMES,
+    STRIP_CARDS,
     RoomIdle,
     game_on_sale,
+    game_sells_strips,
     online_room_get,
     online_room_idle,
     online_room_list,
@@ -37,6 +39,7 @@ from bingo.online.selectors.rooms import (
     online_series_pick,
     prize_names,
     room_game_list,
+    room_games_ahead,
 )
 from bingo.online.selectors.rules import RulesGame, RulesRoom, online_rules, rules_hall_list, rules_player
 from bingo.online.selectors.screen import (
@@ -52,6 +55,7 @@ __all__ = [
     "IDLE_NO_SERIES",
     "IDLE_SESSION_NO_SERIES",
     "LOBBY_GAMES",
+    "STRIP_CARDS",
     "GameOutcome",
     "Lobby",
     "LobbyGame",
@@ -62,6 +66,7 @@ __all__ = [
     "game_on_sale",
     "game_outcome",
     "game_outcomes",
+    "game_sells_strips",
     "online_game_get",
     "online_game_offer_get",
     "online_game_offers_forget",
@@ -77,6 +82,7 @@ __all__ = [
     "player_lobby_seen_at",
     "prize_names",
     "room_game_list",
+    "room_games_ahead",
     "rules_hall_list",
     "rules_player",
 ]

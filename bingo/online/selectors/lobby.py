@@ -4,10 +4,12 @@ prizes and the player's cards, the jackpot, the wallet's balance."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 
 from django.db.models import Sum
 
+from bingo.common import bounds
+from bingo.common.clock import hall_clock_text
 from bingo.common.money import money_display
 from bingo.jackpot import selectors as jackpot_selectors
 from bingo.jackpot.selectors import JackpotState
@@ -17,26 +19,62 @@ from bingo.players import selectors as player_selectors
 from bingo.sales import selectors as sales_selectors
 from halls.models import Hall
 
+#: A close of sales on the hall's clock, to the second (the countdown's end).
+CLOCK_SECONDS = "%H:%M:%S"
+
+
+@dataclass(frozen=True)
+class LobbyPrize:
+    """A prize as the lobby shows it: its name, its share of the game's sales (the prize plan,
+    R7) and its value so far (from the cards sold until now, R29)."""
+
+    name: str
+    share: Decimal | None
+    display: str
+
 
 @dataclass(frozen=True)
 class LobbyGame:
-    """One coming game as the lobby lists it."""
+    """One coming game as the lobby lists it, its times on the hall's clock: when its sales close
+    (selling), or when they open (planned: at its session's start, R93)."""
 
     game: Game
     state_name: str
     price_display: str | None
-    prizes: tuple[tuple[str, str], ...]
+    prizes: tuple[LobbyPrize, ...]
     cards_mine: int
+    closes_at_text: str
+    opens_at_text: str
 
     @property
     def selling(self) -> bool:
         return game_on_sale(game=self.game)
+
+    @property
+    def planned(self) -> bool:
+        return self.game.state == GameState.PLANNED.value
 
 
 @dataclass(frozen=True)
 class LobbyRoom:
     online_room: OnlineRoom
     games: tuple[LobbyGame, ...]
+
+    @property
+    def selling(self) -> tuple[LobbyGame, ...]:
+        """The room's games selling now: what a purchase ahead buys into (R93)."""
+        return tuple(item for item in self.games if item.selling)
+
+    @property
+    def last_close(self) -> str:
+        """When the last of the games selling stops selling (ISO 8601): the purchase ahead's end."""
+        closes = [item.game.sales_close_at for item in self.selling if item.game.sales_close_at]
+        return max(closes).isoformat() if closes else ""
+
+    @property
+    def ahead_max(self) -> int:
+        """How many games a purchase ahead may take in this room."""
+        return min(len(self.games), bounds.BUY_AHEAD_GAMES_MAX)
 
 
 @dataclass(frozen=True)
@@ -49,6 +87,34 @@ class Lobby:
     jackpot: JackpotState
     balance: Decimal
     balance_display: str
+
+
+def _share(value: str | None) -> Decimal | None:
+    """A prize plan's share (percent of sales), shown without trailing zeros ("20", "12.5")."""
+    try:
+        share = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return None
+    return share.quantize(Decimal(1)) if share == share.to_integral_value() else share.normalize()
+
+
+def _lobby_game(game: Game, hall: Hall, names: dict[str, str], cards_mine: int) -> LobbyGame:
+    figures = sales_selectors.game_board_figures(game=game)
+    plan = game.prize_plan or {}
+    return LobbyGame(
+        game=game,
+        state_name=str(GameState(game.state).label),
+        price_display=money_display(game.price, hall.currency) if game.price is not None else None,
+        prizes=tuple(
+            LobbyPrize(names.get(p.kind.value, p.kind.value), _share(plan.get(p.kind.value)), p.display)
+            for p in figures.prizes
+        ),
+        cards_mine=cards_mine,
+        closes_at_text=hall_clock_text(game.sales_close_at, hall, CLOCK_SECONDS)
+        if game.sales_close_at
+        else "",
+        opens_at_text=hall_clock_text(game.session.starts_at, hall),
+    )
 
 
 def online_lobby(*, player: Player) -> Lobby:
@@ -64,21 +130,11 @@ def online_lobby(*, player: Player) -> Lobby:
     }
     rooms = []
     for online_room in OnlineRoom.objects.filter(room__hall=hall, active=True).select_related("room__hall"):
-        games = []
-        for game in room_game_list(online_room=online_room):
-            figures = sales_selectors.game_board_figures(game=game)
-            games.append(
-                LobbyGame(
-                    game=game,
-                    state_name=str(GameState(game.state).label),
-                    price_display=money_display(game.price, hall.currency)
-                    if game.price is not None
-                    else None,
-                    prizes=tuple((names.get(p.kind.value, p.kind.value), p.display) for p in figures.prizes),
-                    cards_mine=mine.get(game.pk, 0),
-                )
-            )
-        rooms.append(LobbyRoom(online_room, tuple(games)))
+        games = tuple(
+            _lobby_game(game, hall, names, mine.get(game.pk, 0))
+            for game in room_game_list(online_room=online_room)
+        )
+        rooms.append(LobbyRoom(online_room, games))
     balance = player_selectors.wallet_balance(player=player)
     return Lobby(
         player=player,

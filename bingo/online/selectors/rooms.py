@@ -9,10 +9,12 @@ from datetime import datetime
 from decimal import Decimal
 
 from django.db.models import F, QuerySet
+from django.db.models.functions import Mod
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bingo.common.clock import hall_clock_text
+from bingo.engine import ALGORITHM_STRIPS
 from bingo.models import Game, GameState, OnlineRoom, PrizeKind
 from cards.models import CardSet, Series
 from halls.models import Hall
@@ -27,6 +29,10 @@ COMING_STATES = (
 )
 #: How many coming games the lobby shows per room.
 LOBBY_GAMES = 6
+#: A 90-ball strip: six cards holding every number 1-90 once (bingo.engine.gen90.strips).
+STRIP_CARDS = 6
+#: How a card set generated as strips names its algorithm (bingo.engine.ALGORITHM_STRIPS).
+STRIPS_PREFIX = ALGORITHM_STRIPS.split("/")[0] + "/"
 
 
 def online_room_list(*, halls: QuerySet[Hall]) -> QuerySet[OnlineRoom]:
@@ -52,12 +58,33 @@ def game_on_sale(*, game: Game, now: datetime | None = None) -> bool:
     return game.sales_close_at is None or (now or timezone.now()) < game.sales_close_at
 
 
-def online_series_pick(*, hall: Hall, variant: str, price: Decimal | None = None) -> Series | None:
+def _strips_only(found: QuerySet[Series]) -> QuerySet[Series]:
+    """Of ``found``, the series of a card set generated as 90-ball strips of six whose next card
+    begins a strip: every card before it sold in whole strips (a number after a multiple of 6),
+    so a strip sold next is six cards holding 1-90 once each (bingo.engine.gen90)."""
+    return (
+        found.filter(card_set__algorithm__startswith=STRIPS_PREFIX)
+        .annotate(strip_rest=Mod("last_sold", STRIP_CARDS))
+        .filter(strip_rest=0)
+    )
+
+
+def game_sells_strips(*, game: Game) -> bool:
+    """Whether ``game`` sells 90-ball strips of six: its room sells strips (read with the game's
+    session, room and online side)."""
+    online = getattr(game.session.room, "online", None)
+    return online is not None and bool(online.strips) and game.variant == "90"
+
+
+def online_series_pick(
+    *, hall: Hall, variant: str, price: Decimal | None = None, strips: bool = False
+) -> Series | None:
     """The series an online game of ``variant`` (and cards of face value ``price``) puts on
     sale: the hall's online, ready series in stock with cards left, not on sale in another game,
     not double cards (an online game plays its cards once), lowest order number first, so the
-    series are sold in their order (R36-R37, R85). None when there is none. The manager's
-    scheduling and the autodraw loop both pick with it."""
+    series are sold in their order (R36-R37, R85). With ``strips`` (a room selling strips of
+    six), only a series of strips whose next card begins a strip. None when there is none. The
+    manager's scheduling and the autodraw loop both pick with it."""
     found = Series.objects.filter(
         hall=hall,
         online=True,
@@ -70,14 +97,19 @@ def online_series_pick(*, hall: Hall, variant: str, price: Decimal | None = None
     ).exclude(games__game__state=GameState.SELLING.value)
     if price is not None:
         found = found.filter(price=price)
+    if strips:
+        found = _strips_only(found)
     return found.select_related("card_set").order_by("order_number").first()
 
 
-def online_series_available(*, hall: Hall, variant: str, price: Decimal | None = None) -> bool:
+def online_series_available(
+    *, hall: Hall, variant: str, price: Decimal | None = None, strips: bool = False
+) -> bool:
     """Whether ``hall`` has an online series of ``variant`` (and cards of face value ``price``)
-    with cards left to sell: in stock or on sale, its card set ready, not double cards. What a
-    continuous room needs to be opened (R90) and each game of a scheduled session (R92);
-    ``online_series_pick`` chooses among them when a game's sales open."""
+    with cards left to sell: in stock or on sale, its card set ready, not double cards (with
+    ``strips``, of strips of six with whole strips left). What a continuous room needs to be
+    opened (R90) and each game of a scheduled session (R92); ``online_series_pick`` chooses
+    among them when a game's sales open."""
     found = Series.objects.filter(
         hall=hall,
         online=True,
@@ -89,6 +121,8 @@ def online_series_available(*, hall: Hall, variant: str, price: Decimal | None =
     )
     if price is not None:
         found = found.filter(price=price)
+    if strips:
+        found = _strips_only(found)
     return found.exists()
 
 
@@ -134,6 +168,21 @@ def room_game_list(*, online_room: OnlineRoom, limit: int = LOBBY_GAMES) -> list
             session__room_id=online_room.pk, session__ended_at__isnull=True, state__in=COMING_STATES
         )
         .select_related("session__room__hall")
+        .order_by("session__starts_at", "number")[:limit]
+    )
+
+
+def room_games_ahead(*, online_room: OnlineRoom, limit: int) -> list[Game]:
+    """The room's next ``limit`` games a player may buy ahead for: selling or planned (its
+    sessions not ended), soonest first, each read with its session, room, hall and online side
+    as a purchase reads it."""
+    return list(
+        Game.objects.filter(
+            session__room_id=online_room.pk,
+            session__ended_at__isnull=True,
+            state__in=(GameState.PLANNED.value, GameState.SELLING.value),
+        )
+        .select_related("session__room__hall", "session__room__online")
         .order_by("session__starts_at", "number")[:limit]
     )
 

@@ -29,6 +29,7 @@ from bingo.online.selectors.outcomes import GameOutcome, game_outcome
 from bingo.online.selectors.rooms import game_on_sale, prize_names
 from bingo.players import selectors as player_selectors
 from bingo.playtime import selectors as playtime_selectors
+from bingo.protection import selectors as protection_selectors
 from bingo.sales import selectors as sales_selectors
 from cards.selectors import card_get
 
@@ -177,5 +178,6 @@ def player_game_state(*, player: Player, game: Game) -> dict[str, Any]:
         part=RealPart(
             outcome=_screen_outcome(player=player, game=game, currency=hall.currency),
             playtime=playtime_selectors.playtime_state(player=player),
+            excluded=protection_selectors.exclusion_active(player=player) is not None,  # R101
         ),
     )

@@ -1,0 +1,293 @@
+"""The lobby (issue 25, point 2): each room's next games with their times on the hall's clock and
+each prize's share of sales with its value so far (R7, R29, R94); buying ahead in a room's next
+games, each its own purchase, only where sales are open (R93); no purchase offered to an
+excluded player (R101)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+from django.utils import translation
+from django.utils.html import escape
+
+from bingo.autodraw import services as autodraw_services
+from bingo.common.clock import hall_clock_text
+from bingo.models import Game, RoomMode, Sale, Session, WalletEntry
+from bingo.online import selectors, services
+from bingo.players.selectors import wallet_balance
+from bingo.protection import selectors as protection_selectors
+from bingo.protection import services as protection_services
+from tests.autodraw.helpers import Clock, committed
+from tests.clients import logged_in
+from tests.online.helpers import OnlineSetup
+
+PLAN = {"line": "20", "bingo": "60"}
+
+
+@pytest.fixture
+def site(db: None, clock: Clock) -> OnlineSetup:
+    """A session-mode room whose hall sells online series at 10 CVE a card."""
+    setup = OnlineSetup(name="Salão das Sessões", mode=RoomMode.SESSION)
+    for order in (1, 2, 3, 4):
+        setup.series(order, price="10.00")
+    return setup
+
+
+def _schedule(site: OnlineSetup, clock: Clock, *, games: int, start_in: int = 10) -> Session:
+    start = clock.now + timedelta(minutes=start_in)
+    return services.online_session_schedule(
+        online_room=site.online,
+        starts_at=start,
+        sales_close_at=start + timedelta(minutes=15),
+        scheduled_end=start + timedelta(hours=2),
+        games=[services.SessionGame("90", "10.00", PLAN) for _ in range(games)],
+        user=site.manager,
+    )
+
+
+def _open(clock: Clock, session: Session) -> list[Game]:
+    """The session's start comes and the online loop opens every game's sales at once (R93)."""
+    clock.to(session.starts_at)
+    committed(lambda: autodraw_services.online_room_advance(room_id=session.room_id))
+    return list(Game.objects.filter(session=session).order_by("number"))
+
+
+def _room(site: OnlineSetup) -> selectors.LobbyRoom:
+    player = site.player("0.00")
+    (room,) = selectors.online_lobby(player=player).rooms
+    return room
+
+
+# --- (a) the next games, their times, the prizes' shares and values -----------------------------
+
+
+def test_the_lobby_lists_the_next_games_with_their_opening_on_the_hall_s_clock_and_prize_shares(
+    site: OnlineSetup, clock: Clock
+) -> None:
+    session = _schedule(site, clock, games=3)
+
+    room = _room(site)
+
+    assert [item.game.number for item in room.games] == [1, 2, 3]  # every next game, not one
+    first = room.games[0]
+    assert first.planned
+    assert not first.selling
+    assert first.opens_at_text == hall_clock_text(session.starts_at, site.hall)
+    # R7: the share of sales the plan gives, and nothing yet as no card is sold.
+    assert [(p.name, p.share, p.display) for p in first.prizes] == [
+        ("Linha", Decimal("20"), "0 CVE"),
+        ("Bingo", Decimal("60"), "0 CVE"),
+    ]
+
+
+def test_a_prize_s_value_so_far_follows_the_cards_sold_and_the_close_is_on_the_hall_s_clock(
+    site: OnlineSetup, clock: Clock
+) -> None:
+    games = _open(clock, _schedule(site, clock, games=2))
+    services.online_buy(player=site.player("100.00"), game=games[0], quantity=5, key="five")
+
+    room = _room(site)
+
+    first, second = room.games
+    assert first.selling
+    assert second.selling
+    # 5 cards at 10 CVE: 50 CVE sold, 80 % of it in prizes, the line's 20 % of sales = 10 CVE.
+    assert [(p.share, p.display) for p in first.prizes] == [
+        (Decimal("20"), "10 CVE"),
+        (Decimal("60"), "30 CVE"),
+    ]
+    assert [(p.share, p.display) for p in second.prizes] == [
+        (Decimal("20"), "0 CVE"),
+        (Decimal("60"), "0 CVE"),
+    ]
+    assert first.game.sales_close_at is not None
+    assert first.closes_at_text == hall_clock_text(first.game.sales_close_at, site.hall, "%H:%M:%S")
+
+
+def test_the_lobby_page_says_each_prize_s_share_and_value_so_far_in_portuguese(
+    site: OnlineSetup, clock: Clock
+) -> None:
+    games = _open(clock, _schedule(site, clock, games=2))
+    player = site.player("100.00")
+    services.online_buy(player=player, game=games[0], quantity=2, key="two")
+
+    html = logged_in(player.user, "pt").get(reverse("online:lobby")).content.decode()
+
+    assert "Linha: 20 % das vendas — 4 CVE até agora" in html
+    assert "Bingo: 60 % das vendas — 12 CVE até agora" in html
+    assert "Linha: 20 % das vendas — 0 CVE até agora" in html  # the second game
+    close = hall_clock_text(games[0].sales_close_at, site.hall, "%H:%M:%S")
+    assert f"As vendas fecham às {close}" in html
+    assert "data-countdown" in html
+    assert "As vendas fecham dentro de" in html
+    assert "Comprar antecipadamente" in html
+
+
+def test_a_planned_game_says_when_its_sales_open(site: OnlineSetup, clock: Clock) -> None:
+    session = _schedule(site, clock, games=1)
+    player = site.player("100.00")
+
+    html = logged_in(player.user, "pt").get(reverse("online:lobby")).content.decode()
+
+    opens = hall_clock_text(session.starts_at, site.hall)
+    assert f"As vendas abrem às {opens}, para todos os jogadores ao mesmo tempo (R93)." in html
+    assert "Comprar cartões" not in html  # nothing sells yet
+    assert "Comprar antecipadamente" not in html
+
+
+def test_the_lobby_api_carries_each_prize_s_share_and_value_so_far(site: OnlineSetup, clock: Clock) -> None:
+    games = _open(clock, _schedule(site, clock, games=1))
+    player = site.player("100.00")
+    services.online_buy(player=player, game=games[0], quantity=2, key="two")
+
+    body = logged_in(player.user, "en").get("/api/online/lobby/").json()
+
+    (game,) = body["rooms"][0]["games"]
+    assert game["prizes"] == [["Line", "4 CVE"], ["Bingo", "12 CVE"]]
+    assert game["prize_shares"] == [
+        {"name": "Line", "share": "20.00", "value": "4 CVE"},
+        {"name": "Bingo", "share": "60.00", "value": "12 CVE"},
+    ]
+    assert body["rooms"][0]["strips"] is False
+
+
+# --- (c) buying ahead -----------------------------------------------------------------------------
+
+
+def test_buying_ahead_buys_in_each_game_selling_and_refuses_the_planned_ones(
+    site: OnlineSetup, clock: Clock
+) -> None:
+    """R93: a game whose sales have not opened sells nothing to anyone yet; each game's purchase
+    is its own sale with its own key."""
+    games = _open(clock, _schedule(site, clock, games=2))
+    later = _schedule(site, clock, games=1, start_in=60)  # its sales open in an hour
+    player = site.player("100.00")
+
+    lines = services.online_buy_ahead(
+        player=player, online_room=site.online, games=3, quantity=2, key="ahead"
+    )
+
+    assert [line.game.pk for line in lines] == [games[0].pk, games[1].pk, later.games.get().pk]
+    assert [line.purchase.cards if line.purchase else 0 for line in lines] == [2, 2, 0]
+    assert "R93" in lines[2].refusal
+    assert hall_clock_text(later.starts_at, site.hall) in lines[2].refusal
+    sales = list(Sale.objects.filter(buyer=player).order_by("game__number"))
+    assert [(s.game_id, s.quantity) for s in sales] == [(games[0].pk, 2), (games[1].pk, 2)]
+    assert len({s.request_key for s in sales}) == 2  # one sale, one key per game
+    assert wallet_balance(player=player) == Decimal("60.00")
+    assert not Sale.objects.filter(game=later.games.get()).exists()
+
+
+def test_a_retried_purchase_ahead_buys_nothing_more(site: OnlineSetup, clock: Clock) -> None:
+    _open(clock, _schedule(site, clock, games=2))
+    player = site.player("100.00")
+    first = services.online_buy_ahead(
+        player=player, online_room=site.online, games=2, quantity=1, key="again"
+    )
+
+    retry = services.online_buy_ahead(
+        player=player, online_room=site.online, games=2, quantity=1, key="again"
+    )
+
+    assert [line.purchase.sales for line in retry if line.purchase] == [
+        line.purchase.sales for line in first if line.purchase
+    ]
+    assert Sale.objects.filter(buyer=player).count() == 2
+    assert WalletEntry.objects.filter(player=player, kind="purchase").count() == 2
+
+
+def test_buying_ahead_says_which_games_got_cards_when_the_wallet_runs_short(
+    site: OnlineSetup, clock: Clock
+) -> None:
+    games = _open(clock, _schedule(site, clock, games=2))
+    player = site.player("30.00")
+
+    lines = services.online_buy_ahead(
+        player=player, online_room=site.online, games=2, quantity=2, key="short"
+    )
+
+    assert lines[0].purchase is not None
+    assert lines[0].game == games[0]
+    assert lines[1].purchase is None
+    assert "nada foi comprado" in lines[1].refusal
+    assert wallet_balance(player=player) == Decimal("10.00")
+    assert not Sale.objects.filter(game=games[1]).exists()
+
+
+@pytest.mark.parametrize("games", [0, 11])
+def test_buying_ahead_is_bounded(site: OnlineSetup, clock: Clock, games: int) -> None:
+    _open(clock, _schedule(site, clock, games=1))
+    player = site.player("100.00")
+    with pytest.raises(ValidationError, match="1 a 10 jogadas"):
+        services.online_buy_ahead(player=player, online_room=site.online, games=games, quantity=1, key="k")
+    assert not Sale.objects.filter(buyer=player).exists()
+
+
+def test_another_operator_s_player_cannot_buy_ahead_in_the_room(site: OnlineSetup, clock: Clock) -> None:
+    _open(clock, _schedule(site, clock, games=1))
+    stranger = OnlineSetup(name="Outra Sala").player("100.00")
+    with pytest.raises(ValidationError, match="fechada aos jogadores"):
+        services.online_buy_ahead(player=stranger, online_room=site.online, games=1, quantity=1, key="k")
+    assert not Sale.objects.filter(buyer=stranger).exists()
+    page = logged_in(stranger.user, "pt").post(
+        reverse("online:buy_ahead", args=[site.online.pk]), {"games": "1", "quantity": "1", "key": "k"}
+    )
+    assert page.status_code == 404
+
+
+def test_the_lobby_s_form_buys_ahead_and_says_which_games_got_cards(site: OnlineSetup, clock: Clock) -> None:
+    games = _open(clock, _schedule(site, clock, games=2))
+    later = _schedule(site, clock, games=1, start_in=60)
+    player = site.player("100.00")
+
+    page = logged_in(player.user, "pt").post(
+        reverse("online:buy_ahead", args=[site.online.pk]),
+        {"games": "3", "quantity": "3", "key": "form-key"},
+        follow=True,
+    )
+
+    html = page.content.decode()
+    assert f"Jogada {games[0].number}: 3 cartões comprados por 30 CVE." in html
+    assert f"Jogada {games[1].number}: 3 cartões comprados por 30 CVE." in html
+    assert f"Jogada {later.games.get().number}: As suas vendas abrem às" in html
+    assert wallet_balance(player=player) == Decimal("40.00")
+
+
+# --- (e) an excluded player is offered no purchase ------------------------------------------------
+
+
+def test_an_excluded_player_sees_no_buy_form_only_the_notice_once(site: OnlineSetup, clock: Clock) -> None:
+    """R101: a self-excluded player is told why once, in the lobby and on the game page, and
+    offered nothing to buy (no buy link, no form to buy ahead, no form on the game page)."""
+    games = _open(clock, _schedule(site, clock, games=2))
+    player = site.player("100.00")
+    protection_services.player_self_exclude(player=player, length="1m", confirmed=True)
+    client = logged_in(player.user, "pt")
+
+    lobby = client.get(reverse("online:lobby")).content.decode()
+    game = client.get(reverse("online:game", args=[games[0].pk])).content.decode()
+
+    with translation.override("pt"):
+        notice = escape(protection_selectors.player_notice(player=player))
+    assert "R101" in notice
+    for html in (lobby, game):
+        assert html.count(notice) == 1  # said once, not again as a refusal
+        assert "data-buy" not in html
+    assert "Comprar antecipadamente" not in lobby
+    assert "Quantos cartões?" not in game
+    state = selectors.player_game_state(player=player, game=games[0])
+    assert state["choices"]["buy"] is False
+
+
+def test_a_player_free_to_play_is_offered_the_purchase(site: OnlineSetup, clock: Clock) -> None:
+    games = _open(clock, _schedule(site, clock, games=1))
+    player = site.player("100.00")
+    client = logged_in(player.user, "pt")
+
+    assert "data-buy" in client.get(reverse("online:lobby")).content.decode()
+    assert "Quantos cartões?" in client.get(reverse("online:game", args=[games[0].pk])).content.decode()
+    assert selectors.player_game_state(player=player, game=games[0])["choices"]["buy"] is True
