@@ -92,6 +92,22 @@ def time_limit_at(*, session: PlaySession, limits: Limits) -> datetime | None:
     return session.started_at + timedelta(minutes=limits.session_minutes)
 
 
+def play_cooloff_until(*, player: Player, now: datetime | None = None) -> datetime | None:
+    """R101, the operator's mandatory break (``Hall.play_cooloff_minutes``): until when ``player``
+    may not log in nor buy, their last play session having ended at their time limit less than
+    that long ago; None when no break holds them at ``now`` (or the hall asks for none)."""
+    minutes = player.hall.play_cooloff_minutes
+    if not minutes:
+        return None
+    ended: datetime | None = PlaySession.objects.filter(
+        player=player, end_reason=PlaySession.EndReason.TIME_LIMIT
+    ).aggregate(last=Max("ended_at"))["last"]
+    if ended is None:
+        return None
+    until = ended + timedelta(minutes=minutes)
+    return until if until > _now(now) else None
+
+
 # --- inactivity (PT-806/70-71) -------------------------------------------------------------------
 
 

@@ -126,6 +126,10 @@ class ExclusionSerializer(serializers.Serializer[Any]):
     player = serializers.IntegerField(source="player_id")
     username = serializers.CharField(source="player.user.username")
     source = serializers.ChoiceField(choices=PlayerExclusion.Source.choices)  # type: ignore[assignment]
+    kind = serializers.ChoiceField(
+        choices=PlayerExclusion.Kind.choices,  # type: ignore[assignment]
+        help_text="exclusion, or pause: the player's break of 24 hours, 7 or 30 days",
+    )
     starts_at = serializers.DateTimeField()
     ends_at = serializers.DateTimeField(allow_null=True, help_text="null: for good")
     reason = serializers.CharField()
@@ -183,6 +187,32 @@ class MyExclusionView(APIView):
         body = SelfExclusionSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         row = services.player_self_exclude(player=player, **body.validated_data)
+        row = selectors.exclusion_history(player=player).get(pk=row.pk)
+        return Response(_exclusion_data(row), status=status.HTTP_201_CREATED)
+
+
+class PauseSerializer(serializers.Serializer[Any]):
+    length = serializers.ChoiceField(choices=services.PAUSE_CHOICES)
+    confirmed = ConfirmationField(help_text="Must be true: the player confirms it cannot be ended early.")
+
+
+class MyPauseView(APIView):
+    """R101, «fazer uma pausa»: the player takes a break of 24 hours, 7 or 30 days, which blocks
+    buying and deposits at once and cannot be ended early. GET /players/me/exclusion/ lists it."""
+
+    permission_classes = [IsPlayer]
+
+    @extend_schema(
+        operation_id="players_me_pause_create",
+        request=PauseSerializer,
+        responses={201: ExclusionSerializer, **error_responses()},
+        tags=["players"],
+    )
+    def post(self, request: Request) -> Response:
+        player = player_from_request(request)
+        body = PauseSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        row = services.player_pause_take(player=player, **body.validated_data)
         row = selectors.exclusion_history(player=player).get(pk=row.pk)
         return Response(_exclusion_data(row), status=status.HTTP_201_CREATED)
 
