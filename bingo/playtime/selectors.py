@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from bingo.common import rows
 from bingo.models import Game, GameState, Player, PlayLimit, PlaySession, Sale, WalletEntry
+from halls.models import Hall
 
 #: PT-806/70 b): games in a row without a purchase before the invitation to end the session.
 INVITE_AFTER = 5
@@ -96,7 +97,8 @@ def play_cooloff_until(*, player: Player, now: datetime | None = None) -> dateti
     """R101, the operator's mandatory break (``Hall.play_cooloff_minutes``): until when ``player``
     may not log in nor buy, their last play session having ended at their time limit less than
     that long ago; None when no break holds them at ``now`` (or the hall asks for none)."""
-    minutes = player.hall.play_cooloff_minutes
+    # Read afresh: the manager may have changed it since ``player.hall`` was loaded.
+    minutes = Hall.objects.filter(pk=player.hall_id).values_list("play_cooloff_minutes", flat=True).first()
     if not minutes:
         return None
     ended: datetime | None = PlaySession.objects.filter(

@@ -30,7 +30,7 @@ from bingo.common.clock import hall_clock_text
 from bingo.engine.limits import limit_effective_at
 from bingo.models import Player, PlayLimit, PlaySession
 from bingo.playtime import selectors
-from halls.models import Room
+from halls.models import Hall, Room
 
 #: The shortest and longest session time limit a player may set (minutes).
 LIMIT_MIN, LIMIT_MAX = bounds.PLAY_LIMIT_MINUTES_MIN, bounds.PLAY_LIMIT_MINUTES_MAX
@@ -155,10 +155,11 @@ PURCHASE_UNLIMITED_SQL = """
 
 
 def _cooloff_text(player: Player, until: datetime) -> str:
+    hall = Hall.objects.get(pk=player.hall_id)
     return _(
         "Your last play session ended at the time limit you set, and the hall asks for a break of "
         "%(minutes)d minutes after it (R101): you can log in and buy cards again at %(until)s."
-    ) % {"minutes": player.hall.play_cooloff_minutes, "until": hall_clock_text(until, player.hall)}
+    ) % {"minutes": hall.play_cooloff_minutes, "until": hall_clock_text(until, hall)}
 
 
 def play_login_check(*, player: Player, now: datetime | None = None) -> None:
