@@ -462,6 +462,8 @@ SPECTACULAR_SETTINGS = {
         "LimitKindEnum": ["deposit", "loss"],
         "WalletEntryKindEnum": "bingo.models.WalletEntry.Kind",
         "ConfirmationEnum": [(True, True)],
+        "ExclusionLengthEnum": "bingo.protection.services.EXCLUSION_CHOICES",
+        "PauseLengthEnum": "bingo.protection.services.PAUSE_CHOICES",
     },
 }
 

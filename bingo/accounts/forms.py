@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
@@ -23,7 +23,7 @@ class LoginForm(AuthenticationForm):
         "inactive": _("This account is disabled. Ask the hall manager."),
     }
 
-    def confirm_login_allowed(self, user: AbstractBaseUser) -> None:
+    def confirm_login_allowed(self, user: User) -> None:
         """Django's check of an inactive account, then the features' (``login_checking``):
         a receiver refuses with a ValidationError saying why (R101's pause after a time limit)."""
         super().confirm_login_allowed(user)

@@ -20,6 +20,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
@@ -189,7 +190,7 @@ class PasswordResetView(auth_views.PasswordResetView):
             return response
         return super().post(request, *args, **kwargs)
 
-    def form_valid(self, form: ResetRequestForm) -> HttpResponse:
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
         self.request.reset_email = form.cleaned_data["email"]  # type: ignore[attr-defined]
         if not PasswordResetEmailThrottle().allow(self.request):
             logger.warning("Password reset mail not sent: too many asked for one address lately.")

@@ -127,7 +127,7 @@ class ExclusionSerializer(serializers.Serializer[Any]):
     username = serializers.CharField(source="player.user.username")
     source = serializers.ChoiceField(choices=PlayerExclusion.Source.choices)  # type: ignore[assignment]
     kind = serializers.ChoiceField(
-        choices=PlayerExclusion.Kind.choices,  # type: ignore[assignment]
+        choices=PlayerExclusion.Kind.choices,
         help_text="exclusion, or pause: the player's break of 24 hours, 7 or 30 days",
     )
     starts_at = serializers.DateTimeField()

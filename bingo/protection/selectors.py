@@ -239,7 +239,7 @@ def desk_notice(*, player: Player, now: datetime | None = None) -> str:
     exclusion = exclusion_active(player=player, now=now)
     if exclusion is None:
         return ""
-    if exclusion.kind == PlayerExclusion.Kind.PAUSE:
+    if exclusion.kind == PlayerExclusion.Kind.PAUSE and exclusion.ends_at is not None:
         return _(
             "On a break from play until %(until)s (R101): no deposit is taken; the balance may be withdrawn."
         ) % {"until": hall_clock_text(exclusion.ends_at, player.hall)}

@@ -75,16 +75,17 @@ def my_protection(request: HttpRequest) -> HttpResponse:
             if pause_form.is_valid():
                 data = pause_form.cleaned_data
                 try:
-                    row = services.player_pause_take(
+                    pause = services.player_pause_take(
                         player=player, length=data["length"], confirmed=data["confirmed"]
                     )
                 except ValidationError as exc:
                     add_service_errors(pause_form, exc)
                 else:
+                    assert pause.ends_at is not None  # a break always ends (its CheckConstraint)
                     messages.success(
                         request,
                         _("Your break has started: you can play again at %(until)s (R101).")
-                        % {"until": hall_clock_text(row.ends_at, player.hall)},
+                        % {"until": hall_clock_text(pause.ends_at, player.hall)},
                     )
                     return redirect("protection:mine")
         status = 400

@@ -131,9 +131,7 @@ def test_the_player_takes_a_break_on_their_page_and_the_desk_is_told(site: Site,
     assert 'id="pause-form"' not in shown  # nothing to start while it runs
     desk = Client()
     desk.force_login(site.cashier)
-    assert (
-        "Numa pausa do jogo até 2026-03-18 12:00" in desk.get(f"/carteiras/{player.pk}/").content.decode()
-    )
+    assert "Numa pausa do jogo até 2026-03-18 12:00" in desk.get(f"/carteiras/{player.pk}/").content.decode()
 
 
 def test_the_api_takes_a_break_and_lists_it(site: Site) -> None:
