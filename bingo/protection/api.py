@@ -3,6 +3,7 @@ exclusion list. Money is a decimal string, in and out; a limit of ``null`` is "n
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from drf_spectacular.utils import extend_schema, extend_schema_field
@@ -144,6 +145,20 @@ def _exclusion_data(exclusion: PlayerExclusion) -> dict[str, Any]:
     return ExclusionSerializer(exclusion).data
 
 
+def _own_exclusion_post(
+    request: Request,
+    body_class: type[serializers.Serializer[Any]],
+    take: Callable[..., PlayerExclusion],
+) -> Response:
+    """The player's own exclusion or break, asked for with ``body_class``, made by ``take``: 201."""
+    player = player_from_request(request)
+    body = body_class(data=request.data)
+    body.is_valid(raise_exception=True)
+    row = take(player=player, **body.validated_data)
+    row = selectors.exclusion_history(player=player).get(pk=row.pk)
+    return Response(_exclusion_data(row), status=status.HTTP_201_CREATED)
+
+
 class MyExclusionSerializer(serializers.Serializer[Any]):
     excluded = serializers.BooleanField()
     message = serializers.CharField(allow_blank=True)
@@ -183,12 +198,7 @@ class MyExclusionView(APIView):
         tags=["players"],
     )
     def post(self, request: Request) -> Response:
-        player = player_from_request(request)
-        body = SelfExclusionSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        row = services.player_self_exclude(player=player, **body.validated_data)
-        row = selectors.exclusion_history(player=player).get(pk=row.pk)
-        return Response(_exclusion_data(row), status=status.HTTP_201_CREATED)
+        return _own_exclusion_post(request, SelfExclusionSerializer, services.player_self_exclude)
 
 
 class PauseSerializer(serializers.Serializer[Any]):
@@ -209,12 +219,7 @@ class MyPauseView(APIView):
         tags=["players"],
     )
     def post(self, request: Request) -> Response:
-        player = player_from_request(request)
-        body = PauseSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        row = services.player_pause_take(player=player, **body.validated_data)
-        row = selectors.exclusion_history(player=player).get(pk=row.pk)
-        return Response(_exclusion_data(row), status=status.HTTP_201_CREATED)
+        return _own_exclusion_post(request, PauseSerializer, services.player_pause_take)
 
 
 class OperatorExclusionSerializer(serializers.Serializer[Any]):

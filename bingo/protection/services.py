@@ -20,6 +20,7 @@ is ``bingo.engine.limits``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
 
@@ -150,17 +151,36 @@ def player_self_exclude(
     as long."""
     if not confirmed:
         raise ValidationError({"confirmed": [_("Confirm that you want to exclude yourself.")]})
+    return _own_exclusion_create(
+        player=player,
+        kind=PlayerExclusion.Kind.EXCLUSION,
+        end=lambda start: _exclusion_end(length, start, player),
+        covered=_("You are already excluded for at least as long; nothing was changed."),
+        now=now,
+    )
+
+
+def _own_exclusion_create(
+    *,
+    player: Player,
+    kind: str,
+    end: Callable[[datetime], datetime | None],
+    covered: str,
+    now: datetime | None,
+) -> PlayerExclusion:
+    """The player's own exclusion of ``kind`` from now to ``end(now)``, under the player's lock
+    (a purchase waiting for it sees the row once it commits); refused with ``covered`` on the
+    length when an exclusion in force already lasts as long."""
     with transaction.atomic():
-        _lock(player)  # a purchase waiting for this lock sees the exclusion once it commits
+        _lock(player)
         now = now or timezone.now()
-        ends_at = _exclusion_end(length, now, player)
+        ends_at = end(now)
         if _covered(player, ends_at, now) is not None:
-            raise ValidationError(
-                {"length": [_("You are already excluded for at least as long; nothing was changed.")]}
-            )
+            raise ValidationError({"length": [covered]})
         return PlayerExclusion.objects.create(
             player=player,
             source=PlayerExclusion.Source.SELF,
+            kind=kind,
             starts_at=now,
             ends_at=ends_at,
             reason="",
@@ -193,24 +213,13 @@ def player_pause_take(
         raise ValidationError({"length": [_("Choose how long the break lasts.")]})
     if not confirmed:
         raise ValidationError({"confirmed": [_("Confirm that you want to take a break.")]})
-    with transaction.atomic():
-        _lock(player)  # a purchase waiting for this lock sees the break once it commits
-        now = now or timezone.now()
-        ends_at = now + PAUSE_LENGTHS[length]
-        if _covered(player, ends_at, now) is not None:
-            raise ValidationError(
-                {"length": [_("You cannot play for at least as long already; nothing was changed.")]}
-            )
-        return PlayerExclusion.objects.create(
-            player=player,
-            source=PlayerExclusion.Source.SELF,
-            kind=PlayerExclusion.Kind.PAUSE,
-            starts_at=now,
-            ends_at=ends_at,
-            reason="",
-            created_by=player.user,
-            created_at=now,
-        )
+    return _own_exclusion_create(
+        player=player,
+        kind=PlayerExclusion.Kind.PAUSE,
+        end=lambda start: start + PAUSE_LENGTHS[length],
+        covered=_("You cannot play for at least as long already; nothing was changed."),
+        now=now,
+    )
 
 
 def _require_manager(user: AbstractBaseUser | AnonymousUser, player: Player) -> None:

@@ -85,7 +85,7 @@ class Halls:
         player = services.player_register(**data)  # type: ignore[arg-type]
         if verified:
             services.player_email_mark_verified(player=player)
-            player.refresh_from_db()
+            player.refresh_from_db(fields=["email_verified_at"])
         return player
 
     def deposit(self, player: Player, amount: str, key: str, by: User | None = None) -> object:
