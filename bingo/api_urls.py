@@ -145,6 +145,7 @@ urlpatterns: list[URLPattern] = [
     # Responsible gaming (R101): bingo/protection/api.py.
     path("players/me/limits/", protection_api.MyLimitsView.as_view(), name="player-limits"),
     path("players/me/exclusion/", protection_api.MyExclusionView.as_view(), name="player-exclusion"),
+    path("players/me/pause/", protection_api.MyPauseView.as_view(), name="player-pause"),
     path("players/exclusions/", protection_api.ExclusionListView.as_view(), name="player-exclusions"),
     path(
         "players/exclusions/<int:exclusion_id>/lift/",

@@ -16,6 +16,7 @@ class BingoConfig(AppConfig):
             celery,  # noqa: F401
             checks,  # noqa: F401  (registers the deployment checks)
         )
+        from bingo.accounts.signals import login_checking
         from bingo.accounts.views import log_lockout
         from bingo.autodraw import tasks as autodraw_tasks  # noqa: F401  (the online loop's tasks)
         from bingo.common.api import text_fields_take_text_only
@@ -32,3 +33,6 @@ class BingoConfig(AppConfig):
         # A player's play session starts at login and ends at logout (PT-803 g, bingo/playtime).
         user_logged_in.connect(playtime.on_login, dispatch_uid="bingo.playtime_login")
         user_logged_out.connect(playtime.on_logout, dispatch_uid="bingo.playtime_logout")
+        # The login page (bingo/accounts, below the features) asks whether a player may log in now:
+        # not during the hall's break after a session ended at the time limit (R101).
+        login_checking.connect(playtime.on_login_checking, dispatch_uid="bingo.playtime_login_checking")

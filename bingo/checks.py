@@ -6,6 +6,7 @@ request by request. ``database_role_check`` is a deployment check (``manage.py c
 --database default``, run by ``make serve``): it warns when the app connects to PostgreSQL with
 more power than the app needs. ``acta_signing_key_check`` (``check --deploy``) fails when the
 operator's key that signs the acta's receipts is not set or cannot be read (actas/signing.py).
+``email_url_check`` (``check --deploy``) warns when no SMTP server is set for the players' mails.
 """
 
 from __future__ import annotations
@@ -127,3 +128,21 @@ def acta_signing_key_check(app_configs: Sequence[Any] | None = None, **kwargs: A
             )
         ]
     return []
+
+
+@register(deploy=True)
+def email_url_check(app_configs: Sequence[Any] | None = None, **kwargs: Any) -> list[CheckMessage]:
+    """Warn when debug is off and ``EMAIL_URL`` is not set: the password reset and the players'
+    e-mail verification would go to an SMTP server on localhost:25, which a server seldom has."""
+    if settings.DEBUG or settings.EMAIL_URL_SET:
+        return []
+    return [
+        CheckWarning(
+            "EMAIL_URL is not set: password reset and e-mail verification mails go to an SMTP server "
+            "on localhost:25.",
+            hint="Set EMAIL_URL to the operator's SMTP server, e.g. "
+            "smtp+tls://user:password@smtp.example.cv:587, and DJANGO_DEFAULT_FROM_EMAIL to its "
+            "sender address (docs/deploy.md, «E-mail»).",
+            id="bingo.W006",
+        )
+    ]

@@ -285,6 +285,36 @@ if DEMO_BOTS:
 ONLINE_FAULT_AFTER = env.int("ONLINE_FAULT_AFTER", default=300)
 ONLINE_FAULT_FAILURES = env.int("ONLINE_FAULT_FAILURES", default=3)
 
+# --- e-mail (password reset, e-mail verification) -------------------------------------------
+
+# EMAIL_URL, read by django-environ's email_url: in production the operator's SMTP server, e.g.
+# smtp+tls://user:password@smtp.example.cv:587 (docs/deploy.md «E-mail»). Without it: in debug the
+# console, and `make run` (runlocal) sets filemail:// so every mail is a file under var/mail/ a
+# newcomer can open; with debug off, an SMTP server on localhost:25 (the `check --deploy` warns).
+EMAIL_URL_SET = "EMAIL_URL" in env.ENVIRON
+_email = env.email_url("EMAIL_URL", default="consolemail://" if DEBUG else "smtp://localhost:25")
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_HOST = _email.get("EMAIL_HOST") or "localhost"
+EMAIL_PORT = _email.get("EMAIL_PORT") or 25
+EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER") or ""
+EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD") or ""
+EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS", False))
+EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL", False))
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+# filemail:///an/absolute/folder (django-environ drops the URL path's first slash), or
+# filemail:// for var/mail/.
+EMAIL_FILE_PATH = "/" + _email["EMAIL_FILE_PATH"] if _email.get("EMAIL_FILE_PATH") else str(VAR_DIR / "mail")
+# The sender of the players' mails: the operator's address in production.
+DEFAULT_FROM_EMAIL = env.str("DJANGO_DEFAULT_FROM_EMAIL", default="bingo@localhost")
+# A password reset link, and an e-mail verification link, are valid this long (seconds).
+PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT", default=60 * 60 * 24)
+# Password reset requests per address, and per e-mail address asked about, in a sliding hour
+# (bingo/accounts/views.py): a script cannot flood a mailbox nor the server.
+PASSWORD_RESET_RATE = env.str("PASSWORD_RESET_RATE", default="10/hour")
+PASSWORD_RESET_EMAIL_RATE = env.str("PASSWORD_RESET_EMAIL_RATE", default="3/hour")
+# Verification mails a player may ask for again, per address, in a sliding hour.
+EMAIL_VERIFY_SEND_RATE = env.str("EMAIL_VERIFY_SEND_RATE", default="5/hour")
+
 # --- auth -------------------------------------------------------------------------------------
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -414,6 +444,9 @@ REST_FRAMEWORK = {
         "card_check": "30/minute",
         "player_register": PLAYER_REGISTER_RATE,
         "player_register_attempt": PLAYER_REGISTER_ATTEMPT_RATE,
+        "password_reset": PASSWORD_RESET_RATE,
+        "password_reset_email": PASSWORD_RESET_EMAIL_RATE,
+        "email_verify_send": EMAIL_VERIFY_SEND_RATE,
     },
     # Any throttle of DRF's own reads the client's address as ours do (bingo/common/clients.py).
     "NUM_PROXIES": BINGO_TRUSTED_PROXIES,
@@ -434,6 +467,8 @@ SPECTACULAR_SETTINGS = {
         "LimitKindEnum": ["deposit", "loss"],
         "WalletEntryKindEnum": "bingo.models.WalletEntry.Kind",
         "ConfirmationEnum": [(True, True)],
+        "ExclusionLengthEnum": "bingo.protection.services.EXCLUSION_CHOICES",
+        "PauseLengthEnum": "bingo.protection.services.PAUSE_CHOICES",
     },
 }
 

@@ -61,6 +61,7 @@ class HallSerializer(serializers.ModelSerializer[Hall]):
             "jackpot_active",
             "operator_name",
             "licence_number",
+            "play_cooloff_minutes",
             "created_at",
             "my_roles",
         ]

@@ -17,7 +17,7 @@ from halls.models import CashDesk, Hall, Room, StaffMembership
 
 class HallForm(forms.Form):
     """A hall's settings: name, currency, time zone, card limit (R35), prize tax, jackpot (R9), the
-    operator and its concession (R17)."""
+    operator and its concession (R17), the players' break after their session time limit (R101)."""
 
     name = forms.CharField(label=_("Name"), max_length=120)
     currency = forms.CharField(
@@ -64,6 +64,17 @@ class HallForm(forms.Form):
         required=False,
         help_text=_("The number of the hall's concession or licence from the Regulatory Authority."),
     )
+    play_cooloff_minutes = forms.IntegerField(
+        label=_("Mandatory break after the session time limit (minutes)"),
+        required=False,
+        min_value=0,
+        max_value=bounds.PLAY_COOLOFF_MINUTES_MAX,
+        initial=0,
+        help_text=_(
+            "R101: when a player's session ends at the time limit they set, they cannot log in or buy "
+            "cards again for this long. 0 or blank: no break."
+        ),
+    )
     jackpot_active = forms.BooleanField(
         label=_("Progressive jackpot active (R9)"),
         required=False,
@@ -75,6 +86,9 @@ class HallForm(forms.Form):
         if hall is not None and "initial" not in kwargs:
             kwargs["initial"] = {name: getattr(hall, name) for name in self.base_fields}
         super().__init__(*args, **kwargs)
+
+    def clean_play_cooloff_minutes(self) -> int:
+        return self.cleaned_data.get("play_cooloff_minutes") or 0
 
     def save(self, *, user: User) -> Hall:
         """Create the hall with ``user`` (who asks) as its manager, or update the one given;

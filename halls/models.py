@@ -37,6 +37,11 @@ class Hall(models.Model):
     )
     # R9-R10: with a progressive jackpot authorized, 3% of each game's prize money goes to it.
     jackpot_active = models.BooleanField(_("progressive jackpot active (R9)"), default=False)
+    # R101: after a play session ended by the player's own time limit, how long they may not log
+    # in nor buy again (0: at once, as before). The operator's setting (bingo/playtime).
+    play_cooloff_minutes = models.PositiveIntegerField(
+        _("mandatory break after the session time limit (minutes)"), default=0
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -60,6 +65,10 @@ class Hall(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(tax_threshold__lte=bounds.AMOUNT_MAX), name="hall_tax_threshold_at_most_max"
+            ),
+            models.CheckConstraint(
+                condition=Q(play_cooloff_minutes__lte=bounds.PLAY_COOLOFF_MINUTES_MAX),
+                name="hall_play_cooloff_at_most_max",
             ),
         ]
 

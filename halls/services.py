@@ -35,6 +35,7 @@ def _check_hall_fields(
     card_limit_per_player: int | None,
     tax_rate: Decimal,
     tax_threshold: Decimal,
+    play_cooloff_minutes: int | None = None,
 ) -> None:
     errors: dict[str, str] = {}
     if not _CURRENCY.match(currency):
@@ -54,6 +55,15 @@ def _check_hall_fields(
         errors["tax_threshold"] = _("The tax threshold cannot be negative.")
     elif tax_threshold > bounds.AMOUNT_MAX:
         errors["tax_threshold"] = _("The tax threshold is at most %(max)s.") % {"max": bounds.AMOUNT_MAX}
+    if play_cooloff_minutes is not None and (
+        isinstance(play_cooloff_minutes, bool)
+        or not isinstance(play_cooloff_minutes, int)
+        or not 0 <= play_cooloff_minutes <= bounds.PLAY_COOLOFF_MINUTES_MAX
+    ):
+        # R101: the break after a session's time limit, none (0) to a week.
+        errors["play_cooloff_minutes"] = _(
+            "The break after the session time limit is from 0 (none) to %(max)d minutes (R101)."
+        ) % {"max": bounds.PLAY_COOLOFF_MINUTES_MAX}
     if errors:
         raise ValidationError(errors)
 
@@ -77,10 +87,12 @@ def hall_create(
     jackpot_active: bool = False,
     operator_name: str = "",
     licence_number: str = "",
+    play_cooloff_minutes: int = 0,
     manager: User | None = None,
 ) -> Hall:
-    """Create a hall with its currency, time zone, card limit (R35), prize tax, jackpot (R9) and
-    the operator and concession its receipts print (R17);
+    """Create a hall with its currency, time zone, card limit (R35), prize tax, jackpot (R9),
+    the operator and concession its receipts print (R17) and the players' mandatory break after
+    their session time limit (R101, minutes, 0 for none);
     ``manager``, when given, manages it from the start (both or neither are saved)."""
     currency = currency.strip().upper()
     _check_hall_fields(
@@ -89,6 +101,7 @@ def hall_create(
         card_limit_per_player=card_limit_per_player,
         tax_rate=tax_rate,
         tax_threshold=tax_threshold,
+        play_cooloff_minutes=play_cooloff_minutes,
     )
     with transaction.atomic():
         hall = _save_hall(
@@ -102,6 +115,7 @@ def hall_create(
                 jackpot_active=jackpot_active,
                 operator_name=operator_name.strip(),
                 licence_number=licence_number.strip(),
+                play_cooloff_minutes=play_cooloff_minutes,
             )
         )
         if manager is not None:
@@ -122,9 +136,11 @@ def hall_update(
     jackpot_active: bool,
     operator_name: str | None = None,
     licence_number: str | None = None,
+    play_cooloff_minutes: int | None = None,
 ) -> Hall:
     """Change a hall's settings; games already created keep the jackpot setting they were made with.
-    The operator and concession (R17) stay as they are when not given."""
+    The operator and concession (R17) and the break after a session's time limit (R101) stay as
+    they are when not given."""
     currency = currency.strip().upper()
     _check_hall_fields(
         currency=currency,
@@ -132,6 +148,7 @@ def hall_update(
         card_limit_per_player=card_limit_per_player,
         tax_rate=tax_rate,
         tax_threshold=tax_threshold,
+        play_cooloff_minutes=play_cooloff_minutes,
     )
     hall.name = name.strip()
     hall.currency = currency
@@ -143,6 +160,8 @@ def hall_update(
         hall.operator_name = operator_name.strip()
     if licence_number is not None:
         hall.licence_number = licence_number.strip()
+    if play_cooloff_minutes is not None:
+        hall.play_cooloff_minutes = play_cooloff_minutes
     jackpot_switched = hall.jackpot_active != jackpot_active
     hall.jackpot_active = jackpot_active
     with transaction.atomic():

@@ -68,12 +68,23 @@ class HallWithSessions:
 
 
 def adult_player(
-    user: Any, hall: Hall, *, deposit: str | None = None, cashier: Any = None, reference: str = "CC 1"
+    user: Any,
+    hall: Hall,
+    *,
+    deposit: str | None = None,
+    cashier: Any = None,
+    reference: str = "CC 1",
+    verified: bool = True,
 ) -> Player:
-    """``user`` as a player of ``hall``, born in 1990, their age confirmed now; with ``deposit``,
-    that much paid into their wallet by ``cashier`` against the document ``reference``."""
+    """``user`` as a player of ``hall``, born in 1990, their age confirmed now, their e-mail
+    verified (unless not ``verified``); with ``deposit``, that much paid into their wallet by
+    ``cashier`` against the document ``reference``."""
     player = Player.objects.create(
-        user=user, hall=hall, birth_date=date(1990, 1, 1), adult_confirmed_at=timezone.now()
+        user=user,
+        hall=hall,
+        birth_date=date(1990, 1, 1),
+        adult_confirmed_at=timezone.now(),
+        email_verified_at=timezone.now() if verified else None,
     )
     if deposit is not None:
         wallet_post(

@@ -29,6 +29,7 @@ ENDPOINTS = {
     "/api/players/{player_id}/withdrawals/": {"post"},
     "/api/players/me/limits/": {"get", "post"},
     "/api/players/me/exclusion/": {"get", "post"},
+    "/api/players/me/pause/": {"post"},
     "/api/players/exclusions/": {"get", "post"},
     "/api/players/exclusions/{exclusion_id}/lift/": {"post"},
     "/api/halls/{hall_id}/ball-sets/": {"get", "post"},

@@ -84,6 +84,7 @@ ALLOWED: dict[str, set[Role]] = {
     # Responsible gaming (bingo/protection/api.py, R101).
     "players_me_limits_set": {PLAYER},
     "players_me_exclusion_create": {PLAYER},
+    "players_me_pause_create": {PLAYER},
     "players_exclusions_create": {M},
     "players_exclusions_lift": {M},
 }

@@ -31,6 +31,8 @@ from django.db import models
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from drf_spectacular.generators import SchemaGenerator
 
 from bingo.common.roles import Role
@@ -105,6 +107,9 @@ class Populated(AuditedHall):
             "membership": list(membership),
             "request_key": [Sale.objects.filter(game=self.won).values_list("request_key", flat=True).first()],
             "token": [draw_selectors.display_token(room=self.room)],
+            # The password reset's and the e-mail verification's links: a user's id, a token
+            # (the display's: a link that does not work, refused without a change).
+            "uidb64": [urlsafe_base64_encode(force_bytes(self.player.pk))],
             "number": [1],
             "player": [self.player.pk],
             # No online game here to complain about: an id that names none still walks the
@@ -210,6 +215,7 @@ PARAMETER_KINDS = {
     "desk_id": "desk",
     "request_key": "request_key",
     "token": "token",
+    "uidb64": "uidb64",
     "number": "number",
     "player_id": "player",
     "complaint_id": "complaint",

@@ -55,10 +55,55 @@ def test_debug_off_with_production_settings_passes_the_deploy_check(tmp_path: Pa
         DJANGO_SECRET_KEY=STRONG_SECRET,
         DJANGO_ALLOWED_HOSTS="bingo.example",
         ACTA_SIGNING_KEY_FILE=str(signing_key_file(tmp_path)),
+        EMAIL_URL="smtp+tls://bingo:segredo@smtp.example.cv:587",
     )
 
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
+
+
+def test_debug_off_without_an_smtp_server_warns_at_the_deploy_check(tmp_path: Path) -> None:
+    """The password reset and the e-mail verification need the operator's SMTP server."""
+    result = manage(
+        tmp_path,
+        "check",
+        "--deploy",
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY=STRONG_SECRET,
+        DJANGO_ALLOWED_HOSTS="bingo.example",
+        ACTA_SIGNING_KEY_FILE=str(signing_key_file(tmp_path)),
+    )
+
+    assert result.returncode == 0, result.stderr  # a warning: `make serve` still starts
+    assert "bingo.W006" in result.stderr
+    assert "EMAIL_URL is not set" in result.stderr
+
+
+def test_email_url_sets_the_smtp_server_and_filemail_writes_under_var_mail(tmp_path: Path) -> None:
+    show = (
+        "from django.conf import settings as s; print(s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT, "
+        "s.EMAIL_HOST_USER, s.EMAIL_USE_TLS, s.EMAIL_FILE_PATH)"
+    )
+
+    def shown(**env: str) -> list[str]:
+        result = manage(tmp_path, "shell", "--no-imports", "-c", show, **env)
+        assert result.returncode == 0, result.stderr
+        return result.stdout.strip().splitlines()[-1].split()
+
+    smtp = shown(EMAIL_URL="smtp+tls://bingo:segredo@smtp.example.cv:587")
+    files = shown(EMAIL_URL="filemail://")
+    console = shown()
+
+    assert smtp[:5] == [
+        "django.core.mail.backends.smtp.EmailBackend",
+        "smtp.example.cv",
+        "587",
+        "bingo",
+        "True",
+    ]
+    assert files[0] == "django.core.mail.backends.filebased.EmailBackend"
+    assert files[-1] == str(tmp_path / "var" / "mail")
+    assert console[0] == "django.core.mail.backends.console.EmailBackend"  # debug's default
 
 
 def test_debug_off_without_the_actas_signing_key_fails_the_deploy_check(tmp_path: Path) -> None:

@@ -1,13 +1,16 @@
-"""The login form and the manager's unlock form."""
+"""The login form, the password reset request and the manager's unlock form."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
+
+from bingo.accounts.signals import login_checking
 
 
 class LoginForm(AuthenticationForm):
@@ -19,6 +22,12 @@ class LoginForm(AuthenticationForm):
         ),
         "inactive": _("This account is disabled. Ask the hall manager."),
     }
+
+    def confirm_login_allowed(self, user: User) -> None:
+        """Django's check of an inactive account, then the features' (``login_checking``):
+        a receiver refuses with a ValidationError saying why (R101's pause after a time limit)."""
+        super().confirm_login_allowed(user)
+        login_checking.send(sender=type(self), user=user)
 
 
 class LoginLockoutResetForm(forms.Form):
@@ -32,3 +41,14 @@ class LoginLockoutResetForm(forms.Form):
         if bool(data.get("username")) == bool(data.get("ip_address")):
             raise ValidationError(_("Choose one account or one address to unlock."))
         return data
+
+
+class ResetRequestForm(PasswordResetForm):
+    """Django's password reset request: the e-mail address, and the mail sent to each active
+    account that has it (nothing, and no word of it, when none has)."""
+
+    email = forms.EmailField(
+        label=_("E-mail"),
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True}),
+    )

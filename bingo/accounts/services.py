@@ -1,4 +1,5 @@
-"""Writes of the login lockouts: a manager forgives the failed logins behind one (django-axes).
+"""Writes of the login lockouts: a manager forgives the failed logins behind one (django-axes),
+and a password reset forgives its own account's.
 
 A manager reaches only the staff of the halls they manage (halls/selectors.py hall_list_for).
 Every failure is one ``AccessAttempt`` row that counts against both its account and its address,
@@ -50,4 +51,26 @@ def login_lockout_reset(*, by: User, username: str = "", ip_address: str = "") -
         f"account {username!r}" if username else f"address {ip_address}",
         forgiven,
     )
+    return forgiven
+
+
+def login_failures_forgive(*, user: User) -> int:
+    """Forgive the failed logins counted against ``user``'s account (not their address's):
+    called when they set a new password through a reset link sent to their e-mail, which proves
+    the account is theirs; returns how many were forgiven. Other accounts' failures from the
+    same address still count against it."""
+    with transaction.atomic():
+        rows = list(
+            AccessAttempt.objects.filter(username=user.get_username())
+            .select_for_update()
+            .values_list("pk", "failures_since_start")
+        )
+        AccessAttempt.objects.filter(pk__in=[pk for pk, _ in rows]).delete()
+    forgiven: int = sum(failures for _, failures in rows)
+    if forgiven:
+        logger.info(
+            "Login lockout of account %r cleared by a password reset: %d failed attempts forgiven.",
+            user.get_username(),
+            forgiven,
+        )
     return forgiven

@@ -1,6 +1,6 @@
-"""The home router (to one dashboard per role: bingo/common/views.py ``DashboardView``) and the
+"""The home router (to one dashboard per role: bingo/common/views.py ``DashboardView``), the
 login lockouts (django-axes): what a refused login sees, the log of it, and the manager's unlock
-screen.
+screen; and the password reset by e-mail (Django's own views and tokens, rate-limited).
 
 Axes counts the failures of every login that goes through ``authenticate(request, ...)`` —
 /entrar/ (Django's LoginView with bingo.accounts.forms.LoginForm) and /admin/login/ — and, once an
@@ -11,23 +11,29 @@ records (connected in bingo/apps.py).
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import math
 from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.models import User
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from bingo.accounts import selectors, services
-from bingo.accounts.forms import LoginForm, LoginLockoutResetForm
+from bingo.accounts.forms import LoginForm, LoginLockoutResetForm, ResetRequestForm
 from bingo.common.clients import client_address
 from bingo.common.roles import Role, role_required, roles_in_order, user_roles
+from bingo.common.throttling import SlidingWindowThrottle
 
 logger = logging.getLogger(__name__)
 
@@ -142,3 +148,65 @@ def login_lockout_reset(request: HttpRequest) -> HttpResponse:
     else:
         messages.success(request, _("%(who)s can log in again.") % {"who": username or ip_address})
     return redirect("login_lockouts")
+
+
+# --- password reset by e-mail --------------------------------------------------------------------
+
+
+class PasswordResetThrottle(SlidingWindowThrottle):
+    """Reset requests per client address ("password_reset", settings.PASSWORD_RESET_RATE)."""
+
+    scope = "password_reset"
+
+
+class PasswordResetEmailThrottle(SlidingWindowThrottle):
+    """Reset requests per e-mail address asked about ("password_reset_email"): a mailbox gets a
+    few reset mails an hour at most, however many addresses ask."""
+
+    scope = "password_reset_email"
+
+    def get_ident(self, request: Any) -> str:
+        email = str(getattr(request, "reset_email", "")).strip().lower()
+        return hashlib.sha256(email.encode()).hexdigest()
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """«Recuperar a palavra-passe»: Django's reset request, whose answer is the same page whether
+    or not an account has the address (nothing tells who is registered). Limited per client
+    address (429 beyond, the form kept) and per e-mail address (beyond, no mail, the same page)."""
+
+    form_class = ResetRequestForm
+    template_name = "registration/password_reset_form.html"
+    subject_template_name = "registration/password_reset_subject.txt"
+    email_template_name = "registration/password_reset_email.txt"
+    success_url = reverse_lazy("password_reset_done")
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        throttle = PasswordResetThrottle()
+        if not throttle.allow(request):
+            context = self.get_context_data(form=self.get_form(), throttled=True)
+            response = self.render_to_response(context, status=429)
+            response["Retry-After"] = str(math.ceil(throttle.wait() or 1))
+            return response
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        self.request.reset_email = form.cleaned_data["email"]  # type: ignore[attr-defined]
+        if not PasswordResetEmailThrottle().allow(self.request):
+            logger.warning("Password reset mail not sent: too many asked for one address lately.")
+            return HttpResponseRedirect(self.get_success_url())
+        self.extra_email_context = {"hours": max(settings.PASSWORD_RESET_TIMEOUT // 3600, 1)}
+        return super().form_valid(form)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """The link of the mail: a new password, twice. Setting it forgives the failed logins of the
+    account (a person locked out by them is who resets), and the link then stops working."""
+
+    template_name = "registration/password_reset_confirm.html"
+    success_url = reverse_lazy("password_reset_complete")
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        services.login_failures_forgive(user=form.user)
+        return response

@@ -89,6 +89,9 @@ ID_MAX = 2**63 - 1
 PLAY_LIMIT_MINUTES_MIN = 10
 PLAY_LIMIT_MINUTES_MAX = 24 * 60
 REMINDER_CHOICES = (15, 30, 60)
+#: The operator's mandatory break after a session ended by the player's time limit, in minutes:
+#: none (0) to a week (halls.Hall.play_cooloff_minutes).
+PLAY_COOLOFF_MINUTES_MAX = 7 * 24 * 60
 
 # --- demo mode (R102) ---------------------------------------------------------------------------
 

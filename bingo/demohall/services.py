@@ -48,7 +48,7 @@ from bingo.models import DrawerShift, Game, GameState, OnlineRoom, Player, Prize
 from bingo.online.selectors.rooms import game_on_sale, room_game_list
 from bingo.online.services import online_buy
 from bingo.players import selectors as player_selectors
-from bingo.players.services import wallet_post
+from bingo.players.services import player_email_mark_verified, wallet_post
 from bingo.sales import services as sales_services
 from cards import selectors as card_selectors
 from cards import services as card_services
@@ -214,6 +214,7 @@ def demo_bots_ensure(*, hall: Hall) -> list[Player]:
         player = Player.objects.filter(user=user).first() or Player.objects.create(
             user=user, hall=hall, birth_date=date(1985, 5, 5), adult_confirmed_at=timezone.now()
         )
+        player_email_mark_verified(player=player)  # no mailbox: credited all the same (issue 25)
         wallet_post(
             player=player, kind="deposit", amount=BOT_CREDIT, key="demo-credit", recorded_by=system,
             reference="demo",

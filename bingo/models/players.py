@@ -35,6 +35,9 @@ class Player(models.Model):
         _("marking (R96)"), max_length=8, choices=Marking.choices, default=Marking.AUTOMATIC
     )
     created_at = models.DateTimeField(_("registered at"), auto_now_add=True)
+    # When the player opened the verification link sent to their e-mail address (None: not
+    # yet). No deposit before it: the service refuses, and on PostgreSQL a trigger (0025).
+    email_verified_at = models.DateTimeField(_("e-mail verified at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("player")

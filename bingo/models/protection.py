@@ -71,14 +71,23 @@ class PlayerLimit(models.Model):
 class PlayerExclusion(models.Model):
     """A player barred from buying and depositing (R101): by their own choice (``self``, never
     lifted before its end) or by the operator (``operator``, which a manager may lift: a
-    ``PlayerExclusionLift`` row). ``ends_at`` None is for good. Insert-only, kept for ever."""
+    ``PlayerExclusionLift`` row). ``ends_at`` None is for good. Insert-only, kept for ever.
+
+    ``kind`` ``pause`` is the player's short break («fazer uma pausa»: 24 hours, 7 or 30 days),
+    beside the self-exclusion's months and years: it bars the same, always their own choice,
+    always with an end, never lifted before it."""
 
     class Source(models.TextChoices):
         SELF = "self", _("Self-exclusion")
         OPERATOR = "operator", _("Operator")
 
+    class Kind(models.TextChoices):
+        EXCLUSION = "exclusion", _("Exclusion")
+        PAUSE = "pause", _("Break")
+
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="exclusions")
     source = models.CharField(_("excluded by"), max_length=8, choices=Source.choices)
+    kind = models.CharField(_("kind"), max_length=9, choices=Kind.choices, default=Kind.EXCLUSION)
     starts_at = models.DateTimeField(_("from"))
     ends_at = models.DateTimeField(_("until"), null=True, blank=True)
     reason = models.TextField(_("reason"), blank=True)
@@ -101,6 +110,15 @@ class PlayerExclusion(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(source="self") | ~Q(reason=""), name="player_exclusion_operator_reason"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["exclusion", "pause"]), name="player_exclusion_kind_known"
+            ),
+            # A break is the player's own, and ends (its longest, 30 days, is PostgreSQL's
+            # player_exclusion_pause_at_most_30_days, bingo/migrations/0025).
+            models.CheckConstraint(
+                condition=Q(kind="exclusion") | Q(source="self", ends_at__isnull=False),
+                name="player_exclusion_pause_is_own_and_ends",
             ),
         ]
 

@@ -141,6 +141,9 @@ class PlayerSerializer(serializers.Serializer[Any]):
     hall = serializers.IntegerField(source="hall_id")
     hall_name = serializers.CharField(source="hall.name")
     registered_at = serializers.DateTimeField(source="created_at")
+    email_verified_at = serializers.DateTimeField(
+        allow_null=True, help_text="null: not verified yet, and no deposit is accepted"
+    )
 
 
 class RegisterView(APIView):

@@ -15,12 +15,19 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import Group, User
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.mail import send_mail
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
 from bingo.common import bounds
@@ -323,7 +330,84 @@ def player_register(
             raise taken_name from None
         group, _created = Group.objects.get_or_create(name=Role.PLAYER.value)
         candidate.groups.add(group)
-        return Player.objects.create(user=candidate, hall=hall, birth_date=birth_date, adult_confirmed_at=now)
+        player = Player.objects.create(
+            user=candidate, hall=hall, birth_date=birth_date, adult_confirmed_at=now
+        )
+        player_email_verification_send(player=player)  # sent once the registration commits
+        return player
+
+
+# --- the e-mail's verification (no deposit before it) ----------------------------------------
+
+
+class EmailVerificationTokens(PasswordResetTokenGenerator):
+    """The tokens of the verification link, made as Django makes a password reset's: signed,
+    valid ``settings.PASSWORD_RESET_TIMEOUT``, and void once the address is verified or changed."""
+
+    key_salt = "bingo.players.EmailVerificationTokens"
+
+    def _make_hash_value(self, user: AbstractBaseUser, timestamp: int) -> str:
+        player = Player.objects.filter(user_id=user.pk).values_list("email_verified_at", flat=True).first()
+        return f"{user.pk}{getattr(user, 'email', '')}{player}{timestamp}"
+
+
+email_verification_tokens = EmailVerificationTokens()
+
+
+def player_email_verification_link(*, player: Player) -> str:
+    """The link that verifies ``player``'s e-mail address, on ``settings.BINGO_PUBLIC_URL``."""
+    uid = urlsafe_base64_encode(force_bytes(player.user.pk))
+    token = email_verification_tokens.make_token(player.user)
+    path = reverse("players:email_verify", kwargs={"uidb64": uid, "token": token})
+    return f"{settings.BINGO_PUBLIC_URL}{path}"
+
+
+def player_email_verification_send(*, player: Player) -> None:
+    """Mail ``player`` the link that verifies their e-mail address (in the language active now),
+    once the transaction commits. Refused (ValidationError) when it is verified already."""
+    if Player.objects.filter(pk=player.pk, email_verified_at__isnull=False).exists():
+        raise ValidationError(_("Your e-mail address is verified already."))
+    context = {
+        "player": player,
+        "link": player_email_verification_link(player=player),
+        "hours": max(settings.PASSWORD_RESET_TIMEOUT // 3600, 1),
+        "hall": player.hall.name,
+    }
+    subject = "".join(render_to_string("players/email_verification_subject.txt", context).splitlines())
+    body = render_to_string("players/email_verification_email.txt", context)
+    address = player.user.email
+    transaction.on_commit(lambda: send_mail(subject, body, None, [address]))
+
+
+def player_email_verify(*, uidb64: str, token: str, now: datetime | None = None) -> Player:
+    """Verify the e-mail address of the player the link ``uidb64``/``token`` was made for, now.
+    Opening it again once verified answers the player unchanged; a link altered, expired or made
+    for another address is refused (ValidationError), changing nothing."""
+    refused = ValidationError(
+        _("This verification link does not work: it expired or was copied incompletely. Ask for a new one.")
+    )
+    try:
+        user_id = int(urlsafe_base64_decode(uidb64).decode())
+        player = Player.objects.select_related("user", "hall").get(pk=user_id)
+    except (ValueError, TypeError, OverflowError, Player.DoesNotExist):
+        raise refused from None
+    if player.email_verified_at is not None:
+        return player
+    if not email_verification_tokens.check_token(player.user, token):
+        raise refused
+    now = now or timezone.now()
+    Player.objects.filter(pk=player.pk, email_verified_at__isnull=True).update(email_verified_at=now)
+    player.refresh_from_db(fields=["email_verified_at"])
+    return player
+
+
+def player_email_mark_verified(*, player: Player, now: datetime | None = None) -> None:
+    """Take ``player``'s e-mail address as verified without a link: only for the demo's accounts
+    (bingo/demohall, ``demo_setup``), whose made-up addresses have no mailbox. Once verified,
+    it stays so."""
+    Player.objects.filter(pk=player.pk, email_verified_at__isnull=True).update(
+        email_verified_at=now or timezone.now()
+    )
 
 
 # --- deposits and withdrawals at the desk ------------------------------------------------------
@@ -368,8 +452,10 @@ def _cash_movement(
     if errors:
         raise ValidationError(errors)
     with transaction.atomic():
-        if kind == WalletEntry.Kind.DEPOSIT:  # R101: exclusion and deposit limits, under the lock
+        if kind == WalletEntry.Kind.DEPOSIT:
+            # R101: exclusion and deposit limits, under the lock; then the e-mail verified.
             protection_services.deposit_check(player=player, amount=amount, key=desk_key(key), now=now)
+            _email_verified_check(player, desk_key(key))
         try:
             return wallet_post(
                 player=player,
@@ -402,6 +488,27 @@ def _cash_movement(
             raise
 
 
+def _email_verified_check(player: Player, key: str) -> None:
+    """No deposit before the player verified their e-mail address (issue 25): refused on
+    ``amount`` with what the desk tells them. A retry of a deposit written under ``key`` passes."""
+    if Player.objects.filter(pk=player.pk, email_verified_at__isnull=False).exists():
+        return
+    if WalletEntry.objects.filter(player=player, key=key).exists():
+        return  # wallet_post answers the retry with the first entry
+    raise ValidationError(
+        {
+            "amount": [
+                _(
+                    "This player has not verified their e-mail address yet: no deposit is accepted "
+                    "until they open the link sent to %(email)s (they can have it sent again from "
+                    "their page). Nothing was deposited."
+                )
+                % {"email": player.user.email}
+            ]
+        }
+    )
+
+
 def wallet_deposit(
     *,
     player: Player,
@@ -421,8 +528,9 @@ def wallet_deposit(
     a desk of the player's hall, is the drawer the cash went into: its close-out counts it
     (bingo/drawers/).
 
-    R101: refused, changing nothing, while an exclusion bars the player or when it would pass a
-    deposit limit of theirs (``bingo.protection.services.deposit_check``, judged at ``now``)."""
+    R101: refused, changing nothing, while an exclusion or a break bars the player or when it
+    would pass a deposit limit of theirs (``bingo.protection.services.deposit_check``, judged at
+    ``now``); and before the player verified their e-mail address (``player_email_verify``)."""
     return _cash_movement(
         kind=WalletEntry.Kind.DEPOSIT,
         player=player,

@@ -14,12 +14,13 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bingo.common.clock import hall_zone
-from bingo.common.forms import add_service_errors
+from bingo.common.forms import add_service_errors, refusal_flash
 from bingo.common.money import money_display
 from bingo.common.roles import Role, role_required
+from bingo.common.throttling import SlidingWindowThrottle
 from bingo.common.views import DashboardView
 from bingo.complaints import selectors as complaint_selectors
 from bingo.drawers.access import desk_remembered_id
@@ -76,12 +77,58 @@ def register(request: HttpRequest) -> HttpResponse:
                 add_service_errors(form, exc, aliases={"password": "password1"})
             else:
                 login(request, player.user, backend="bingo.players.backends.UserBackend")
-                messages.success(request, _("Welcome! Your player account is ready."))
+                messages.success(
+                    request,
+                    _(
+                        "Welcome! Your player account is ready. We sent a link to %(email)s: open it "
+                        "to verify your address before your first deposit."
+                    )
+                    % {"email": player.user.email},
+                )
                 return redirect(Role.PLAYER.dashboard_url_name)
         throttle.not_made()
     else:
         form = RegistrationForm()
     return render(request, "players/register.html", {"form": form, "open": halls_exist})
+
+
+# --- the e-mail's verification ----------------------------------------------------------------------
+
+
+class EmailVerificationSendThrottle(SlidingWindowThrottle):
+    """Verification mails asked for again per address ("email_verify_send")."""
+
+    scope = "email_verify_send"
+
+
+@require_GET
+def email_verify(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
+    """The link of the verification mail: opened on any device, logged in or not, it verifies
+    the address (no deposit before, issue 25). A link that does not work says so (400)."""
+    try:
+        player = services.player_email_verify(uidb64=uidb64, token=token)
+    except ValidationError as exc:
+        return render(request, "players/email_verified.html", {"errors": exc.messages}, status=400)
+    return render(request, "players/email_verified.html", {"player": player})
+
+
+@player_required
+@require_POST
+def email_verification_send(request: HttpRequest) -> HttpResponse:
+    """«Enviar de novo»: the verification link mailed again, a few times an hour at most."""
+    player = player_from_request(request)
+    if not EmailVerificationSendThrottle().allow(request):
+        messages.error(request, _("Too many requests from this address. Please try again later."))
+    else:
+        try:
+            services.player_email_verification_send(player=player)
+        except ValidationError as exc:
+            refusal_flash(request, exc)
+        else:
+            messages.success(
+                request, _("We sent the link again to %(email)s.") % {"email": player.user.email}
+            )
+    return redirect(Role.PLAYER.dashboard_url_name)
 
 
 # --- the player's pages ---------------------------------------------------------------------------
@@ -314,6 +361,7 @@ def wallet_staff_player(request: HttpRequest, player_id: int) -> HttpResponse:
         "balance": selectors.wallet_balance(player=player),
         # R101: the desk sees at once that no deposit is taken from an excluded player.
         "exclusion_notice": protection_selectors.desk_notice(player=player),
+        "email_unverified": player.email_verified_at is None,
         "form": form,
         "lines": selectors.wallet_statement(entries=entries),
     }

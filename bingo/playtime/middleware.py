@@ -1,6 +1,8 @@
 """The request side of play sessions (PT-803 g): the login and logout receivers, and the
 middleware that keeps a player's session alive and ends it when it is due.
 
+* Before login (``bingo.accounts.signals.login_checking``): refused during the hall's mandatory
+  break after a session ended at the player's time limit (R101).
 * Login (``user_logged_in``): the player's play session starts (or the open one is joined).
 * Logout (``user_logged_out``): it ends, its summary kept; ``LogoutView`` (bingo/playtime/views.py)
   then shows the summary (PT-806/67).
@@ -45,6 +47,14 @@ def on_login(sender: Any, request: HttpRequest | None, user: AbstractBaseUser, *
         return
     session = services.play_session_start(player=player)
     request.session[SESSION_KEY] = session.pk
+
+
+def on_login_checking(sender: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
+    """``bingo.accounts.signals.login_checking``: a player's login is refused, with the reason,
+    during their hall's mandatory break after a session ended at their time limit (R101)."""
+    player = _player(user)
+    if player is not None:
+        services.play_login_check(player=player)
 
 
 def on_logout(sender: Any, request: HttpRequest | None, user: AbstractBaseUser | None, **kwargs: Any) -> None:

@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from bingo.common import rows
 from bingo.models import Game, GameState, Player, PlayLimit, PlaySession, Sale, WalletEntry
+from halls.models import Hall
 
 #: PT-806/70 b): games in a row without a purchase before the invitation to end the session.
 INVITE_AFTER = 5
@@ -90,6 +91,23 @@ def time_limit_at(*, session: PlaySession, limits: Limits) -> datetime | None:
     if limits.session_minutes is None:
         return None
     return session.started_at + timedelta(minutes=limits.session_minutes)
+
+
+def play_cooloff_until(*, player: Player, now: datetime | None = None) -> datetime | None:
+    """R101, the operator's mandatory break (``Hall.play_cooloff_minutes``): until when ``player``
+    may not log in nor buy, their last play session having ended at their time limit less than
+    that long ago; None when no break holds them at ``now`` (or the hall asks for none)."""
+    # Read afresh: the manager may have changed it since ``player.hall`` was loaded.
+    minutes = Hall.objects.filter(pk=player.hall_id).values_list("play_cooloff_minutes", flat=True).first()
+    if not minutes:
+        return None
+    ended: datetime | None = PlaySession.objects.filter(
+        player=player, end_reason=PlaySession.EndReason.TIME_LIMIT
+    ).aggregate(last=Max("ended_at"))["last"]
+    if ended is None:
+        return None
+    until = ended + timedelta(minutes=minutes)
+    return until if until > _now(now) else None
 
 
 # --- inactivity (PT-806/70-71) -------------------------------------------------------------------

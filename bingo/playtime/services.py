@@ -11,7 +11,9 @@
 * ``play_limit_set``: the session time limit and reminders (R101): tighter at once, looser
   after 24 hours.
 * ``play_purchase_check``: called by ``online_buy`` inside the purchase's transaction, under the
-  player's row lock: refused once the session's time limit is reached (R101).
+  player's row lock: refused once the session's time limit is reached (R101), and during the
+  hall's mandatory break after a session ended at it (``Hall.play_cooloff_minutes``).
+* ``play_login_check``: the login refused during that break (R101).
 """
 
 from __future__ import annotations
@@ -24,10 +26,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bingo.common import bounds
+from bingo.common.clock import hall_clock_text
 from bingo.engine.limits import limit_effective_at
 from bingo.models import Player, PlayLimit, PlaySession
 from bingo.playtime import selectors
-from halls.models import Room
+from halls.models import Hall, Room
 
 #: The shortest and longest session time limit a player may set (minutes).
 LIMIT_MIN, LIMIT_MAX = bounds.PLAY_LIMIT_MINUTES_MIN, bounds.PLAY_LIMIT_MINUTES_MAX
@@ -136,20 +139,56 @@ def play_session_end_due(*, now: datetime | None = None) -> list[PlaySession]:
 
 
 #: R101 in the purchase's one-statement debit (``bingo.players.services.wallet_purchase_debit``):
-#: nothing is left to judge when the player never set a session time limit, in force or to come;
+#: nothing is left to judge when the player never set a session time limit, in force or to come,
+#: and no session of theirs ended at its time limit within their hall's mandatory break;
 #: otherwise the debit is not taken there and ``play_purchase_check`` judges.
 PURCHASE_UNLIMITED_SQL = """
     NOT EXISTS (SELECT 1 FROM bingo_playlimit WHERE player_id = %(player)s
                    AND (session_minutes IS NOT NULL OR next_session_minutes IS NOT NULL))
+    AND NOT EXISTS (SELECT 1 FROM bingo_playsession s
+                      JOIN bingo_player p ON p.user_id = s.player_id
+                      JOIN halls_hall h ON h.id = p.hall_id
+                     WHERE s.player_id = %(player)s AND s.end_reason = 'time_limit'
+                       AND h.play_cooloff_minutes > 0
+                       AND s.ended_at + make_interval(mins => h.play_cooloff_minutes) > %(now)s)
 """
 
 
+def _cooloff_text(player: Player, until: datetime) -> str:
+    hall = Hall.objects.get(pk=player.hall_id)
+    return _(
+        "Your last play session ended at the time limit you set, and the hall asks for a break of "
+        "%(minutes)d minutes after it (R101): you can log in and buy cards again at %(until)s."
+    ) % {"minutes": hall.play_cooloff_minutes, "until": hall_clock_text(until, hall)}
+
+
+def play_login_check(*, player: Player, now: datetime | None = None) -> None:
+    """R101: refuse ``player``'s login (ValidationError, saying until when) during their hall's
+    mandatory break after a session ended at their time limit. An open session already past its
+    time limit is ended first, so its break starts now. The login page asks it (through
+    ``bingo.accounts.signals.login_checking``) once the password is right."""
+    now = _now(now)
+    session = selectors.play_session_open_get(player=player)
+    if session is not None and selectors.play_session_due(session=session, now=now) == (
+        PlaySession.EndReason.TIME_LIMIT
+    ):
+        play_session_end(session=session, reason=PlaySession.EndReason.TIME_LIMIT, now=now)
+    until = selectors.play_cooloff_until(player=player, now=now)
+    if until is not None:
+        raise ValidationError(_cooloff_text(player, until))
+
+
 def play_purchase_check(*, player: Player, now: datetime | None = None) -> None:
-    """R101: refuse a purchase once the player's open session reached their time limit. Called
+    """R101: refuse a purchase once the player's open session reached their time limit, or during
+    their hall's mandatory break after a session ended at it (``play_cooloff_until``). Called
     inside the purchase's transaction, which holds the player's row (the wallet's lock,
     ``bingo.players.services.wallet_lock``); ``play_session_end`` takes it too, so a purchase and
     the session's end do not cross."""
     now = _now(now)
+    # The hall's break after a session ended at the time limit (R101): no purchase in it, from
+    # whatever device or request is still logged in.
+    if (until := selectors.play_cooloff_until(player=player, now=now)) is not None:
+        raise ValidationError(_cooloff_text(player, until))
     session = selectors.play_session_open_get(player=player)
     if session is None:
         return
@@ -218,6 +257,7 @@ __all__ = [
     "PURCHASE_UNLIMITED_SQL",
     "REMINDER_CHOICES",
     "play_limit_set",
+    "play_login_check",
     "play_purchase_check",
     "play_session_continue",
     "play_session_end",

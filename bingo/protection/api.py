@@ -3,6 +3,7 @@ exclusion list. Money is a decimal string, in and out; a limit of ``null`` is "n
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from drf_spectacular.utils import extend_schema, extend_schema_field
@@ -126,6 +127,10 @@ class ExclusionSerializer(serializers.Serializer[Any]):
     player = serializers.IntegerField(source="player_id")
     username = serializers.CharField(source="player.user.username")
     source = serializers.ChoiceField(choices=PlayerExclusion.Source.choices)  # type: ignore[assignment]
+    kind = serializers.ChoiceField(
+        choices=PlayerExclusion.Kind.choices,
+        help_text="exclusion, or pause: the player's break of 24 hours, 7 or 30 days",
+    )
     starts_at = serializers.DateTimeField()
     ends_at = serializers.DateTimeField(allow_null=True, help_text="null: for good")
     reason = serializers.CharField()
@@ -138,6 +143,20 @@ def _exclusion_data(exclusion: PlayerExclusion) -> dict[str, Any]:
     exclusion.lift_or_none = getattr(exclusion, "lift", None)  # type: ignore[attr-defined]
     exclusion.active = selectors.exclusion_is_active(exclusion=exclusion)  # type: ignore[attr-defined]
     return ExclusionSerializer(exclusion).data
+
+
+def _own_exclusion_post(
+    request: Request,
+    body_class: type[serializers.Serializer[Any]],
+    take: Callable[..., PlayerExclusion],
+) -> Response:
+    """The player's own exclusion or break, asked for with ``body_class``, made by ``take``: 201."""
+    player = player_from_request(request)
+    body = body_class(data=request.data)
+    body.is_valid(raise_exception=True)
+    row = take(player=player, **body.validated_data)
+    row = selectors.exclusion_history(player=player).get(pk=row.pk)
+    return Response(_exclusion_data(row), status=status.HTTP_201_CREATED)
 
 
 class MyExclusionSerializer(serializers.Serializer[Any]):
@@ -179,12 +198,28 @@ class MyExclusionView(APIView):
         tags=["players"],
     )
     def post(self, request: Request) -> Response:
-        player = player_from_request(request)
-        body = SelfExclusionSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        row = services.player_self_exclude(player=player, **body.validated_data)
-        row = selectors.exclusion_history(player=player).get(pk=row.pk)
-        return Response(_exclusion_data(row), status=status.HTTP_201_CREATED)
+        return _own_exclusion_post(request, SelfExclusionSerializer, services.player_self_exclude)
+
+
+class PauseSerializer(serializers.Serializer[Any]):
+    length = serializers.ChoiceField(choices=services.PAUSE_CHOICES)
+    confirmed = ConfirmationField(help_text="Must be true: the player confirms it cannot be ended early.")
+
+
+class MyPauseView(APIView):
+    """R101, «fazer uma pausa»: the player takes a break of 24 hours, 7 or 30 days, which blocks
+    buying and deposits at once and cannot be ended early. GET /players/me/exclusion/ lists it."""
+
+    permission_classes = [IsPlayer]
+
+    @extend_schema(
+        operation_id="players_me_pause_create",
+        request=PauseSerializer,
+        responses={201: ExclusionSerializer, **error_responses()},
+        tags=["players"],
+    )
+    def post(self, request: Request) -> Response:
+        return _own_exclusion_post(request, PauseSerializer, services.player_pause_take)
 
 
 class OperatorExclusionSerializer(serializers.Serializer[Any]):

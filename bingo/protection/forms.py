@@ -1,4 +1,4 @@
-"""The player's limit and self-exclusion forms, and the manager's exclusion forms (R101)."""
+"""The player's limit, break and self-exclusion forms, and the manager's exclusion forms (R101)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from bingo.common import bounds
 from bingo.models import LimitKind, LimitPeriod
-from bingo.protection.services import EXCLUSION_CHOICES
+from bingo.protection.services import EXCLUSION_CHOICES, PAUSE_CHOICES
 
 
 class LimitForm(forms.Form):
@@ -35,6 +35,21 @@ class SelfExclusionForm(forms.Form):
     confirmed = forms.BooleanField(
         label=_(
             "I understand that I cannot buy cards or deposit until it ends, and that it cannot be undone."
+        ),
+        required=False,
+    )
+
+
+class PauseForm(forms.Form):
+    """«Fazer uma pausa»: the player's break, for how long, and that it cannot be ended early."""
+
+    length = forms.ChoiceField(
+        label=_("Take a break for"), choices=PAUSE_CHOICES, widget=forms.RadioSelect, initial="24h"
+    )
+    confirmed = forms.BooleanField(
+        label=_(
+            "I understand that I cannot buy cards or deposit until the break ends, and that it "
+            "cannot be ended early."
         ),
         required=False,
     )

@@ -193,8 +193,18 @@ def player_find_for_manager(*, user: AbstractBaseUser | AnonymousUser, username:
 
 
 def exclusion_text(*, exclusion: PlayerExclusion, player: Player, deposit: bool = False) -> str:
-    """What ``player`` (or, for a ``deposit``, the desk) is told while ``exclusion`` bars them (R101)."""
+    """What ``player`` (or, for a ``deposit``, the desk) is told while ``exclusion`` (or a break)
+    bars them (R101)."""
     until = hall_clock_text(exclusion.ends_at, player.hall) if exclusion.ends_at is not None else None
+    if exclusion.kind == PlayerExclusion.Kind.PAUSE:
+        if deposit:
+            return _(
+                "This player is taking a break from play until %(until)s (R101): no deposit is "
+                "accepted. The balance may still be withdrawn. Nothing was deposited."
+            ) % {"until": until}
+        return _("You are taking a break from play until %(until)s (R101): you cannot buy cards.") % {
+            "until": until
+        }
     if deposit:
         if until is None:
             return _(
@@ -229,6 +239,10 @@ def desk_notice(*, player: Player, now: datetime | None = None) -> str:
     exclusion = exclusion_active(player=player, now=now)
     if exclusion is None:
         return ""
+    if exclusion.kind == PlayerExclusion.Kind.PAUSE and exclusion.ends_at is not None:
+        return _(
+            "On a break from play until %(until)s (R101): no deposit is taken; the balance may be withdrawn."
+        ) % {"until": hall_clock_text(exclusion.ends_at, player.hall)}
     if exclusion.ends_at is None:
         return _("Excluded from play for good (R101): no deposit is taken; the balance may be withdrawn.")
     return _(

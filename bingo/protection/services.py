@@ -10,6 +10,8 @@ is ``bingo.engine.limits``.
 
 * ``player_limit_set``: ask for a limit (deposit or loss, daily/weekly/monthly, or none).
 * ``player_self_exclude``: the player bars themself for a period or for good; never undone early.
+* ``player_pause_take``: «fazer uma pausa», the player's break of 24 hours, 7 or 30 days, which
+  bars the same as a self-exclusion and is never undone early either.
 * ``player_exclude`` / ``player_exclusion_lift``: a manager of the hall bars a player, or lifts
   such an exclusion, with a reason.
 * ``purchase_check`` / ``deposit_check``: refuse a purchase or a deposit that an exclusion or a
@@ -18,7 +20,8 @@ is ``bingo.engine.limits``.
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Callable
+from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
@@ -148,23 +151,75 @@ def player_self_exclude(
     as long."""
     if not confirmed:
         raise ValidationError({"confirmed": [_("Confirm that you want to exclude yourself.")]})
+    return _own_exclusion_create(
+        player=player,
+        kind=PlayerExclusion.Kind.EXCLUSION,
+        end=lambda start: _exclusion_end(length, start, player),
+        covered=_("You are already excluded for at least as long; nothing was changed."),
+        now=now,
+    )
+
+
+def _own_exclusion_create(
+    *,
+    player: Player,
+    kind: str,
+    end: Callable[[datetime], datetime | None],
+    covered: str,
+    now: datetime | None,
+) -> PlayerExclusion:
+    """The player's own exclusion of ``kind`` from now to ``end(now)``, under the player's lock
+    (a purchase waiting for it sees the row once it commits); refused with ``covered`` on the
+    length when an exclusion in force already lasts as long."""
     with transaction.atomic():
-        _lock(player)  # a purchase waiting for this lock sees the exclusion once it commits
+        _lock(player)
         now = now or timezone.now()
-        ends_at = _exclusion_end(length, now, player)
+        ends_at = end(now)
         if _covered(player, ends_at, now) is not None:
-            raise ValidationError(
-                {"length": [_("You are already excluded for at least as long; nothing was changed.")]}
-            )
+            raise ValidationError({"length": [covered]})
         return PlayerExclusion.objects.create(
             player=player,
             source=PlayerExclusion.Source.SELF,
+            kind=kind,
             starts_at=now,
             ends_at=ends_at,
             reason="",
             created_by=player.user,
             created_at=now,
         )
+
+
+#: «Fazer uma pausa» (R101): the player's break, shorter than any self-exclusion, and its lengths.
+PAUSE_LENGTHS: dict[str, timedelta] = {
+    "24h": timedelta(hours=24),
+    "7d": timedelta(days=7),
+    "30d": timedelta(days=30),
+}
+PAUSE_CHOICES = [
+    ("24h", gettext_lazy("24 hours")),
+    ("7d", gettext_lazy("7 days")),
+    ("30d", gettext_lazy("30 days")),
+]
+
+
+def player_pause_take(
+    *, player: Player, length: str, confirmed: bool, now: datetime | None = None
+) -> PlayerExclusion:
+    """R101, «fazer uma pausa»: ``player`` stops buying and depositing from now for ``length`` (a
+    key of ``PAUSE_LENGTHS``: 24 hours, 7 or 30 days), once ``confirmed``. Like a self-exclusion
+    it cannot be ended early, by anyone; refused when an exclusion or break in force already
+    lasts as long."""
+    if length not in PAUSE_LENGTHS:
+        raise ValidationError({"length": [_("Choose how long the break lasts.")]})
+    if not confirmed:
+        raise ValidationError({"confirmed": [_("Confirm that you want to take a break.")]})
+    return _own_exclusion_create(
+        player=player,
+        kind=PlayerExclusion.Kind.PAUSE,
+        end=lambda start: start + PAUSE_LENGTHS[length],
+        covered=_("You cannot play for at least as long already; nothing was changed."),
+        now=now,
+    )
 
 
 def _require_manager(user: AbstractBaseUser | AnonymousUser, player: Player) -> None:
@@ -295,7 +350,7 @@ PURCHASE_UNRESTRICTED_SQL = """
 
 def purchase_check(*, player: Player, amount: Decimal, now: datetime | None = None) -> None:
     """R101: refuse (ValidationError, saying why) a purchase of ``amount`` by ``player`` while an
-    exclusion bars them, or when their loss in a period so far plus ``amount`` would pass a loss
+    exclusion or a break bars them, or when their loss in a period so far plus ``amount`` would pass a loss
     limit in force. Runs inside the purchase's transaction, which holds the player's row (the
     wallet's lock, ``bingo.players.services.wallet_lock``) until it ends, so a purchase made at
     the same moment is counted, and an exclusion or a limit set meanwhile is seen."""
@@ -322,11 +377,14 @@ def deposit_check(*, player: Player, amount: Decimal, key: str = "", now: dateti
 __all__ = [
     "EXCLUSION_CHOICES",
     "EXCLUSION_MONTHS",
+    "PAUSE_CHOICES",
+    "PAUSE_LENGTHS",
     "PURCHASE_UNRESTRICTED_SQL",
     "deposit_check",
     "player_exclude",
     "player_exclusion_lift",
     "player_limit_set",
+    "player_pause_take",
     "player_self_exclude",
     "purchase_check",
 ]

@@ -18,18 +18,20 @@ from bingo.common.roles import Role, role_required
 from bingo.models import Player, PlayerExclusion
 from bingo.players.access import player_from_request, player_required
 from bingo.protection import selectors, services
-from bingo.protection.forms import LiftForm, LimitForm, OperatorExclusionForm, SelfExclusionForm
+from bingo.protection.forms import LiftForm, LimitForm, OperatorExclusionForm, PauseForm, SelfExclusionForm
 
 
 @player_required
 @require_http_methods(["GET", "POST"])
 def my_protection(request: HttpRequest) -> HttpResponse:
     """«Jogo responsável» (R101): the player's limits in force, pending and used; a form to set
-    one (tighter at once, looser after 24 hours); self-exclusion, confirmed, for a period or for
-    good. A refused form shows why (400) and changes nothing."""
+    one (tighter at once, looser after 24 hours); a break («fazer uma pausa», 24 hours, 7 or 30
+    days) and self-exclusion, confirmed, for a period or for good. A refused form shows why (400)
+    and changes nothing."""
     player = player_from_request(request)
     limit_form = LimitForm(prefix="limit")
     exclusion_form = SelfExclusionForm(prefix="exclusion")
+    pause_form = PauseForm(prefix="pause")
     status = 200
     if request.method == "POST":
         if request.POST.get("action") == "limit":
@@ -68,6 +70,24 @@ def my_protection(request: HttpRequest) -> HttpResponse:
                 else:
                     messages.success(request, _("You are excluded from play (R101)."))
                     return redirect("protection:mine")
+        elif request.POST.get("action") == "pause":
+            pause_form = PauseForm(request.POST, prefix="pause")
+            if pause_form.is_valid():
+                data = pause_form.cleaned_data
+                try:
+                    pause = services.player_pause_take(
+                        player=player, length=data["length"], confirmed=data["confirmed"]
+                    )
+                except ValidationError as exc:
+                    add_service_errors(pause_form, exc)
+                else:
+                    assert pause.ends_at is not None  # a break always ends (its CheckConstraint)
+                    messages.success(
+                        request,
+                        _("Your break has started: you can play again at %(until)s (R101).")
+                        % {"until": hall_clock_text(pause.ends_at, player.hall)},
+                    )
+                    return redirect("protection:mine")
         status = 400
     exclusion = selectors.exclusion_active(player=player)
     context: dict[str, Any] = {
@@ -75,6 +95,7 @@ def my_protection(request: HttpRequest) -> HttpResponse:
         "lines": selectors.limit_overview(player=player),
         "limit_form": limit_form,
         "exclusion_form": exclusion_form,
+        "pause_form": pause_form,
         "exclusion": exclusion,
         "exclusion_text": selectors.exclusion_text(exclusion=exclusion, player=player) if exclusion else "",
         "history": selectors.exclusion_history(player=player),

@@ -76,7 +76,11 @@ def world_build(role: str) -> dict[str, Any]:
         account = user_model.objects.create_user(username=username, password=password)
         user_roles_set(user=account, roles=[Role.PLAYER])
         player = Player.objects.create(
-            user=account, hall=hall, birth_date=date(1990, 1, 1), adult_confirmed_at=timezone.now()
+            user=account,
+            hall=hall,
+            birth_date=date(1990, 1, 1),
+            adult_confirmed_at=timezone.now(),
+            email_verified_at=timezone.now(),
         )
         wallet_post(
             player=player, kind="deposit", amount=Decimal("1000.00"), key="contract", recorded_by=cashier

@@ -40,6 +40,7 @@ class Walk(Draw):
             adult_confirmed=True,
             hall=self.hall,
         )
+        player_services.player_email_mark_verified(player=self.player)  # the desk deposits for her
 
     def open(self, opening_float: Decimal = FLOAT) -> DrawerShift:
         return drawer_services.drawer_open(

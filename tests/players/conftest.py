@@ -66,7 +66,11 @@ class Halls:
     manager: User
     other_cashier: User
 
-    def player(self, username: str = "maria", hall: Hall | None = None, **fields: object) -> Player:
+    def player(
+        self, username: str = "maria", hall: Hall | None = None, *, verified: bool = True, **fields: object
+    ) -> Player:
+        """A player registered as the page registers one, their e-mail verified (as if they had
+        opened the mail's link) unless not ``verified``."""
         data: dict[str, object] = {
             "username": username,
             "email": f"{username}@example.cv",
@@ -78,7 +82,14 @@ class Halls:
             "hall": hall or self.praia,
         }
         data.update(fields)
-        return services.player_register(**data)  # type: ignore[arg-type]
+        player = services.player_register(**data)  # type: ignore[arg-type]
+        if verified:
+            services.player_email_mark_verified(player=player)
+            # Read alone: a refresh would drop the player's cached user (tests count queries).
+            player.email_verified_at = (
+                Player.objects.filter(pk=player.pk).values_list("email_verified_at", flat=True).get()
+            )
+        return player
 
     def deposit(self, player: Player, amount: str, key: str, by: User | None = None) -> object:
         return services.wallet_deposit(

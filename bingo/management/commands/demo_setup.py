@@ -29,7 +29,7 @@ from bingo.demohall.services import DemoPlay, DemoStaff, demo_bots_ensure, demo_
 from bingo.engine import ALGORITHM_CARDS
 from bingo.models import OnlineRoom, Player, RoomMode
 from bingo.online import services as online_services
-from bingo.players.services import wallet_post
+from bingo.players.services import player_email_mark_verified, wallet_post
 from cards import services as card_services
 from cards.models import Series
 from halls import services as hall_services
@@ -123,6 +123,7 @@ def demo_online_ensure(hall: Hall) -> Player:
     player = Player.objects.filter(user=user).first() or Player.objects.create(
         user=user, hall=hall, birth_date=date(1990, 1, 1), adult_confirmed_at=timezone.now()
     )
+    player_email_mark_verified(player=player)  # the demo's address: no mailbox (issue 25)
     cashier = get_user_model().objects.get(username="caixa")
     wallet_post(
         player=player,

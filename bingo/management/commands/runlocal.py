@@ -14,6 +14,10 @@ only and the shutdown happens in one place:
   every 5 seconds: ``DEMO_BOTS=false`` stops them);
 * uvicorn serving ``bingo.asgi:application`` (HTTP and websockets).
 
+Unless ``EMAIL_URL`` is set, the two write every mail they send (a password reset, an e-mail
+verification) as a file under ``var/mail/`` (``EMAIL_URL=filemail://``), which a newcomer opens
+to follow the link.
+
 SIGINT or SIGTERM stops them (SIGTERM, then SIGKILL after a grace period; Redis last) and
 exits 0. If one child dies, the others are stopped and the command exits non-zero. On Linux the
 children also get SIGTERM if this process is killed outright.
@@ -173,14 +177,20 @@ class Command(BaseCommand):
             if redis_child is not None:
                 children.append(redis_child)
                 failed = self._wait_until_redis_answers(redis_child, redis_url)
-            # The demo's simulated players buy online (bingo/demohall), unless told otherwise.
-            env = {"DEMO_BOTS": "true", **os.environ, "REDIS_URL": redis_url}
+            # The demo's simulated players buy online (bingo/demohall), unless told otherwise;
+            # the mails (password reset, e-mail verification) are files under var/mail/.
+            env = {"DEMO_BOTS": "true", "EMAIL_URL": "filemail://", **os.environ, "REDIS_URL": redis_url}
             if failed is None and not self._signals:
                 children.append(self._start("Celery", celery_worker_command(), env))
                 children.append(self._start("uvicorn", asgi_server_command(host, port), env))
                 failed = self._wait_until_listening(children, host, port)
             if failed is None and not self._signals:
                 self.stdout.write(self.style.SUCCESS(_("Serving at %(url)s") % {"url": base_url}))
+                if "EMAIL_URL" not in os.environ:
+                    self.stdout.write(
+                        _("E-mails (password reset, e-mail verification) are written as files to %(path)s.")
+                        % {"path": settings.VAR_DIR / "mail"}
+                    )
                 self.stdout.write(_("Press Ctrl-C to stop."))
                 failed = self._supervise(children)
         finally:
