@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils import timezone
 
 from bingo.common.roles import Role, roles_in_order, user_roles
 
@@ -21,3 +22,9 @@ def roles(request: HttpRequest) -> dict[str, Any]:
     current = roles_in_order(user_roles(user))
     player = not user.is_authenticated or Role.PLAYER in current
     return {"current_roles": current, "rules_link": player, "player_pages": player}
+
+
+def server_clock(request: HttpRequest) -> dict[str, Any]:
+    """``server_now``: the server's clock when the page was made (ISO 8601). The pages' countdowns
+    (static/js/live.js) count from it, not from the device's clock, which may be minutes off."""
+    return {"server_now": timezone.now().isoformat()}

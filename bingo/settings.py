@@ -91,6 +91,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "bingo.context_processors.roles",
+                "bingo.context_processors.server_clock",
             ],
         },
     },

@@ -157,8 +157,12 @@
     function pad(n) {
       return (n < 10 ? "0" : "") + n;
     }
+    // The server's clock, not the device's (which may be minutes off): the page says what time it
+    // was at the server when it was made, and the countdown runs from there.
+    var said = Date.parse(document.body.getAttribute("data-server-now") || "");
+    var offset = isNaN(said) ? 0 : said - Date.now();
     function tick() {
-      var now = Date.now();
+      var now = Date.now() + offset;
       Array.prototype.forEach.call(nodes, function (node) {
         var left = Math.round((Date.parse(node.getAttribute("data-closes-at")) - now) / 1000);
         if (isNaN(left)) {

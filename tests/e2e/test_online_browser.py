@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import os
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -42,6 +43,7 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.core import mail
 from django.db import connection
 from django.utils import timezone
 
@@ -198,6 +200,11 @@ def test_a_player_registers_is_credited_buys_watches_the_draw_live_and_wins_into
         with page.expect_navigation():
             page.get_by_role("button", name="Registar").click()
         seen["after_register"] = page.url
+        # The e-mail is verified from the mail's link before the desk takes a deposit.
+        sent = next(m for m in mail.outbox if "maria@example.cv" in m.to)
+        link = re.search(r"https?://[^/\s]+(/jogador/email/verificar/\S+/)", sent.body)
+        assert link is not None, sent.body
+        page.goto(f"{base}{link.group(1)}")
         logout(page)
 
         login(page, "caixa-ana")

@@ -40,11 +40,11 @@ def test_r101_a_break_refuses_purchases_and_deposits_until_it_ends(site: Site, c
     with pytest.raises(ValidationError) as refused:
         site.buy(player, 1)
     assert refused.value.messages == [
-        "You are taking a break from play until 2026-03-12 12:00 (R101): you cannot buy cards."
+        "You are taking a break from play until 12/03/2026 12:00 (R101): you cannot buy cards."
     ]
     with pytest.raises(ValidationError) as no_deposit:
         site.deposit(player, "50")
-    assert "taking a break from play until 2026-03-12 12:00" in no_deposit.value.message_dict["amount"][0]
+    assert "taking a break from play until 12/03/2026 12:00" in no_deposit.value.message_dict["amount"][0]
 
     clock.now = start + timedelta(hours=23, minutes=59)  # a minute before its end: still refused
     with pytest.raises(ValidationError):
@@ -125,13 +125,13 @@ def test_the_player_takes_a_break_on_their_page_and_the_desk_is_told(site: Site,
     row = PlayerExclusion.objects.get()
     assert (row.kind, row.ends_at) == ("pause", clock.now + timedelta(days=7))
     shown = taken.content.decode()
-    assert "A sua pausa começou: pode voltar a jogar a partir de 2026-03-18 12:00 (R101)." in shown
+    assert "A sua pausa começou: pode voltar a jogar a partir de 18/03/2026 12:00 (R101)." in shown
     assert 'id="exclusion-status"' in shown
-    assert "Está numa pausa do jogo até 2026-03-18 12:00" in shown
+    assert "Está numa pausa do jogo até 18/03/2026 12:00" in shown
     assert 'id="pause-form"' not in shown  # nothing to start while it runs
     desk = Client()
     desk.force_login(site.cashier)
-    assert "Numa pausa do jogo até 2026-03-18 12:00" in desk.get(f"/carteiras/{player.pk}/").content.decode()
+    assert "Numa pausa do jogo até 18/03/2026 12:00" in desk.get(f"/carteiras/{player.pk}/").content.decode()
 
 
 def test_the_api_takes_a_break_and_lists_it(site: Site) -> None:
