@@ -270,6 +270,9 @@ def setup(players: int, cards: int, deposit: Decimal) -> tuple[Game, list[str]]:
             last_name=str(i), password=PASSWORD, birth_date=date(1990, 1, 1), adult_confirmed=True,
             hall=hall,
         )  # fmt: skip
+        # The player opens the link mailed to them: no deposit before the e-mail is verified.
+        uid, token = player_services.player_email_verification_link(player=player).rstrip("/").split("/")[-2:]
+        player_services.player_email_verify(uidb64=uid, token=token)
         player_services.wallet_deposit(player=player, amount=deposit, staff=cashier, reference="CC", key="d")
         names.append(player.user.username)
     return game, names

@@ -159,7 +159,10 @@ def setup(players: int, cards_each: int) -> tuple[Game, Decimal]:
     group.user_set.add(*users)
     now = timezone.now()
     made = Player.objects.bulk_create(
-        [Player(user=u, hall=hall, birth_date=date(1990, 1, 1), adult_confirmed_at=now) for u in users]
+        [
+            Player(user=u, hall=hall, birth_date=date(1990, 1, 1), adult_confirmed_at=now, email_verified_at=now)
+            for u in users
+        ]
     )
     deposit = Decimal(cards_each) * 2
     for player in made:

@@ -7,6 +7,8 @@ consumers the socket under the app (bingo/live/frames.py), so a message goes to 
 screens as one encoded frame written to each (docs/live.md).
 """
 
+import asyncio
+import contextvars
 import gc
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -14,20 +16,33 @@ from typing import Any, ClassVar
 
 import django
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
-from django.core.handlers.asgi import ASGIHandler
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.http import FileResponse
+from django.http.response import HttpResponseBase
+from django.urls import set_script_prefix
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bingo.settings")
 
 
-class OneThreadASGIHandler(ASGIHandler):
-    """Django's ASGI handler with its middleware and views run as one synchronous chain, in one
-    thread per request. Every view here is synchronous, and so is much of the middleware: in
-    Django's asynchronous chain each synchronous hook (a session's, CSRF's, a MiddlewareMixin's
-    process_request and process_response) is a thread of its own to go to and come back from,
-    some twenty per request, which cost the online purchase more than its own work (issue 23).
-    Within the request's ThreadSensitiveContext the chain's thread is the one its database
-    connection and the end of request (request_finished) use, as before; that thread is one
-    an earlier request used, not a new one (``__call__``)."""
+class OneHopASGIHandler(ASGIHandler):
+    """Django's ASGI handler with the whole synchronous part of a request done in one trip to a
+    thread: the request's start (``request_started``: stale connections closed), the middleware
+    and the view as one synchronous chain, the response's body and its close (``request_finished``:
+    the connection back to its pool). The event loop only reads the body and writes the answer.
+
+    Django's own handler goes to a thread and back for each of those three, and its asynchronous
+    chain once more for each synchronous middleware hook, some twenty per request; with asgiref's
+    context switching and a task listening for the client's disconnect, the event loop's share was
+    more of an online purchase's processor time than the view's own (issue 23). Every view here is
+    synchronous, so listening for a disconnect bought nothing: a synchronous view cannot be
+    cancelled, and Django lets it run to the end either way.
+
+    The thread is one an earlier request used (a single-thread executor taken per request and
+    given back after it), so everything the request does runs on one thread, the one its database
+    connection belongs to. A streaming response (static files, exports) is sent as Django sends
+    it, its iterator and its close on that same thread (asgiref's ThreadSensitiveContext)."""
 
     #: Idle single-thread executors, one taken per request and given back after it (LIFO).
     _idle: ClassVar[list[ThreadPoolExecutor]] = []
@@ -36,31 +51,92 @@ class OneThreadASGIHandler(ASGIHandler):
 
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)
-        self._middleware_chain: Any = sync_to_async(self._middleware_chain, thread_sensitive=True)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        """As Django's, with the request's thread taken from those earlier requests used: each
-        request still runs its synchronous parts (the request's start and end, the middleware
-        and the view) on one thread of its own, the thread its database connection belongs to,
-        but no longer starts a thread and joins it at its end (asgiref's ThreadSensitiveContext
-        with an executor the caller owns)."""
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
         idle = self._idle
         executor = idle.pop() if idle else ThreadPoolExecutor(max_workers=1, thread_name_prefix="request")
         try:
-            async with ThreadSensitiveContext(executor=executor):
-                await self.handle(scope, receive, send)
+            await self._handle_on(executor, scope, receive, send)
         finally:
             if len(idle) < self.IDLE_KEPT:
                 idle.append(executor)
             else:
                 executor.shutdown(wait=False)
 
+    async def _handle_on(self, executor: ThreadPoolExecutor, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        loop = asyncio.get_running_loop()
+        # Each request runs in a copy of the loop's context, as sync_to_async would: what it sets
+        # in context variables (the language, the urlconf) is gone when it ends.
+        context = contextvars.copy_context()
+        try:
+            response, start, body = await loop.run_in_executor(
+                executor, context.run, self._respond, scope, body_file
+            )
+        finally:
+            body_file.close()
+        if body is not None:
+            await send(start)
+            await send({"type": "http.response.body", "body": body})
+            return
+        async with ThreadSensitiveContext(executor=executor):
+            try:
+                await self.send_response(response, send)
+            finally:
+                await sync_to_async(response.close, thread_sensitive=True)()
+
+    def _respond(
+        self, scope: Any, body_file: Any
+    ) -> tuple[HttpResponseBase, dict[str, Any] | None, bytes | None]:
+        """The request's synchronous part, on its thread: its response, and unless the response
+        streams, its start message and body with the response closed already."""
+        set_script_prefix(get_script_prefix(scope))
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        try:
+            request, response = self.create_request(scope, body_file)
+            if request is not None:
+                response = self.get_response(request)
+                response._handler_class = self.__class__  # type: ignore[attr-defined]
+                if isinstance(response, FileResponse):
+                    response.block_size = self.chunk_size
+        except BaseException:
+            signals.request_finished.send(sender=self.__class__)
+            raise
+        if response.streaming:
+            return response, None, None
+        try:
+            start = {
+                "type": "http.response.start",
+                "status": response.status_code,
+                "headers": _headers(response),
+            }
+            body = response.content
+        finally:
+            response.close()
+        return response, start, body
+
+
+def _headers(response: HttpResponseBase) -> list[tuple[bytes, bytes]]:
+    """The response's headers and cookies as ASGI sends them (as Django's send_response)."""
+    headers = [
+        (header.encode("ascii") if isinstance(header, str) else bytes(header),
+         value.encode("latin1") if isinstance(value, str) else bytes(value))
+        for header, value in response.items()
+    ]  # fmt: skip
+    headers.extend(
+        (b"Set-Cookie", c.output(header="").encode("ascii").strip()) for c in response.cookies.values()
+    )
+    return headers
+
 
 # Django must be set up before anything imports models (consumers, routing).
 django.setup(set_prefix=False)
-django_asgi_app = OneThreadASGIHandler()
+django_asgi_app = OneHopASGIHandler()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
