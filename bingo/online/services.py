@@ -485,16 +485,19 @@ def online_session_schedule(
         )
         pattern_key, pattern = locked.pattern_choice()
         for index, (spec, price) in enumerate(zip(games, prices, strict=True), start=1):
-            plan, figure = spec.prize_plan, {}
-            if spec.variant == "75" and pattern_key is not None:
-                # R73 b): the room's pattern is its 75-ball games' bingo, as of now (a later
-                # change leaves these games alone); with no plan given, the room's, the bingo
-                # alone (R74: a pattern is the game's only prize).
-                figure = {"pattern_key": pattern_key, "pattern": pattern}
-                plan = plan or locked.prize_plan or None
+            # R73 b): the room's pattern is its 75-ball games' bingo, as of now (a later change
+            # leaves these games alone); with no plan given, the room's, the bingo alone (R74: a
+            # pattern is the game's only prize). The other variants' bingo is the full card.
+            figured = spec.variant == "75" and pattern_key is not None
+            plan = (spec.prize_plan or locked.prize_plan or None) if figured else spec.prize_plan
             try:
                 game = game_services.game_create(
-                    session=session, variant=spec.variant, prize_plan=plan, online=True, **figure
+                    session=session,
+                    variant=spec.variant,
+                    prize_plan=plan,
+                    online=True,
+                    pattern_key=pattern_key if figured else None,
+                    pattern=pattern if figured else None,
                 )
             except ValidationError as exc:
                 raise ValidationError(

@@ -3,7 +3,7 @@ form's picker and over the API, refused when wrong with nothing changed (a 90-ba
 none, R73 b); a pattern beside a line, R74), copied by every game the room creates (continuous
 R90, scheduled R91-R93) and by each demo game (R102), never changed in a game already created
 (R36, R93: what was sold is what is played), awarded by the real detector, and shown in the
-lobby and on the manager's page. The hall game's side is tests/games/test_patterns.py."""
+lobby, on the rules page (R103) and on the manager's page. The hall game's side is tests/games/test_patterns.py."""
 
 from __future__ import annotations
 
@@ -521,6 +521,11 @@ def test_the_lobby_shows_the_rooms_pattern_and_each_games_own(site: PatternRoom)
     }
     assert room["games"][0]["pattern"]["key"] == "letter_t"
     assert room["games"][0]["pattern"]["name"] == "Letra T"
+    # The rules page (R103) says it too, before anyone buys, to anyone.
+    rules = logged_in(None, "pt").get(reverse("online:rules")).content.decode()
+    entry = rules[rules.index(f'data-room="{site.online.pk}"') :]
+    assert 'data-room-pattern="x"' in entry
+    assert pictures(entry)["x"]["on"] == numbered("x")
 
 
 def test_a_full_card_room_shows_no_pattern(db: None, clock: Clock) -> None:
