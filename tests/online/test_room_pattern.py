@@ -3,7 +3,8 @@ form's picker and over the API, refused when wrong with nothing changed (a 90-ba
 none, R73 b); a pattern beside a line, R74), copied by every game the room creates (continuous
 R90, scheduled R91-R93) and by each demo game (R102), never changed in a game already created
 (R36, R93: what was sold is what is played), awarded by the real detector, and shown in the
-lobby, on the rules page (R103) and on the manager's page. The hall game's side is tests/games/test_patterns.py."""
+lobby, on the rules page (R103) and on the manager's page. The hall game's side is
+tests/games/test_patterns.py."""
 
 from __future__ import annotations
 
