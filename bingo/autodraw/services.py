@@ -191,8 +191,15 @@ def _continuous_advance(online: OnlineRoom) -> Game | None:
         )
     game = next((g for g in games if g.state == GameState.PLANNED.value), None)
     if game is None:
+        # R73 b): the room's pattern as it is now; a later change leaves this game alone (R36).
+        pattern_key, pattern = online.pattern_choice()
         game = game_services.game_create(
-            session=session, variant=online.variant, prize_plan=online.prize_plan or None, online=True
+            session=session,
+            variant=online.variant,
+            prize_plan=online.prize_plan or None,
+            online=True,
+            pattern_key=pattern_key,
+            pattern=pattern,
         )
     game = game_services.game_open_sales(game=game, series=[series], user=system)
     game.ball_interval = interval

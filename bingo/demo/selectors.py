@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from bingo.common import bounds
+from bingo.common.patterns import pattern_shown
 from bingo.draw import detection
 from bingo.engine.demo import CREDIT
 from bingo.engine.prizes import PrizeKind as EnginePrizeKind
@@ -212,8 +213,14 @@ def demo_game_state(*, player: Player, game: DemoGame, now: datetime | None = No
             price_display=credits_display(game.card_price),
             sales_close_at=None,
             ball_interval=f"{game.ball_interval}",
+            pattern=pattern_shown(game.win_rules),
         ),
-        rules=detection.rules_from(game.variant, list(game.prize_plan), None, None),
+        rules=detection.rules_from(
+            game.variant,
+            list(game.prize_plan),
+            (game.win_rules or {}).get("line_kinds"),
+            (game.win_rules or {}).get("pattern"),
+        ),
         balls=list(game.balls[:shown]),
         cards=cards,
         prizes=_demo_prizes(game),

@@ -4,7 +4,7 @@ their prizes, which are only more free play.
 Demo credits live in their own insert-only ledger (``DemoCreditEntry``), written only by
 ``demo_credit_post``; nothing here touches the wallet, the sales, the series, the draw's records,
 the actas or the jackpot, and nothing converts demo credits to money, vouchers or goods. A demo
-game mirrors an online room (variant, pace, prize plan) and plays with the engine
+game mirrors an online room (variant, pace, prize plan, 75-ball pattern) and plays with the engine
 (``bingo.engine.demo``): cards generated for it, every ball drawn at its start with ``secrets``
 and shown as its time comes, winners found by ``card_check``, winnings credited once.
 """
@@ -27,6 +27,7 @@ from bingo.demo.selectors import (
     demo_game_over,
     demo_grant_status,
 )
+from bingo.draw.detection import rules_json
 from bingo.engine import Variant, generate_card_set, grid_of
 from bingo.engine.demo import demo_draw, demo_outcome
 from bingo.engine.draw import Chooser
@@ -123,11 +124,12 @@ def demo_game_start(
     seed: int | None = None,
 ) -> DemoGame:
     """Start a demo game mirroring ``online_room`` (its variant, its pace, never under 1 s (R88),
-    and its prize plan) with ``cards`` of the player's demo cards, staked in demo credits, against
-    ``DEMO_OTHER_CARDS`` simulated cards. The cards are generated for the game and every ball is
-    drawn now with ``secrets`` (``rng``/``seed`` for tests) and shown as its time comes; the
-    winners are the engine's. The same ``key`` again returns the first game. No real card,
-    sale, ball, prize, acta entry, jackpot or wallet entry is made (R102)."""
+    its prize plan and its 75-ball pattern, R73 b)) with ``cards`` of the player's demo cards,
+    staked in demo credits, against ``DEMO_OTHER_CARDS`` simulated cards. The cards are generated
+    for the game and every ball is drawn now with ``secrets`` (``rng``/``seed`` for tests) and
+    shown as its time comes; the winners are the engine's. The same ``key`` again returns the
+    first game. No real card, sale, ball, prize, acta entry, jackpot or wallet entry is made
+    (R102)."""
     now = now or timezone.now()
     key = (key or "").strip()
     if not 1 <= len(key) <= KEY_MAX:
@@ -143,8 +145,14 @@ def demo_game_start(
             if done.online_room_id != online_room.pk or done.cards_mine != cards:
                 raise DemoKeyConflictError({"key": [_("This key was used for another demo game.")]})
             return done
+        # The room's pattern as it is now (R73 b)): a demo plays what the room's next game plays.
+        pattern_key, pattern = online_room.pattern_choice()
         variant, plan, rules = game_plan_check(
-            variant=online_room.variant, prize_plan=online_room.prize_plan or None, jackpot_active=False
+            variant=online_room.variant,
+            prize_plan=online_room.prize_plan or None,
+            jackpot_active=False,
+            pattern=pattern,
+            pattern_key=pattern_key,
         )
         total = cards + DEMO_OTHER_CARDS
         card_set = generate_card_set(Variant(variant), total, seed)
@@ -155,6 +163,7 @@ def demo_game_start(
             online_room=online_room,
             variant=variant.value,
             prize_plan={kind.value: str(share) for kind, share in plan.shares},
+            win_rules=rules_json(rules),
             ball_interval=online_room.ball_interval,
             card_price=DEMO_CARD_PRICE,
             cards=[grid_of(card) for card in card_set.cells],

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from datetime import timedelta
 from decimal import Decimal
@@ -25,11 +24,9 @@ from bingo.common.forms import (
     in_hall_time,
     service_errors_on,
 )
-from bingo.common.patterns import PATTERN_NAMES, pattern_library
+from bingo.common.patterns import PatternCellsField, PatternPickerMixin, pattern_choices
 from bingo.engine import Variant
-from bingo.engine.patterns import CUSTOM, LIBRARY
 from bingo.engine.prizes import PrizeKind
-from bingo.engine.variants import geometry
 from bingo.games import services
 from bingo.models import Game, OnlineRoom, Session
 from cards.models import VARIANT_CHOICES, Series
@@ -37,10 +34,6 @@ from halls.models import BallSet, Room
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
-
-#: The 75-ball card's free centre (R71 c), R72): shown on the custom pattern's grid, never ticked.
-FREE_CENTRE = min(geometry(Variant.B75).free_cells)
-_CELL = re.compile(r"\d{1,2},\d{1,2}")
 
 
 class RoomChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
@@ -124,41 +117,7 @@ def _share_field(label: StrOrPromise, help_text: StrOrPromise) -> forms.DecimalF
     )
 
 
-class PatternCellsField(forms.MultipleChoiceField):
-    """The cells of a custom 75-ball pattern (R73 b)), ticked on a 5 x 5 grid as "row,column"
-    (from 0). Any cell is taken as given: the engine refuses one off the card, citing R73 b)."""
-
-    widget = forms.CheckboxSelectMultiple
-
-    def __init__(self, **kwargs: Any) -> None:
-        cells = [(r, c) for r in range(5) for c in range(5) if (r, c) != FREE_CENTRE]
-        super().__init__(choices=[(f"{r},{c}", f"{r + 1},{c + 1}") for r, c in cells], **kwargs)
-
-    def valid_value(self, value: str) -> bool:
-        return bool(_CELL.fullmatch(str(value)))
-
-    def clean(self, value: Any) -> list[tuple[int, int]]:
-        texts: list[str] = super().clean(value)
-        return [(int(r), int(c)) for r, c in (t.split(",") for t in texts)]
-
-    def grid(self, name: str, ticked: set[str]) -> list[list[dict[str, Any]]]:
-        """The grid's rows: each cell's checkbox name, value and whether ticked; the centre free."""
-        return [
-            [
-                {
-                    "free": (r, c) == FREE_CENTRE,
-                    "name": name,
-                    "value": f"{r},{c}",
-                    "label": f"{'BINGO'[c]}{r + 1}",
-                    "ticked": f"{r},{c}" in ticked,
-                }
-                for c in range(5)
-            ]
-            for r in range(5)
-        ]
-
-
-class GameForm(forms.Form):
+class GameForm(PatternPickerMixin, forms.Form):
     """A new game: its variant and prize plan, the variant's default or line and bingo shares (R7)."""
 
     PLAN_DEFAULT = "default"
@@ -188,9 +147,7 @@ class GameForm(forms.Form):
     )
     pattern = forms.ChoiceField(
         label=_("75-ball bingo (R73)"),
-        choices=[("", _("Full card (R73 a))"))]
-        + [(key, PATTERN_NAMES[key]) for key in LIBRARY]
-        + [(CUSTOM, _("Custom pattern, drawn below"))],
+        choices=pattern_choices(),
         required=False,
         widget=forms.RadioSelect,
         help_text=_(
@@ -208,23 +165,8 @@ class GameForm(forms.Form):
         data = super().clean() or {}
         if data.get("plan") == self.PLAN_CUSTOM and data.get("bingo_share") is None:
             self.add_error("bingo_share", _("Give the bingo prize's share of sales."))
-        if data.get("custom_cells") and data.get("pattern") != CUSTOM:
-            self.add_error(
-                "custom_cells", _("Choose «Custom pattern» to play the cells drawn, or untick them.")
-            )
+        self.pattern_cells_check(data)
         return data
-
-    def pattern_options(self) -> list[tuple[Any, dict[str, Any] | None]]:
-        """Each choice of ``pattern`` with the picture of its pattern (None: the full card or custom)."""
-        pictures = {p["key"]: p for p in pattern_library()}
-        return [(radio, pictures.get(str(radio.data["value"]))) for radio in self["pattern"]]
-
-    def custom_grid(self) -> list[list[dict[str, Any]]]:
-        """The custom pattern's 5 x 5 checkboxes as rows, ticked as posted; the free centre none (R72)."""
-        field = self.fields["custom_cells"]
-        assert isinstance(field, PatternCellsField)
-        ticked = {str(v) for v in (self["custom_cells"].value() or [])}
-        return field.grid(self.add_prefix("custom_cells"), ticked)
 
     def prize_plan(self) -> dict[str, str] | None:
         """The plan for ``game_create``: None for the variant's default, else the shares given."""

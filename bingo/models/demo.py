@@ -14,7 +14,8 @@ from cards.models import VARIANT_CHOICES
 
 class DemoGame(models.Model):
     """A player's practice game (R102): it mirrors one of the operator's online rooms (its
-    variant, pace (R88) and prize plan's shape) and plays with the engine, in demo credits only.
+    variant, pace (R88), prize plan's shape and 75-ball pattern, R73 b)) and plays with the
+    engine, in demo credits only.
 
     Nothing of the real books: no sale, no series, no ball or prize rows, no acta, no jackpot,
     no tax. The cards are generated for the game (the player's and the simulated other players'),
@@ -28,6 +29,9 @@ class DemoGame(models.Model):
     )
     variant = models.CharField(_("variant"), max_length=2, choices=VARIANT_CHOICES)
     prize_plan = models.JSONField(_("prize plan"))
+    # What wins, as ``Game.win_rules`` holds it: the room's 75-ball pattern (R73 b)) when it has
+    # one. Games stored before it have none: the full card.
+    win_rules = models.JSONField(_("winning combinations"), default=dict, blank=True)
     ball_interval = models.DecimalField(_("seconds between balls (R88)"), max_digits=5, decimal_places=2)
     card_price = models.PositiveIntegerField(_("demo credits a card"))
     #: The player's cards (the first ``cards_mine`` grids), then the simulated players' cards.

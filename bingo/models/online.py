@@ -9,8 +9,13 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from bingo.common import bounds
+from bingo.engine.patterns import CUSTOM, LIBRARY
 from bingo.models.players import Player
 from cards.models import VARIANT_CHOICES
+
+#: A custom figure as ``OnlineRoom.pattern`` stores it: five rows of five cells, X in it and . not,
+#: separated by / (``bingo.engine.detection.pattern_text``, as ``Game.win_rules`` stores one).
+PATTERN_CELLS_REGEX = r"^[X.]{5}(/[X.]{5}){4}$"
 
 
 class RoomMode(models.TextChoices):
@@ -28,6 +33,11 @@ class OnlineRoom(models.Model):
     hall's online series in number order. Session mode (R91-R93): the operator schedules
     sessions and their games (several variants and prices at once, R92), whose sales open and
     close for everyone together (R93).
+
+    ``pattern`` is the bingo of the room's 75-ball games (R73): blank for the full card (R73 a),
+    every other variant's only bingo), else a figure of the library by its key or a custom one
+    by its cells (R73 b)). Each game copies it when it is created (``pattern_choice``), so a change
+    never reaches a game already created, selling or drawing (R36, R93).
     """
 
     room = models.OneToOneField(
@@ -50,6 +60,7 @@ class OnlineRoom(models.Model):
     )
     variant = models.CharField(_("variant"), max_length=2, choices=VARIANT_CHOICES, default="90")
     prize_plan = models.JSONField(_("prize plan"), default=dict, blank=True)
+    pattern = models.CharField(_("75-ball bingo pattern (R73 b))"), max_length=29, blank=True, default="")
     # 90-ball strips of six (6 cards holding 1-90 once each): the room sells whole strips only,
     # from series whose card set was generated as strips ("strips/1").
     strips = models.BooleanField(_("sells strips of six"), default=False)
@@ -87,10 +98,36 @@ class OnlineRoom(models.Model):
             models.CheckConstraint(
                 condition=Q(strips=False) | Q(variant="90"), name="online_room_strips_only_90"
             ),
+            # R73 b): only the 75-ball bingo may be a pattern; the others are the full card.
+            models.CheckConstraint(
+                condition=Q(pattern="") | Q(variant="75"), name="online_room_pattern_only_75"
+            ),
+            # A key of the library or a custom figure's cells (bingo.engine.patterns).
+            models.CheckConstraint(
+                condition=Q(pattern="")
+                | Q(pattern__in=sorted(LIBRARY))
+                | Q(pattern__regex=PATTERN_CELLS_REGEX),
+                name="online_room_pattern_known",
+            ),
+            # R74: a pattern is the game's only prize; the line and four corners go with the full card.
+            models.CheckConstraint(
+                condition=Q(pattern="")
+                | (~Q(prize_plan__has_key="line") & ~Q(prize_plan__has_key="four_corners")),
+                name="online_room_pattern_bingo_alone_r74",
+            ),
         ]
 
     def __str__(self) -> str:
         return str(self.room)
+
+    def pattern_choice(self) -> tuple[str | None, str | None]:
+        """The room's pattern as ``game_create`` takes it: ``(pattern_key, pattern)``, both None
+        for the full card (R73 a)), a library key alone, or ``custom`` with the cells' text."""
+        if not self.pattern:
+            return None, None
+        if self.pattern in LIBRARY:
+            return self.pattern, None
+        return CUSTOM, self.pattern
 
     @classmethod
     def serves(cls, room_id: int) -> bool:

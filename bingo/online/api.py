@@ -1,7 +1,8 @@
 """Online play over the JSON API (R85-R97).
 
 Managers: the online rooms of the halls they manage (create, read, change: mode, ball interval
-never under 1 s (R88), sales window, pause, variant, prize plan, open or closed) and the
+never under 1 s (R88), sales window, pause, variant, prize plan, the 75-ball games' pattern
+(R73 b)), open or closed) and the
 sessions of a session-mode room (several games, variants and prices at once, R92; one close of
 sales for all, R93). Players: the lobby, buying cards (paid from the wallet, idempotent on the
 client's key), their own view of a game (cards, marks, one to go, prizes), their marking (R96).
@@ -36,10 +37,12 @@ from bingo.common.api import (
 )
 from bingo.common.clock import hall_zone
 from bingo.common.forms import in_hall_times
+from bingo.common.patterns import pattern_stored_shown
 from bingo.common.roles import Role
+from bingo.engine.patterns import CUSTOM, LIBRARY
 from bingo.models import Game, Marking, OnlineRoom, Player, RoomMode
 from bingo.online import selectors, services
-from bingo.online.serializers import PlayerGameStateSerializer
+from bingo.online.serializers import PatternShownSerializer, PlayerGameStateSerializer
 from bingo.players.access import IsPlayer, player_from_request
 from halls.access import request_user
 from halls.models import Hall
@@ -97,6 +100,13 @@ class OnlineRoomSerializer(serializers.ModelSerializer[OnlineRoom]):
     idle = serializers.SerializerMethodField(
         help_text="Why the room, open to players, sells nothing (null: nothing stops it)."
     )
+    pattern = serializers.SerializerMethodField(
+        help_text="R73 b): the library key of the pattern its 75-ball games' bingo is, or `custom`; "
+        "null: the full card. Each game keeps the pattern it was created with."
+    )
+    pattern_cells = serializers.SerializerMethodField(
+        help_text="The pattern's cells row by row (X in it, . not, rows separated by /); null: the full card."
+    )
 
     class Meta:
         model = OnlineRoom
@@ -111,11 +121,24 @@ class OnlineRoomSerializer(serializers.ModelSerializer[OnlineRoom]):
             "sales_after_first_seconds",
             "variant",
             "prize_plan",
+            "pattern",
+            "pattern_cells",
             "strips",
             "active",
             "idle",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(serializers.ChoiceField(choices=[*LIBRARY, CUSTOM], allow_null=True))
+    def get_pattern(self, room: OnlineRoom) -> str | None:
+        shown = pattern_stored_shown(room.pattern)
+        return None if shown is None else str(shown["key"])
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_pattern_cells(self, room: OnlineRoom) -> str | None:
+        if not room.pattern:
+            return None
+        return LIBRARY[room.pattern].text if room.pattern in LIBRARY else room.pattern
 
     @extend_schema_field(RoomIdleSerializer(allow_null=True))
     def get_idle(self, room: OnlineRoom) -> dict[str, Any] | None:
@@ -152,6 +175,24 @@ class OnlineRoomWriteSerializer(serializers.Serializer[Any]):
     )
     variant = VariantField(required=False)
     prize_plan = _plan_field()
+    pattern = serializers.ChoiceField(
+        choices=[*LIBRARY, CUSTOM],
+        required=False,
+        allow_null=True,
+        help_text="R73 b): the bingo of the room's 75-ball games from now on (a game already created "
+        "keeps its own, R36, R93) is this pattern of the library, or `custom` (then give "
+        "`custom_pattern`); null: the full card (R73 a)), the only bingo of the other variants. A "
+        'pattern is the game\'s only prize (R74): give a prize_plan with the bingo alone, e.g. {"bingo": '
+        "\"80\"}; a scheduled session's 75-ball games given no plan take the room's. The library: "
+        "docs/draw.md.",
+    )
+    custom_pattern = serializers.CharField(
+        required=False,
+        allow_null=True,
+        max_length=40,
+        help_text="With pattern `custom`: its cells row by row, X in the pattern and . not, the five rows "
+        "separated by /, e.g. X...X/.X.X./..X../.X.X./X...X; the free centre counts as marked (R72).",
+    )
     strips = JSONBooleanField(required=False, help_text="90-ball only: sell strips of six cards.")
     active = JSONBooleanField(required=False, help_text="Open to players.")
 
@@ -352,6 +393,11 @@ class LobbyGameSerializer(serializers.Serializer[Any]):
     prizes = serializers.SerializerMethodField(help_text="[name, value so far] pairs.")
     prize_shares = LobbyPrizeSerializer(source="prizes", many=True)
     cards_mine = serializers.IntegerField()
+    pattern = PatternShownSerializer(
+        allow_null=True,
+        help_text="R73 b): the pattern this game's bingo is, as it was when the game was created; "
+        "null: the full card.",
+    )
 
     @extend_schema_field(serializers.ListField(child=serializers.ListField(child=serializers.CharField())))
     def get_prizes(self, item: selectors.LobbyGame) -> list[list[str]]:
@@ -366,6 +412,11 @@ class LobbyRoomSerializer(serializers.Serializer[Any]):
         source="online_room.ball_interval", max_digits=6, decimal_places=2
     )
     strips = serializers.BooleanField(source="online_room.strips", help_text="Sells 90-ball strips of six.")
+    pattern = PatternShownSerializer(
+        allow_null=True,
+        help_text="R73 b): the pattern the bingo of the room's 75-ball games is from now on; null: "
+        "the full card.",
+    )
     games = LobbyGameSerializer(many=True)
 
 

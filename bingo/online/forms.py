@@ -26,6 +26,7 @@ from bingo.common.forms import (
     in_hall_time,
     service_errors_on,
 )
+from bingo.common.patterns import PatternCellsField, PatternPickerMixin, pattern_choices
 from bingo.engine.prizes import PrizeKind
 from bingo.models import Marking, OnlineRoom, RoomMode, Session
 from bingo.online import services
@@ -72,6 +73,12 @@ def plan_text(plan: dict[str, str] | None) -> str:
     return ", ".join(f"{words.get(kind, kind)}={share}" for kind, share in (plan or {}).items())
 
 
+def _ticked(drawn: str | None) -> list[str]:
+    """A custom figure's cells (rows of X and .) as the grid's checkboxes ticked, "row,column"."""
+    rows = (drawn or "").split("/") if drawn else []
+    return [f"{r},{c}" for r, row in enumerate(rows) for c, mark in enumerate(row) if mark == "X"]
+
+
 def _interval_check(value: Decimal | None) -> Decimal | None:
     if value is not None and value < 1:
         raise ValidationError(
@@ -80,8 +87,9 @@ def _interval_check(value: Decimal | None) -> Decimal | None:
     return value
 
 
-class OnlineRoomForm(forms.Form):
-    """An online room's setup (R88-R93). ``hall`` only when the room is new."""
+class OnlineRoomForm(PatternPickerMixin, forms.Form):
+    """An online room's setup (R88-R93), with the pattern its 75-ball games' bingo is, chosen
+    with the game form's picker (R73 b)). ``hall`` only when the room is new."""
 
     hall = forms.ModelChoiceField(label=_("Hall"), queryset=Hall.objects.none(), empty_label=None)
     name = forms.CharField(label=_("Name"), max_length=80)
@@ -137,12 +145,29 @@ class OnlineRoomForm(forms.Form):
             "blank: the variant's default."
         ),
     )
+    pattern = forms.ChoiceField(
+        label=_("75-ball bingo (R73)"),
+        choices=pattern_choices(),
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "75-ball rooms: the bingo of every game created from now on; a game already created "
+            "keeps its own (R36, R93). A pattern (R73 b)) is the game's only prize: write the plan "
+            "as bingo=80 (R74); a session's 75-ball games given no plan take the room's."
+        ),
+    )
+    custom_cells = PatternCellsField(
+        label=_("Custom pattern (R73 b))"),
+        required=False,
+        help_text=_("Tick the cells of the pattern; the free centre counts as marked (R72)."),
+    )
     active = forms.BooleanField(label=_("Open to players"), required=False, initial=True)
 
     def __init__(
         self, *args: Any, halls: QuerySet[Hall] | None = None, room: OnlineRoom | None = None, **kwargs: Any
     ) -> None:
         if room is not None:
+            pattern_key, drawn = room.pattern_choice()
             kwargs.setdefault(
                 "initial",
                 {
@@ -155,6 +180,8 @@ class OnlineRoomForm(forms.Form):
                     "variant": room.variant,
                     "strips": room.strips,
                     "prize_plan": plan_text(room.prize_plan),
+                    "pattern": pattern_key or "",
+                    "custom_cells": _ticked(drawn),
                     "active": room.active,
                 },
             )
@@ -173,8 +200,15 @@ class OnlineRoomForm(forms.Form):
     def clean_prize_plan(self) -> dict[str, str] | None:
         return plan_parse(self.cleaned_data.get("prize_plan", ""))
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        self.pattern_cells_check(data)
+        return data
+
     def save(self) -> OnlineRoom:
         data = dict(self.cleaned_data)
+        data["pattern"] = data.get("pattern") or None
+        data["custom_pattern"] = data.pop("custom_cells", None) or None
         if data.get("sales_after_first_seconds") is None:
             data.pop("sales_after_first_seconds", None)  # blank: as it was (0 for a new room)
         with service_errors_on(self):

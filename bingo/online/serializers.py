@@ -23,6 +23,17 @@ def _grid_field(child: serializers.Field[Any, Any, Any, Any], help_text: str) ->
     return serializers.ListField(child=serializers.ListField(child=child), help_text=help_text)
 
 
+class PatternShownSerializer(serializers.Serializer[Any]):
+    """A 75-ball pattern as the screens draw it (R73 b)): ``bingo.common.patterns.pattern_shown``."""
+
+    key = serializers.CharField(help_text="The library's key (docs/draw.md), or custom.")
+    name = serializers.CharField(help_text="Its name in the request's language.")
+    rows = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Five rows of five: X a cell of the pattern, . another, * the free centre (R72).",
+    )
+
+
 class StateGameSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
@@ -39,6 +50,9 @@ class StateGameSerializer(serializers.Serializer[Any]):
         child=serializers.CharField(),
         allow_null=True,
         help_text="The 75-ball card's B I N G O; null otherwise.",
+    )
+    pattern = PatternShownSerializer(
+        allow_null=True, required=False, help_text="The pattern the bingo is (R73 b)); null: the full card."
     )
 
 

@@ -4,7 +4,8 @@ player buying cards from the wallet.
 * ``online_room_create`` / ``online_room_update``: a hall's room played online, its mode
   (continuous R90, or sessions R91), the seconds between balls (never under 1, R88), the sales
   window and pause of a continuous room, its variant and prize plan (R7, checked as a hall's
-  game's plan is, ``bingo.games.services.game_plan_check``).
+  game's plan is, ``bingo.games.services.game_plan_check``) and the pattern its 75-ball games'
+  bingo is (R73 b), checked by the same function), which each game copies when it is created.
 * ``online_session_schedule``: a session of a session-mode room with several games at once,
   different variants and prices (R92), whose sales open at the session's start and close at one
   moment for all of them (R93). The autodraw reconciler opens, closes and draws at those times.
@@ -16,6 +17,7 @@ player buying cards from the wallet.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
@@ -29,6 +31,8 @@ from django.utils.translation import gettext as _
 
 from bingo.common import bounds
 from bingo.common.clock import hall_clock_text
+from bingo.engine.detection import Cell, pattern_text
+from bingo.engine.patterns import CUSTOM, pattern_key_of
 from bingo.games import locks
 from bingo.games import services as game_services
 from bingo.models import (
@@ -122,11 +126,51 @@ def _room_fields(fields: dict[str, Any], *, jackpot_active: bool) -> dict[str, A
             raise ValidationError({"prize_plan": exc.messages}) from None
         checked["variant"] = variant.value
         checked["prize_plan"] = {kind.value: str(share) for kind, share in shares.shares}
+        if "pattern" in fields:
+            checked["pattern"] = _room_pattern(
+                variant=variant.value,
+                prize_plan=plan,
+                jackpot_active=jackpot_active,
+                key=fields["pattern"],
+                drawn=fields.get("custom_pattern"),
+            )
     if "strips" in fields:
         checked["strips"] = bool(fields["strips"])
     if "active" in fields:
         checked["active"] = bool(fields["active"])
     return checked
+
+
+def _room_pattern(
+    *,
+    variant: str,
+    prize_plan: dict[str, str] | None,
+    jackpot_active: bool,
+    key: str | None,
+    drawn: str | Iterable[Cell] | None,
+) -> str:
+    """The room's pattern as ``OnlineRoom.pattern`` stores it: blank for the full card (R73 a)),
+    a library key, or a custom figure's cells (a drawing of a library figure is that figure).
+    ``key`` and ``drawn`` are a game's ``pattern_key`` and ``pattern``, checked with the room's
+    variant and plan by the function that checks a hall game's (R73 b): a 75-ball figure on the
+    card; R74: the bingo alone); ValidationError on ``pattern`` otherwise."""
+    key = key or None
+    if key is None and not drawn:
+        return ""
+    try:
+        _variant, _plan, rules = game_services.game_plan_check(
+            variant=variant,
+            prize_plan=prize_plan,
+            jackpot_active=jackpot_active,
+            pattern=drawn,
+            pattern_key=key,
+        )
+    except ValidationError as exc:
+        raise ValidationError({"pattern": exc.messages}) from None
+    if rules.pattern is None:
+        return ""
+    found = pattern_key_of(rules.pattern)
+    return found if found != CUSTOM else pattern_text(rules.pattern)
 
 
 def _strips_check(*, variant: str, strips: bool) -> None:
@@ -221,10 +265,14 @@ def online_room_create(
     active: bool = True,
     sales_after_first_seconds: int = 0,
     strips: bool = False,
+    pattern: str | None = None,
+    custom_pattern: str | Iterable[Cell] | None = None,
 ) -> OnlineRoom:
     """A new room of ``hall`` played online (R85-R93); ValidationError, per field, says what is
     wrong (R88: a ball interval under one second is refused; R90: a continuous room open to
-    players with no online series of its variant to sell)."""
+    players with no online series of its variant to sell). ``pattern`` (a library key, or
+    ``custom`` with the cells ``custom_pattern``) makes its 75-ball games' bingo that figure
+    (R73 b), the bingo alone, R74); None: the full card (R73 a))."""
     checked = _room_fields(
         {
             "mode": mode,
@@ -236,6 +284,8 @@ def online_room_create(
             "active": active,
             "sales_after_first_seconds": sales_after_first_seconds,
             "strips": strips,
+            "pattern": pattern,
+            "custom_pattern": custom_pattern,
         },
         jackpot_active=hall.jackpot_active,
     )
@@ -260,22 +310,29 @@ def online_room_create(
 def online_room_update(*, online_room: OnlineRoom, **fields: Any) -> OnlineRoom:
     """Change an online room's setup: any of ``name``, ``mode``, ``ball_interval`` (R88),
     ``sales_seconds``, ``pause_seconds``, ``sales_after_first_seconds``, ``variant``,
-    ``prize_plan``, ``strips``, ``active``. A game already created keeps the setup it was created
-    with. Refused when the change would open a continuous room, or change its variant, with no
-    online series to sell (R90), switch a room to continuous mode while one of its sessions is
-    scheduled or running (R91), or switch strips while a game sells (R36)."""
+    ``prize_plan``, ``pattern`` (with ``custom_pattern``, as ``online_room_create``), ``strips``,
+    ``active``. A game already created keeps the setup it was created with: its pattern too,
+    whether planned, selling or drawing (R36, R93: what was sold is what is played). Refused when
+    the change would open a continuous room, or change its variant, with no online series to
+    sell (R90), switch a room to continuous mode while one of its sessions is scheduled or
+    running (R91), switch strips while a game sells (R36), or leave a pattern on another variant
+    than 75 or beside a line (R73 b), R74)."""
     unknown = set(fields) - {
         "name", "mode", "ball_interval", "sales_seconds", "pause_seconds", "sales_after_first_seconds",
-        "variant", "prize_plan", "strips", "active",
+        "variant", "prize_plan", "pattern", "custom_pattern", "strips", "active",
     }  # fmt: skip
     if unknown:
         raise ValueError(f"unknown fields: {sorted(unknown)}")
     with transaction.atomic():
         locked = locks.online_room_lock(room_id=online_room.pk)
-        if ("variant" in fields) != ("prize_plan" in fields):
-            # The plan is checked against the variant: both are checked together.
+        if {"variant", "prize_plan", "pattern", "custom_pattern"} & set(fields):
+            # The plan and the pattern are checked against the variant: all three together, the
+            # ones not given as the room has them.
             fields.setdefault("variant", locked.variant)
             fields.setdefault("prize_plan", locked.prize_plan or None)
+            if "pattern" not in fields and "custom_pattern" not in fields:
+                fields["pattern"], fields["custom_pattern"] = locked.pattern_choice()
+            fields.setdefault("pattern", None)
         checked = _room_fields(fields, jackpot_active=locked.room.hall.jackpot_active)
         running = {name: getattr(locked, name) for name in ("mode", "variant", "active", "strips")}
         becomes = {name: checked.get(name, value) for name, value in running.items()}
@@ -306,7 +363,8 @@ def online_room_update(*, online_room: OnlineRoom, **fields: Any) -> OnlineRoom:
 @dataclass(frozen=True)
 class SessionGame:
     """One game of a scheduled online session: its variant, the face value of the cards it
-    sells (R92) and its prize plan (None: the variant's default)."""
+    sells (R92) and its prize plan (None: the variant's default; for a 75-ball game of a room
+    with a pattern, the room's plan, R73 b), R74)."""
 
     variant: str
     price: Decimal | str
@@ -393,7 +451,8 @@ def online_session_schedule(
     ball_interval: Decimal | str | None = None,
 ) -> Session:
     """Schedule a session in a session-mode online room (R91): its games, of several variants
-    and card prices at once (R92), each with its prize plan; sales open for all at
+    and card prices at once (R92), each with its prize plan, the 75-ball ones with the room's
+    pattern (R73 b), the room's plan when none is given); sales open for all at
     ``starts_at`` and close for all at ``sales_close_at`` (R93). Balls of every game come
     ``ball_interval`` seconds apart (the room's when None; never under 1, R88). The autodraw
     reconciler opens and closes the sales and draws at those times. Refused, writing nothing,
@@ -418,15 +477,27 @@ def online_session_schedule(
         # The room first (the lock order, docs/architecture.md): a switch to continuous mode
         # (online_room_update, under the same lock) must not land between the check above and
         # this session, which the continuous loop would then take over and sell at once.
-        if locks.online_room_lock(room_id=room.pk).mode != RoomMode.SESSION:
+        locked = locks.online_room_lock(room_id=room.pk)
+        if locked.mode != RoomMode.SESSION:
             raise _only_session_mode()
         session = game_services.session_open(
             room=room.room, starts_at=starts_at, scheduled_end=scheduled_end, user=user, online=True
         )
+        pattern_key, pattern = locked.pattern_choice()
         for index, (spec, price) in enumerate(zip(games, prices, strict=True), start=1):
+            # R73 b): the room's pattern is its 75-ball games' bingo, as of now (a later change
+            # leaves these games alone); with no plan given, the room's, the bingo alone (R74: a
+            # pattern is the game's only prize). The other variants' bingo is the full card.
+            figured = spec.variant == "75" and pattern_key is not None
+            plan = (spec.prize_plan or locked.prize_plan or None) if figured else spec.prize_plan
             try:
                 game = game_services.game_create(
-                    session=session, variant=spec.variant, prize_plan=spec.prize_plan, online=True
+                    session=session,
+                    variant=spec.variant,
+                    prize_plan=plan,
+                    online=True,
+                    pattern_key=pattern_key if figured else None,
+                    pattern=pattern if figured else None,
                 )
             except ValidationError as exc:
                 raise ValidationError(

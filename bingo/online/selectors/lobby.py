@@ -1,16 +1,19 @@
-"""The player's lobby (R94): the operator's open online rooms, their next games with prices,
-prizes and the player's cards, the jackpot, the wallet's balance."""
+"""The player's lobby (R94): the operator's open online rooms with the pattern their 75-ball
+games' bingo is (R73 b)), their next games with prices, prizes, each game's own pattern and the
+player's cards, the jackpot, the wallet's balance."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from django.db.models import Sum
 
 from bingo.common import bounds
 from bingo.common.clock import hall_clock_text
 from bingo.common.money import money_display
+from bingo.common.patterns import pattern_shown, pattern_stored_shown
 from bingo.jackpot import selectors as jackpot_selectors
 from bingo.jackpot.selectors import JackpotState
 from bingo.models import Game, GameState, OnlineRoom, Player, Sale
@@ -45,6 +48,9 @@ class LobbyGame:
     cards_mine: int
     closes_at_text: str
     opens_at_text: str
+    #: The pattern this game's bingo is (R73 b)), as it was when the game was created; None: the
+    #: full card.
+    pattern: dict[str, Any] | None = None
 
     @property
     def selling(self) -> bool:
@@ -59,6 +65,11 @@ class LobbyGame:
 class LobbyRoom:
     online_room: OnlineRoom
     games: tuple[LobbyGame, ...]
+
+    @property
+    def pattern(self) -> dict[str, Any] | None:
+        """The pattern of the room's 75-ball games from now on (R73 b)); None: the full card."""
+        return pattern_stored_shown(self.online_room.pattern)
 
     @property
     def selling(self) -> tuple[LobbyGame, ...]:
@@ -114,6 +125,7 @@ def _lobby_game(game: Game, hall: Hall, names: dict[str, str], cards_mine: int) 
         if game.sales_close_at
         else "",
         opens_at_text=hall_clock_text(game.session.starts_at, hall),
+        pattern=pattern_shown(game.win_rules),
     )
 
 
