@@ -32,6 +32,7 @@ from bingo.common.api import (
     JSONBooleanField,
     MoneyField,
     VariantField,
+    flat_validated,
     has_role,
     money_text,
 )
@@ -519,14 +520,10 @@ class PurchaseView(APIView):
             game = selectors.online_game_offer_get(player=player, game_id=game_id)
         except Game.DoesNotExist:
             raise Http404 from None
-        form = PurchaseSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
+        data = flat_validated(PurchaseSerializer, request.data)
         try:
             purchase = services.online_buy(
-                player=player,
-                game=game,
-                quantity=form.validated_data["quantity"],
-                key=form.validated_data["key"],
+                player=player, game=game, quantity=data["quantity"], key=data["key"]
             )
         except services.PurchaseKeyReusedError as reused:
             raise Conflict(reused.messages[0]) from None

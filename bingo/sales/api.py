@@ -25,6 +25,7 @@ from bingo.common.api import (
     MoneyField,
     Pagination,
     error_responses,
+    flat_validated,
     username_field,
 )
 from bingo.common.roles import Role
@@ -169,13 +170,12 @@ class GameSalesView(GenericAPIView[Sale]):
     def post(self, request: Request, game_id: int) -> Response:
         game = game_for(request, game_id, series=False)
         require_hall_role(request, hall_id_of(game), *self.write_roles)
-        header = IdempotencyKeySerializer(data={"key": request.headers.get("Idempotency-Key")})
-        if not header.is_valid():
-            raise serializers.ValidationError({"Idempotency-Key": header.errors["key"]})
-        form = SaleCreateSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
+        try:
+            header = flat_validated(IdempotencyKeySerializer, {"key": request.headers.get("Idempotency-Key")})
+        except serializers.ValidationError as refused:
+            raise serializers.ValidationError({"Idempotency-Key": refused.detail["key"]}) from None  # type: ignore[call-overload]
+        data = flat_validated(SaleCreateSerializer, request.data)
         user = request_user(request)
-        data = form.validated_data
         # Keys are the cashier's own: another cashier's "1" is a different sale.
         result = services.sale_make(
             game=game,
@@ -183,7 +183,7 @@ class GameSalesView(GenericAPIView[Sale]):
             cash_desk=data["cash_desk"],
             cashier=user,
             cash_received=data["cash_received"],
-            request_key=f"api-{user.pk}-{header.validated_data['key']}",
+            request_key=f"api-{user.pk}-{header['key']}",
             player=data["player"],
         )
         first = result.sales[0]
