@@ -160,7 +160,9 @@ def setup(players: int, cards_each: int) -> tuple[Game, Decimal]:
     now = timezone.now()
     made = Player.objects.bulk_create(
         [
-            Player(user=u, hall=hall, birth_date=date(1990, 1, 1), adult_confirmed_at=now, email_verified_at=now)
+            Player(
+                user=u, hall=hall, birth_date=date(1990, 1, 1), adult_confirmed_at=now, email_verified_at=now
+            )
             for u in users
         ]
     )
