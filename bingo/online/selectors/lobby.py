@@ -1,5 +1,6 @@
 """The player's lobby (R94): the operator's open online rooms, their next games with prices,
-prizes and the player's cards, the jackpot, the wallet's balance."""
+prizes and the player's cards, the player's standing orders in each, the jackpot, the wallet's
+balance."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from bingo.common.money import money_display
 from bingo.jackpot import selectors as jackpot_selectors
 from bingo.jackpot.selectors import JackpotState
 from bingo.models import Game, GameState, OnlineRoom, Player, Sale
+from bingo.online.selectors.orders import LobbyOrder, lobby_orders
 from bingo.online.selectors.rooms import COMING_STATES, game_on_sale, prize_names, room_game_list
 from bingo.players import selectors as player_selectors
 from bingo.sales import selectors as sales_selectors
@@ -59,6 +61,8 @@ class LobbyGame:
 class LobbyRoom:
     online_room: OnlineRoom
     games: tuple[LobbyGame, ...]
+    #: The player's standing orders in the room: open, or ended by a refusal not long ago.
+    orders: tuple[LobbyOrder, ...] = ()
 
     @property
     def selling(self) -> tuple[LobbyGame, ...]:
@@ -73,8 +77,14 @@ class LobbyRoom:
 
     @property
     def ahead_max(self) -> int:
-        """How many games a purchase ahead may take in this room."""
-        return min(len(self.games), bounds.BUY_AHEAD_GAMES_MAX)
+        """How many games a purchase ahead may take in this room (those not selling yet by a
+        standing order)."""
+        return bounds.BUY_AHEAD_GAMES_MAX
+
+    @property
+    def ahead_initial(self) -> int:
+        """The games the lobby's form suggests: those selling now, and at least two."""
+        return max(len(self.selling), 2)
 
 
 @dataclass(frozen=True)
@@ -128,13 +138,14 @@ def online_lobby(*, player: Player) -> Lobby:
         .annotate(n=Sum("quantity"))
         .order_by()
     }
+    orders = lobby_orders(player=player)
     rooms = []
     for online_room in OnlineRoom.objects.filter(room__hall=hall, active=True).select_related("room__hall"):
         games = tuple(
             _lobby_game(game, hall, names, mine.get(game.pk, 0))
             for game in room_game_list(online_room=online_room)
         )
-        rooms.append(LobbyRoom(online_room, games))
+        rooms.append(LobbyRoom(online_room, games, tuple(orders.get(online_room.pk, ()))))
     balance = player_selectors.wallet_balance(player=player)
     return Lobby(
         player=player,
