@@ -805,7 +805,7 @@ def online_order_cancel(*, player: Player, order_id: int, now: datetime | None =
         if order.ended_at is not None:
             raise ValidationError(
                 _("This order has ended already (%(how)s): there is nothing to cancel.")
-                % {"how": OrderEnd(order.end_reason).label}
+                % {"how": str(OrderEnd(order.end_reason).label).lower()}
             )
         order.cancelled_at = order.ended_at = now or timezone.now()
         order.end_reason = OrderEnd.CANCELLED
