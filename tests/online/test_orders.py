@@ -36,7 +36,16 @@ from bingo.online.tasks import orders_fill_task
 from bingo.players import services as player_services
 from bingo.players.selectors import wallet_balance
 from bingo.protection import services as protection_services
-from tests.autodraw.helpers import Clock, OnlineHall, Tasks, committed, next_game, online_buy, play_out
+from tests.autodraw.helpers import (
+    Clock,
+    OnlineHall,
+    Tasks,
+    close_sales,
+    committed,
+    next_game,
+    online_buy,
+    play_out,
+)
 from tests.clients import api, logged_in
 from tests.factories import UserFactory, adult_player
 from tests.online.helpers import Fills, OnlineSetup
@@ -238,6 +247,26 @@ def test_a_wallet_short_of_the_cost_ends_the_order_with_the_reason_shown_in_the_
     third = next_game(hall, clock)
     assert fills.queued == []
     assert not Sale.objects.filter(game=third, buyer=ana).exists()
+
+
+def test_a_fill_that_comes_after_the_game_s_sales_closed_ends_the_order_saying_so(
+    hall: OnlineHall, clock: Clock, tasks: Tasks, fills: Fills
+) -> None:
+    """R93: at the announced close, sales end for everyone, an order's too: its task run late (a
+    worker down through the sales window) buys nothing and ends the order with the reason."""
+    ana = _player(hall, "ana")
+    order = _order(hall, ana, games=2, quantity=1)
+    clock.advance(1)
+    game = next_game(hall, clock)
+    online_buy(game, _player(hall, "bia"), 1)
+    close_sales(clock, game)
+
+    fills.run()
+
+    assert not Sale.objects.filter(game=game, buyer=ana).exists()
+    order.refresh_from_db()
+    assert order.end_reason == OrderEnd.REFUSED
+    assert order.end_text == f"A jogada {game.number} não está a vender cartões."
 
 
 @pytest.mark.parametrize("bar", ["pause", "self_exclusion"])

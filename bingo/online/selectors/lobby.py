@@ -70,12 +70,6 @@ class LobbyRoom:
         return tuple(item for item in self.games if item.selling)
 
     @property
-    def last_close(self) -> str:
-        """When the last of the games selling stops selling (ISO 8601): the purchase ahead's end."""
-        closes = [item.game.sales_close_at for item in self.selling if item.game.sales_close_at]
-        return max(closes).isoformat() if closes else ""
-
-    @property
     def ahead_max(self) -> int:
         """How many games a purchase ahead may take in this room (those not selling yet by a
         standing order)."""
