@@ -174,6 +174,12 @@ urlpatterns: list[URLPattern] = [
         name="online-game-state",
     ),
     path("online/marking/", online_api.MarkingView.as_view(), name="online-marking"),
+    path("online/orders/", online_api.OrderListView.as_view(), name="online-orders"),
+    path(
+        "online/orders/<int:order_id>/cancel/",
+        online_api.OrderCancelView.as_view(),
+        name="online-order-cancel",
+    ),
     # Demo mode (R102): bingo/demo/api.py. Demo credits only; nothing moves to or from the wallet.
     path("demo/balance/", demo_api.DemoBalanceView.as_view(), name="demo-balance"),
     path("demo/grants/", demo_api.DemoGrantView.as_view(), name="demo-grants"),

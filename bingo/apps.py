@@ -22,6 +22,7 @@ class BingoConfig(AppConfig):
         from bingo.common.api import text_fields_take_text_only
         from bingo.demohall import tasks as demohall_tasks  # noqa: F401  (the demo's simulated players)
         from bingo.live import events
+        from bingo.online import tasks as online_tasks  # noqa: F401  (the standing orders' fill)
         from bingo.playtime import middleware as playtime
         from bingo.playtime import tasks as playtime_tasks  # noqa: F401  (the sessions' sweep)
         from halls.signals import hall_jackpot_switched

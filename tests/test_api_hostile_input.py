@@ -226,6 +226,13 @@ BEYOND: list[tuple[str, str | None, dict[str, Any], str]] = [
         "games",
     ),
     ("online_games_purchases_create", None, {"quantity": HUGE, "key": "k"}, "quantity"),
+    ("online_orders_create", None, {"room": "{room_id}", "games": HUGE, "quantity": 1, "key": "k"}, "games"),
+    (
+        "online_orders_create",
+        None,
+        {"room": "{room_id}", "games": 1, "quantity": HUGE, "key": "k"},
+        "quantity",
+    ),
     ("demo_games_create", None, {"room": HUGE, "cards": 1, "key": "k"}, "room"),
     # sessions and the desk's sales
     (

@@ -84,6 +84,8 @@ ENDPOINTS = {
     "/api/online/games/{game_id}/state/": {"get"},
     "/api/online/games/{game_id}/purchases/": {"post"},
     "/api/online/marking/": {"put"},
+    "/api/online/orders/": {"get", "post"},
+    "/api/online/orders/{order_id}/cancel/": {"post"},
     "/api/demo/balance/": {"get"},
     "/api/demo/grants/": {"post"},
     "/api/demo/games/": {"post"},

@@ -17,6 +17,7 @@ from bingo.ballsets import services as ballset_services
 from bingo.common.roles import Role, user_roles_set
 from bingo.models import (
     Game,
+    OnlineOrder,
     PlayerComplaint,
     PlayerExclusion,
     PlayerExclusionLift,
@@ -74,6 +75,8 @@ ALLOWED: dict[str, set[Role]] = {
     "online_rooms_sessions_create": {M},
     "online_games_purchases_create": {PLAYER},
     "online_marking_update": {PLAYER},
+    "online_orders_create": {PLAYER},
+    "online_orders_cancel": {PLAYER},
     "demo_grants_create": {PLAYER},
     "demo_games_create": {PLAYER},
     "players_me_playtime_continue": {PLAYER},
@@ -154,6 +157,8 @@ class World(HallSetup):
             # No online game here to complain about: an id naming none still walks the managers'
             # decision endpoint (a role that may not decide is refused before any lookup).
             "complaint_id": 1,
+            # Nor a standing order: a role that may not cancel one is refused before any lookup.
+            "order_id": 1,
         }
 
 
@@ -198,6 +203,8 @@ def _written() -> tuple[int, ...]:
         PlayerExclusion.objects.count(),
         PlayerExclusionLift.objects.count(),
         PlayerComplaint.objects.filter(decided_at__isnull=False).count(),
+        OnlineOrder.objects.count(),
+        OnlineOrder.objects.filter(ended_at__isnull=False).count(),
     )
 
 

@@ -40,7 +40,7 @@ from bingo.draw import selectors as draw_selectors
 from bingo.draw import services as draw_services
 from bingo.drawers import services as drawer_services
 from bingo.games import services
-from bingo.models import DrawMode, Game, PlayerComplaint, Sale
+from bingo.models import DrawMode, Game, OnlineOrder, PlayerComplaint, Sale
 from bingo.players import services as player_services
 from bingo.protection import services as protection_services
 from cards.models import PrintJob
@@ -116,6 +116,9 @@ class Populated(AuditedHall):
             # managers' complaint pages (refused to the inspector before any lookup).
             "complaint": list(PlayerComplaint.objects.values_list("pk", flat=True)) or [1],
             "exclusion": [self.exclusion.pk],
+            # No standing order here: an id naming none walks the player's cancel (refused to the
+            # inspector, who plays no game, before any lookup).
+            "order": list(OnlineOrder.objects.values_list("pk", flat=True)) or [1],
             "drawer": [self.drawer.pk],
             # A payout slip's code (cashiers' and managers' pages: refused to the inspector
             # before any lookup); one that finds nothing walks them as well.
@@ -220,6 +223,7 @@ PARAMETER_KINDS = {
     "player_id": "player",
     "complaint_id": "complaint",
     "exclusion_id": "exclusion",
+    "order_id": "order",
     "code": "slip_code",
 }
 #: The admin's parameters (the inspector is not staff: every admin page sends them to log in).

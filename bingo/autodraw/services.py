@@ -53,6 +53,7 @@ from bingo.models import (
     Session,
 )
 from bingo.online import selectors as online_selectors
+from bingo.online import services as online_services
 from halls.models import Hall, StaffMembership
 
 logger = logging.getLogger(__name__)
@@ -205,6 +206,8 @@ def _continuous_advance(online: OnlineRoom) -> Game | None:
     game.ball_interval = interval
     game.sales_close_at = now + timedelta(seconds=online.sales_seconds)
     game.save(update_fields=["ball_interval", "sales_close_at"])
+    # The players' standing orders buy in it once its opening, everyone's, has committed (R93).
+    online_services.online_orders_fill_queue(game=game)
     _room_idle(online, {})
     return game
 
@@ -277,6 +280,8 @@ def _session_open_sales(
             game.ball_interval = interval
             game.sales_close_at = close_at
             game.save(update_fields=["ball_interval", "sales_close_at"])
+            # Standing orders fill it after the commit (R93), or never if this opening rolls back.
+            online_services.online_orders_fill_queue(game=game)
             chosen.append(game)
     return (chosen[0] if chosen else None), None
 

@@ -27,7 +27,8 @@ PAUSE_SECONDS_MAX = 3_600
 #: A continuous room's minimum sales time after a game's first purchase, in seconds: none to an
 #: hour (as the sales window).
 SALES_AFTER_FIRST_SECONDS_MAX = 3_600
-#: The most games a player buys cards for in one action (buying ahead, R93: only games selling).
+#: The most games a player buys cards for in one action (buying ahead: the games selling bought at
+#: once, the rest a standing order filled as their sales open, R93).
 BUY_AHEAD_GAMES_MAX = 10
 #: R92: the games of one scheduled online session, several variants and prices at once.
 SESSION_MAX_GAMES = 20

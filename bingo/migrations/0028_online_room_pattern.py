@@ -11,7 +11,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('bingo', '0026_player_email_verified_and_pause'),
+        ('bingo', '0027_online_order'),
         ('halls', '0010_hall_play_cooloff'),
     ]
 

@@ -11,7 +11,15 @@ from bingo.models.draw import Ball, Claim, Prize, PrizeKind, PrizePayment, Prize
 from bingo.models.drawers import DrawerShift
 from bingo.models.faults import BallFailure, FaultSource, GameFault
 from bingo.models.games import ENDED_STATES, UNDER_WAY_STATES, DrawMode, Game, GameSeries, GameState, Session
-from bingo.models.online import OnlineRoom, PlayerVisit, RoomMode
+from bingo.models.online import (
+    ORDER_KEY_MAX,
+    OnlineOrder,
+    OnlineOrderFill,
+    OnlineRoom,
+    OrderEnd,
+    PlayerVisit,
+    RoomMode,
+)
 from bingo.models.players import Marking, Player, WalletEntry
 from bingo.models.playtime import PlayLimit, PlaySession
 from bingo.models.protection import LimitKind, LimitPeriod, PlayerExclusion, PlayerExclusionLift, PlayerLimit
@@ -20,6 +28,7 @@ from bingo.models.sales import Sale
 __all__ = [
     "COMPLAINT_MAX_LENGTH",
     "ENDED_STATES",
+    "ORDER_KEY_MAX",
     "UNDER_WAY_STATES",
     "Ball",
     "BallFailure",
@@ -36,7 +45,10 @@ __all__ = [
     "LimitKind",
     "LimitPeriod",
     "Marking",
+    "OnlineOrder",
+    "OnlineOrderFill",
     "OnlineRoom",
+    "OrderEnd",
     "PlayLimit",
     "PlaySession",
     "Player",

@@ -1,11 +1,12 @@
-"""Online rooms (R88-R93) and the player's last visit to the lobby (R99)."""
+"""Online rooms (R88-R93), the player's last visit to the lobby (R99) and their standing orders
+for a room's next games (buying ahead, R93)."""
 
 from __future__ import annotations
 
 from decimal import Decimal
 
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from bingo.common import bounds
@@ -151,3 +152,135 @@ class PlayerVisit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.lobby_seen_at}"
+
+
+class OrderEnd(models.TextChoices):
+    """Why a standing order stopped buying."""
+
+    COMPLETED = "completed", _("Completed")
+    CANCELLED = "cancelled", _("Cancelled by the player")
+    REFUSED = "refused", _("Refused")
+    ROOM_CLOSED = "room_closed", _("The room closed")
+
+
+#: The longest key a player (or their client) gives an order: the same key again is the same order.
+ORDER_KEY_MAX = 40
+
+
+class OnlineOrder(models.Model):
+    """A player's standing order in an online room: ``quantity`` cards in each of the next
+    ``games_wanted`` games whose sales open after it was placed (buying ahead, issue 25).
+
+    Nothing is held: no money leaves the wallet until a game's sales have opened for every
+    player at once (R93); then the order buys through the one purchase path (``online_buy``:
+    R35, R101, the funds, R36's numbered order), its fill recorded in ``OnlineOrderFill``. A
+    refusal ends the order with its reason (``end_text``); the last game filled completes it; the
+    player may cancel it; a room closed to players ends it.
+    """
+
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="online_orders"
+    )
+    online_room = models.ForeignKey(
+        OnlineRoom, verbose_name=_("online room"), on_delete=models.PROTECT, related_name="orders"
+    )
+    quantity = models.PositiveIntegerField(_("cards per game"))
+    games_wanted = models.PositiveSmallIntegerField(_("games wanted"))
+    games_filled = models.PositiveSmallIntegerField(_("games filled"), default=0)
+    key = models.CharField(_("key"), max_length=ORDER_KEY_MAX)
+    # The room's last opening of sales when the order was placed (under the room's lock): the order
+    # fills only games whose sales open after it, never one selling already (R93: the games a
+    # purchase ahead buys into now are its own purchases).
+    fills_after = models.DateTimeField(_("fills games opening after"), null=True, blank=True)
+    created_at = models.DateTimeField(_("placed at"))
+    cancelled_at = models.DateTimeField(_("cancelled at"), null=True, blank=True)
+    ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
+    end_reason = models.CharField(_("end reason"), max_length=12, choices=OrderEnd.choices, blank=True)
+    # Why a refused order ended: the purchase's refusal as it was said (the wallet short, a limit,
+    # an exclusion, the game closed), or the room's closing.
+    end_text = models.TextField(_("why it ended"), blank=True)
+
+    class Meta:
+        verbose_name = _("standing order")
+        verbose_name_plural = _("standing orders")
+        indexes = [models.Index(fields=["online_room", "ended_at"], name="online_order_room_open")]
+        constraints = [
+            # The same key again is the same order (a form or a request sent twice).
+            models.UniqueConstraint(fields=["player", "key"], name="online_order_key_unique"),
+            models.CheckConstraint(
+                condition=Q(games_filled__lte=F("games_wanted")), name="online_order_filled_at_most_wanted"
+            ),
+            # The bounds of a purchase (R35's per-sale bound, bingo.common.bounds) and of buying ahead.
+            models.CheckConstraint(
+                condition=Q(quantity__gte=1, quantity__lte=bounds.SALE_MAX_CARDS),
+                name="online_order_quantity_bounds",
+            ),
+            models.CheckConstraint(
+                condition=Q(games_wanted__gte=1, games_wanted__lte=bounds.BUY_AHEAD_GAMES_MAX),
+                name="online_order_games_bounds",
+            ),
+            # Ended exactly when it says why; cancelled only by the player's cancel; completed
+            # only with every game filled.
+            models.CheckConstraint(
+                condition=Q(ended_at__isnull=True, end_reason="")
+                | Q(ended_at__isnull=False, end_reason__in=OrderEnd.values),
+                name="online_order_end_has_reason",
+            ),
+            models.CheckConstraint(
+                condition=Q(cancelled_at__isnull=True) | Q(end_reason=OrderEnd.CANCELLED),
+                name="online_order_cancelled_reason",
+            ),
+            models.CheckConstraint(
+                condition=~Q(end_reason=OrderEnd.COMPLETED) | Q(games_filled=F("games_wanted")),
+                name="online_order_completed_all_filled",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.quantity} x {self.games_wanted} ({self.online_room})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.ended_at is None
+
+    @property
+    def games_left(self) -> int:
+        return self.games_wanted - self.games_filled
+
+
+class OnlineOrderFill(models.Model):
+    """One game a standing order bought into (``sale``, its first sale row), or was refused in
+    (``refusal``, which ended the order). One per order and game: the database holds it, so a
+    fill run twice buys once."""
+
+    order = models.ForeignKey(
+        OnlineOrder, verbose_name=_("standing order"), on_delete=models.PROTECT, related_name="fills"
+    )
+    game = models.ForeignKey(
+        "bingo.Game", verbose_name=_("game"), on_delete=models.PROTECT, related_name="order_fills"
+    )
+    sale = models.OneToOneField(
+        "bingo.Sale",
+        verbose_name=_("sale"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="order_fill",
+    )
+    refusal = models.TextField(_("refusal"), blank=True)
+    created_at = models.DateTimeField(_("at"))
+
+    class Meta:
+        verbose_name = _("standing order's game")
+        verbose_name_plural = _("standing orders' games")
+        constraints = [
+            models.UniqueConstraint(fields=["order", "game"], name="online_order_fill_once_per_game"),
+            # Bought (a sale) or refused (why), never both nor neither.
+            models.CheckConstraint(
+                condition=Q(sale__isnull=False, refusal="") | (Q(sale__isnull=True) & ~Q(refusal="")),
+                name="online_order_fill_sale_or_refusal",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.order_id} @ {self.game_id}"

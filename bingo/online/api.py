@@ -5,7 +5,9 @@ never under 1 s (R88), sales window, pause, variant, prize plan, the 75-ball gam
 (R73 b)), open or closed) and the
 sessions of a session-mode room (several games, variants and prices at once, R92; one close of
 sales for all, R93). Players: the lobby, buying cards (paid from the wallet, idempotent on the
-client's key), their own view of a game (cards, marks, one to go, prizes), their marking (R96).
+client's key), their standing orders for a room's next games (placed, listed, cancelled; filled
+as each game's sales open for everyone, R93), their own view of a game (cards, marks, one to go,
+prizes), their marking (R96).
 Every view checks the role first (IsAuthenticated, then the role), then the hall.
 """
 
@@ -32,6 +34,7 @@ from bingo.common.api import (
     JSONBooleanField,
     MoneyField,
     VariantField,
+    error_responses,
     flat_validated,
     has_role,
     money_text,
@@ -41,7 +44,16 @@ from bingo.common.forms import in_hall_times
 from bingo.common.patterns import pattern_stored_shown
 from bingo.common.roles import Role
 from bingo.engine.patterns import CUSTOM, LIBRARY
-from bingo.models import Game, Marking, OnlineRoom, Player, RoomMode
+from bingo.models import (
+    ORDER_KEY_MAX,
+    Game,
+    Marking,
+    OnlineOrder,
+    OnlineOrderFill,
+    OnlineRoom,
+    Player,
+    RoomMode,
+)
 from bingo.online import selectors, services
 from bingo.online.serializers import PatternShownSerializer, PlayerGameStateSerializer
 from bingo.players.access import IsPlayer, player_from_request
@@ -559,3 +571,156 @@ class MarkingView(APIView):
         form.is_valid(raise_exception=True)
         services.player_marking_set(player=player, marking=form.validated_data["marking"])
         return Response({"marking": player.marking})
+
+
+# --- the player's standing orders (buying ahead, R93) ---------------------------------------------
+
+
+class OrderFillSerializer(serializers.ModelSerializer[OnlineOrderFill]):
+    """A game the order bought into (``sale``), or was refused in (``refusal``, which ended it)."""
+
+    game = serializers.IntegerField(source="game_id", read_only=True)
+    game_number = serializers.IntegerField(source="game.number", read_only=True)
+    sale = serializers.IntegerField(source="sale_id", read_only=True, allow_null=True)
+    cards = serializers.SerializerMethodField(help_text="The cards bought (0: refused).")
+
+    class Meta:
+        model = OnlineOrderFill
+        fields = ["game", "game_number", "sale", "cards", "refusal", "created_at"]
+        read_only_fields = fields
+
+    def get_cards(self, fill: OnlineOrderFill) -> int:
+        return fill.order.quantity if fill.sale_id is not None else 0
+
+
+class OrderSerializer(serializers.ModelSerializer[OnlineOrder]):
+    """A standing order: ``quantity`` cards in each of the next ``games_wanted`` games of the room
+    whose sales open after it was placed; nothing is taken from the wallet before (R93)."""
+
+    room = serializers.IntegerField(source="online_room_id", read_only=True)
+    room_name = serializers.CharField(source="online_room.room.name", read_only=True)
+    games_left = serializers.IntegerField(read_only=True)
+    open = serializers.BooleanField(source="is_open", read_only=True)
+    end_reason = serializers.CharField(
+        read_only=True,
+        help_text="completed, cancelled (by the player), refused (end_text says why: the wallet "
+        "short, a limit, an exclusion or break, the game closed) or room_closed; empty while open.",
+    )
+    fills = OrderFillSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = OnlineOrder
+        fields = [
+            "id",
+            "room",
+            "room_name",
+            "quantity",
+            "games_wanted",
+            "games_filled",
+            "games_left",
+            "open",
+            "key",
+            "created_at",
+            "cancelled_at",
+            "ended_at",
+            "end_reason",
+            "end_text",
+            "fills",
+        ]
+        read_only_fields = fields
+
+
+class OrderCreateSerializer(serializers.Serializer[Any]):
+    room = serializers.IntegerField(min_value=1, help_text="An online room of the player's operator.")
+    games = serializers.IntegerField(
+        min_value=1,
+        max_value=bounds.BUY_AHEAD_GAMES_MAX,
+        help_text="How many of the room's next games whose sales open after the order.",
+    )
+    quantity = serializers.IntegerField(
+        min_value=1,
+        max_value=bounds.SALE_MAX_CARDS,
+        help_text="Cards in each game (in a room selling strips, a multiple of 6).",
+    )
+    key = serializers.CharField(
+        max_length=ORDER_KEY_MAX, help_text="Chosen by the client; the same key again is the same order."
+    )
+
+
+def _player_order(player: Player, order_id: int) -> OnlineOrder:
+    try:
+        return selectors.player_order_get(player=player, order_id=order_id)
+    except OnlineOrder.DoesNotExist:
+        raise Http404 from None
+
+
+class OrderListView(APIView):
+    """The player's standing orders (newest first, up to ``ORDERS_LISTED``), and placing one. An
+    order buys nothing now: the game selling now is bought with ``POST
+    /api/online/games/{id}/purchases/``; the order fills the next games as their sales open."""
+
+    permission_classes = [IsAuthenticated, IsPlayer]
+
+    @extend_schema(operation_id="online_orders_list", responses=OrderSerializer(many=True), tags=["online"])
+    def get(self, request: Request) -> Response:
+        player = player_from_request(request)
+        return Response(OrderSerializer(selectors.player_order_list(player=player), many=True).data)
+
+    @extend_schema(
+        operation_id="online_orders_create",
+        request=OrderCreateSerializer,
+        responses={
+            201: OrderSerializer,
+            **error_responses(
+                "Beyond the bounds, the room closed or another operator's, R101.", not_found=False
+            ),
+            409: OpenApiResponse(ErrorSerializer, description="The key was used for a different order."),
+        },
+        tags=["online"],
+    )
+    def post(self, request: Request) -> Response:
+        player = player_from_request(request)
+        form = OrderCreateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        try:
+            room = selectors.online_room_get(
+                halls=Hall.objects.filter(pk=player.hall_id), room_id=data["room"]
+            )
+        except OnlineRoom.DoesNotExist:
+            raise serializers.ValidationError(
+                {"room": [_("No online room of your operator has this number.")]}
+            ) from None
+        try:
+            order = services.online_order_create(
+                player=player,
+                online_room=room,
+                games=data["games"],
+                quantity=data["quantity"],
+                key=data["key"],
+            )
+        except services.OrderKeyReusedError as reused:
+            raise Conflict(reused.messages[0]) from None
+        order = selectors.player_order_get(player=player, order_id=order.pk)
+        return Response(OrderSerializer(order).data, status=status.HTTP_201_CREATED)
+
+
+class OrderCancelView(APIView):
+    """The player cancels an open standing order of theirs: it buys nothing more; nothing is
+    refunded, as nothing was held. Another player's order: 404."""
+
+    permission_classes = [IsAuthenticated, IsPlayer]
+
+    @extend_schema(
+        operation_id="online_orders_cancel",
+        request=None,
+        responses={200: OrderSerializer, **error_responses("The order has ended already.")},
+        tags=["online"],
+    )
+    def post(self, request: Request, order_id: int) -> Response:
+        player = player_from_request(request)
+        try:
+            services.online_order_cancel(player=player, order_id=order_id)
+        except OnlineOrder.DoesNotExist:
+            raise Http404 from None
+        return Response(OrderSerializer(_player_order(player, order_id)).data)

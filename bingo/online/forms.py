@@ -344,7 +344,7 @@ class BuyForm(forms.Form):
 
 class BuyAheadForm(BuyForm):
     """Cards (or strips) in each of a room's next games, in one action; its key names each game's
-    purchase (``services.online_buy_ahead``)."""
+    purchase and the standing order for the games not selling yet (``services.online_buy_ahead``)."""
 
     games = _count_field(_("Games"), bounds.BUY_AHEAD_GAMES_MAX, 2, _("Say for how many games."))
     key = forms.CharField(

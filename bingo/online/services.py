@@ -26,20 +26,26 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bingo.common import bounds
 from bingo.common.clock import hall_clock_text
+from bingo.common.tasks import task_enqueue_on_commit
 from bingo.engine.detection import Cell, pattern_text
 from bingo.engine.patterns import CUSTOM, pattern_key_of
 from bingo.games import locks
 from bingo.games import services as game_services
 from bingo.models import (
+    ORDER_KEY_MAX,
     Game,
     GameState,
     Marking,
+    OnlineOrder,
+    OnlineOrderFill,
     OnlineRoom,
+    OrderEnd,
     Player,
     PlayerVisit,
     RoomMode,
@@ -51,6 +57,7 @@ from bingo.online import selectors as online_selectors
 from bingo.players import selectors as player_selectors
 from bingo.players import services as player_services
 from bingo.playtime import services as playtime_services
+from bingo.protection import selectors as protection_selectors
 from bingo.protection import services as protection_services
 from bingo.sales import services as sales_services
 from halls.models import Hall, Room
@@ -316,7 +323,8 @@ def online_room_update(*, online_room: OnlineRoom, **fields: Any) -> OnlineRoom:
     the change would open a continuous room, or change its variant, with no online series to
     sell (R90), switch a room to continuous mode while one of its sessions is scheduled or
     running (R91), switch strips while a game sells (R36), or leave a pattern on another variant
-    than 75 or beside a line (R73 b), R74)."""
+    than 75 or beside a line (R73 b), R74). Closing the room to players ends its open standing
+    orders, saying why."""
     unknown = set(fields) - {
         "name", "mode", "ball_interval", "sales_seconds", "pause_seconds", "sales_after_first_seconds",
         "variant", "prize_plan", "pattern", "custom_pattern", "strips", "active",
@@ -357,6 +365,9 @@ def online_room_update(*, online_room: OnlineRoom, **fields: Any) -> OnlineRoom:
             setattr(locked, field, value)
         if checked:
             locked.save(update_fields=list(checked))
+        if running["active"] and not becomes["active"]:
+            # Its games sell nothing now: no order of it waits for a game that will not open.
+            _orders_end_room_closed(online_room_id=locked.pk, now=timezone.now())
     return locked
 
 
@@ -725,28 +736,260 @@ def _debit_judged(
     return entry
 
 
-# --- buying ahead: the next games of a room --------------------------------------------------
+# --- buying ahead and standing orders: the next games of a room (issue 25, R93) ------------------
 
-#: A buy-ahead key's length: each game's purchase gets ``<key>:<game id>``, within ``KEY_MAX``.
+#: A buy-ahead key's length: each game's purchase gets ``<key>:<game id>``, within ``KEY_MAX``,
+#: and the order for the games not selling yet ``ahead:<key>``, within ``ORDER_KEY_MAX``.
 AHEAD_KEY_MAX = 24
+#: The Celery task that fills a room's standing orders in a game whose sales opened
+#: (``bingo/online/tasks.py``), queued by name after the opening commits.
+ORDERS_FILL_TASK = "online.orders_fill"
+
+
+class OrderKeyReusedError(ValidationError):
+    """The key of an earlier order came with a different one (another room, number of games or
+    cards): nothing is ordered, and the API answers 409."""
+
+
+def _ahead_bounds(*, games: int, quantity: int) -> None:
+    """The bounds of buying ahead: 1 to ``BUY_AHEAD_GAMES_MAX`` games, a purchase's cards."""
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= bounds.BUY_AHEAD_GAMES_MAX:
+        raise ValidationError(
+            {"games": _("Buy for 1 to %(n)d games at once.") % {"n": bounds.BUY_AHEAD_GAMES_MAX}}
+        )
+    if isinstance(quantity, bool) or not isinstance(quantity, int) or quantity < 1:
+        raise ValidationError({"quantity": _("Buy at least one card.")})
+    if quantity > bounds.SALE_MAX_CARDS:
+        raise ValidationError(
+            {"quantity": _("Buy at most %(n)d cards at once.") % {"n": bounds.SALE_MAX_CARDS}}
+        )
+
+
+def _room_open_check(player: Player, online_room: OnlineRoom) -> None:
+    if online_room.room.hall_id != player.hall_id or not online_room.active:
+        raise ValidationError(_("This room is closed to players."))
+
+
+def _order_player_check(player: Player, now: datetime) -> None:
+    """R101: no order from a player an exclusion or a break bars, nor during the hall's break
+    after a session ended at its time limit (judged again, under the wallet's lock, at each fill)."""
+    if notice := protection_selectors.player_notice(player=player, now=now):
+        raise ValidationError(notice)
+    playtime_services.play_purchase_check(player=player, now=now)
+
+
+def _same_order(order: OnlineOrder, online_room: OnlineRoom, games: int, quantity: int) -> OnlineOrder:
+    """A retry's answer, the first order, when it asked the same; refused otherwise."""
+    if (order.online_room_id, order.games_wanted, order.quantity) != (online_room.pk, games, quantity):
+        raise OrderKeyReusedError(_("This key was used for a different order; nothing was ordered."))
+    return order
+
+
+def online_order_create(
+    *,
+    player: Player,
+    online_room: OnlineRoom,
+    games: int,
+    quantity: int,
+    key: str,
+    now: datetime | None = None,
+) -> OnlineOrder:
+    """A standing order: ``quantity`` cards in each of the next ``games`` games of
+    ``online_room`` whose sales open after it is placed. Nothing is debited now: each game's
+    cards are bought when its sales have opened for every player at once (R93), by
+    ``online_orders_fill`` through ``online_buy`` (R35, R101, the funds, R36's numbered order
+    judged then). ``key`` (1 to ``ORDER_KEY_MAX`` characters) makes a retried order count once.
+
+    Refused, ordering nothing, beyond the bounds (a purchase's cards, ``BUY_AHEAD_GAMES_MAX``
+    games), in a room closed to players or another operator's, in whole strips of six only in a
+    room selling strips, and while an exclusion, a break or the hall's break after a session
+    bars the player's purchases (R101)."""
+    key = (key or "").strip()
+    if not key or len(key) > ORDER_KEY_MAX:
+        raise ValidationError(
+            {"key": _("Each order needs a key of 1 to %(n)d characters.") % {"n": ORDER_KEY_MAX}}
+        )
+    _ahead_bounds(games=games, quantity=quantity)
+    _room_open_check(player, online_room)
+    if online_room.strips and quantity % online_selectors.STRIP_CARDS:
+        raise ValidationError(
+            {
+                "quantity": _(
+                    "This room sells strips of six cards (every number from 1 to 90 once): buy "
+                    "6 cards a strip, %(n)d is not whole strips."
+                )
+                % {"n": quantity}
+            }
+        )
+    if (done := OnlineOrder.objects.filter(player=player, key=key).first()) is not None:
+        return _same_order(done, online_room, games, quantity)
+    now = now or timezone.now()
+    _order_player_check(player, now)
+    try:
+        with transaction.atomic():
+            # The room first (the lock order, docs/architecture.md): a room's games open their
+            # sales under this lock (bingo/autodraw), so the order either comes before an opening,
+            # which then sees it and queues its fill, or after it, and waits for the next game.
+            room = locks.online_room_lock(room_id=online_room.pk)
+            if not room.active:
+                raise ValidationError(_("This room is closed to players."))
+            last_opened = Game.objects.filter(session__room_id=room.pk).aggregate(at=Max("sales_opened_at"))[
+                "at"
+            ]
+            return OnlineOrder.objects.create(
+                player=player,
+                online_room=room,
+                quantity=quantity,
+                games_wanted=games,
+                key=key,
+                fills_after=last_opened,
+                created_at=timezone.now(),
+            )
+    except IntegrityError:
+        # The same key at the same moment from another request: that one's order is this one.
+        done = OnlineOrder.objects.filter(player=player, key=key).first()
+        if done is None:
+            raise
+        return _same_order(done, online_room, games, quantity)
+
+
+def _order_lock(order_id: int) -> OnlineOrder:
+    """Lock standing order ``order_id`` (after the room, before the wallets: docs/architecture.md)."""
+    return (
+        OnlineOrder.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("player", "online_room")
+        .get(pk=order_id)
+    )
+
+
+def online_order_cancel(*, player: Player, order_id: int, now: datetime | None = None) -> OnlineOrder:
+    """The player stops their open order: it buys nothing more. Nothing is refunded, as nothing
+    was held (the games it filled were each a purchase of their own). Another player's order is
+    OnlineOrder.DoesNotExist (a 404); one ended already is refused, saying how it ended; cancelled
+    twice, it answers as the first time."""
+    with transaction.atomic():
+        order = _order_lock(order_id)
+        if order.player_id != player.pk:
+            raise OnlineOrder.DoesNotExist
+        if order.end_reason == OrderEnd.CANCELLED:
+            return order
+        if order.ended_at is not None:
+            raise ValidationError(
+                _("This order has ended already (%(how)s): there is nothing to cancel.")
+                % {"how": str(OrderEnd(order.end_reason).label).lower()}
+            )
+        order.cancelled_at = order.ended_at = now or timezone.now()
+        order.end_reason = OrderEnd.CANCELLED
+        order.save(update_fields=["cancelled_at", "ended_at", "end_reason"])
+    return order
+
+
+def _room_closed_text() -> str:
+    return _("The room was closed to players: the order buys nothing more.")
+
+
+def _orders_end_room_closed(*, online_room_id: int, now: datetime) -> int:
+    """End every open order of a room closed to players (R93: its games sell nothing), saying why;
+    how many ended."""
+    return OnlineOrder.objects.filter(online_room_id=online_room_id, ended_at__isnull=True).update(
+        ended_at=now, end_reason=OrderEnd.ROOM_CLOSED, end_text=_room_closed_text()
+    )
+
+
+def online_orders_fill_queue(*, game: Game) -> None:
+    """Queue the filling of ``game``'s standing orders once its sales' opening commits (called
+    by the online loop, under the room's lock, as it opens a game's sales: R93, the sales are
+    everyone's first). Nothing is queued in a room with no open order."""
+    if online_selectors.room_has_open_orders(online_room_id=game.session.room_id):
+        task_enqueue_on_commit(ORDERS_FILL_TASK, game.pk)
+
+
+def online_orders_fill(*, game_id: int) -> list[OnlineOrderFill]:
+    """Fill the standing orders of ``game_id``'s room in that game, oldest first, each in a
+    transaction of its own through ``online_buy`` (keyed ``order:<order>:<game>``), so R35,
+    R101 (exclusion, break, loss limit, the hall's break), the funds and R36's numbered order are
+    judged as for any purchase. Only orders placed before the game's sales opened, and only once
+    they have (R93). A refusal ends the order with its reason; the last game filled completes
+    it. A room closed to players ends its orders instead. Idempotent: a fill is one row per
+    order and game (the database holds it) and the purchase's key counts once, so run twice, or
+    in two workers at once, it buys once. Returns the fills it made."""
+    game = Game.objects.select_related("session__room__hall", "session__room__online").get(pk=game_id)
+    online = getattr(game.session.room, "online", None)
+    if online is None or game.sales_opened_at is None:
+        return []
+    if not online.active:
+        _orders_end_room_closed(online_room_id=online.pk, now=timezone.now())
+        return []
+    fills = []
+    for order_id in online_selectors.game_orders_due(game=game):
+        if (fill := _order_fill(order_id, game)) is not None:
+            fills.append(fill)
+    return fills
+
+
+def _order_fill(order_id: int, game: Game) -> OnlineOrderFill | None:
+    """One order's purchase in ``game``, or its refusal, which ends it; None when the order has
+    ended or was filled in this game meanwhile (another run of the task)."""
+    with transaction.atomic():
+        # The order's lock first, then the purchase's (the wallet, the series): a second run
+        # waits here and finds the fill made.
+        order = _order_lock(order_id)
+        if order.ended_at is not None or OnlineOrderFill.objects.filter(order=order, game=game).exists():
+            return None
+        now = timezone.now()
+        try:
+            purchase = online_buy(
+                player=order.player, game=game, quantity=order.quantity, key=f"order:{order.pk}:{game.pk}"
+            )
+        except ValidationError as refused:
+            # Never a silent stream of failures: the order ends, saying why (the lobby shows it).
+            reason = " ".join(refused.messages)
+            fill = OnlineOrderFill.objects.create(order=order, game=game, refusal=reason, created_at=now)
+            order.ended_at, order.end_reason, order.end_text = now, OrderEnd.REFUSED, reason
+            order.save(update_fields=["ended_at", "end_reason", "end_text"])
+            return fill
+        fill = OnlineOrderFill.objects.create(order=order, game=game, sale=purchase.sales[0], created_at=now)
+        order.games_filled += 1
+        fields = ["games_filled"]
+        if order.games_filled == order.games_wanted:
+            order.ended_at, order.end_reason = now, OrderEnd.COMPLETED
+            fields += ["ended_at", "end_reason"]
+        order.save(update_fields=fields)
+    return fill
 
 
 @dataclass(frozen=True)
 class AheadLine:
-    """One game of a purchase ahead: what it bought, or why nothing (``refusal``)."""
+    """One game selling now that a purchase ahead bought into, or why not (``refusal``)."""
 
     game: Game
     purchase: OnlinePurchase | None
     refusal: str = ""
 
 
-def _ahead_refusal(game: Game) -> str:
-    """Why a coming game takes no purchase now (not selling yet: R93)."""
-    if game.state == GameState.PLANNED.value:
-        return _(
-            "Its sales open at %(at)s for every player at once (R93): nothing was bought for it yet."
-        ) % {"at": hall_clock_text(game.session.starts_at, game.session.room.hall)}
-    return _("Game %(n)d is not selling cards.") % {"n": game.number}
+@dataclass(frozen=True)
+class Ahead:
+    """What a purchase ahead did: a line per game selling now, and the standing order for the
+    rest of the games (None: every game asked for was selling, or the order was refused, and
+    ``order_refusal`` says why)."""
+
+    lines: list[AheadLine]
+    order: OnlineOrder | None
+    order_refusal: str = ""
+
+
+def _ahead_retry(player: Player, order: OnlineOrder, key: str) -> Ahead:
+    """A purchase ahead sent again after its order was placed: the first one's purchases and
+    order, nothing bought anew (the order fills the games opened since)."""
+    prefix = f"online:{player.pk}:{key}:"
+    firsts = Sale.objects.filter(buyer=player, request_key__startswith=prefix, part=1).select_related(
+        "game__session__room__hall"
+    )
+    lines = []
+    for sale in firsts.order_by("game__number", "pk"):
+        if (done := _purchase_done(player, sale.request_key)) is not None:
+            lines.append(AheadLine(sale.game, done))
+    return Ahead(lines, order)
 
 
 def online_buy_ahead(
@@ -757,29 +1000,31 @@ def online_buy_ahead(
     quantity: int,
     key: str,
     now: datetime | None = None,
-) -> list[AheadLine]:
+) -> Ahead:
     """Buy ``quantity`` cards in each of the next ``games`` games of ``online_room`` (at most
-    ``bounds.BUY_AHEAD_GAMES_MAX``), in their order: each game's purchase is ``online_buy``'s,
-    its own sale and transaction, keyed ``<key>:<game id>`` (a retry buys nothing more in a
-    game already bought). Only a game whose sales are open takes cards: a planned game's series
-    is chosen, and its sales open, for every player at once (R36, R93), so no card of it is
-    sold, nor promised, before then. Returns each game with what it bought or why not."""
+    ``bounds.BUY_AHEAD_GAMES_MAX``): each game selling now is bought at once, ``online_buy``'s
+    own sale and transaction keyed ``<key>:<game id>``; the rest of the games become one
+    standing order (``online_order_create``, keyed ``ahead:<key>``), filled as each next game's
+    sales open for every player at once (R93), nothing held until then. A planned game's series
+    is chosen, and its sales opened, for everyone together (R36, R93), so no card of it is sold
+    before. Sent again with the same key, it buys and orders nothing more."""
     key = (key or "").strip()
     if not key or len(key) > AHEAD_KEY_MAX:
         raise ValidationError(
             {"key": _("Each purchase needs a key of 1 to %(n)d characters.") % {"n": AHEAD_KEY_MAX}}
         )
-    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= bounds.BUY_AHEAD_GAMES_MAX:
-        raise ValidationError(
-            {"games": _("Buy for 1 to %(n)d games at once.") % {"n": bounds.BUY_AHEAD_GAMES_MAX}}
-        )
-    if online_room.room.hall_id != player.hall_id or not online_room.active:
-        raise ValidationError(_("This room is closed to players."))
+    _ahead_bounds(games=games, quantity=quantity)
+    _room_open_check(player, online_room)
+    order_key = f"ahead:{key}"
+    if (placed := OnlineOrder.objects.filter(player=player, key=order_key).first()) is not None:
+        return _ahead_retry(player, placed, key)
+    selling = [
+        game
+        for game in online_selectors.room_games_ahead(online_room=online_room, limit=games)
+        if online_selectors.game_on_sale(game=game, now=now)
+    ]
     lines = []
-    for game in online_selectors.room_games_ahead(online_room=online_room, limit=games):
-        if game.state != GameState.SELLING.value:
-            lines.append(AheadLine(game, None, _ahead_refusal(game)))
-            continue
+    for game in selling:
         try:
             purchase = online_buy(
                 player=player, game=game, quantity=quantity, key=f"{key}:{game.pk}", now=now
@@ -788,9 +1033,16 @@ def online_buy_ahead(
             lines.append(AheadLine(game, None, " ".join(exc.messages)))
         else:
             lines.append(AheadLine(game, purchase))
-    if not lines:
-        raise ValidationError(_("No game is coming in this room."))
-    return lines
+    rest = games - len(selling)
+    if not rest:
+        return Ahead(lines, None)
+    try:
+        order = online_order_create(
+            player=player, online_room=online_room, games=rest, quantity=quantity, key=order_key, now=now
+        )
+    except ValidationError as exc:
+        return Ahead(lines, None, " ".join(exc.messages))
+    return Ahead(lines, order)
 
 
 # --- the player's choices (R96) ----------------------------------------------------------------
@@ -826,11 +1078,17 @@ def player_lobby_visit(*, player: Player, now: datetime | None = None) -> dateti
 
 
 __all__ = [
+    "ORDERS_FILL_TASK",
+    "Ahead",
     "AheadLine",
     "OnlinePurchase",
     "SessionGame",
     "online_buy",
     "online_buy_ahead",
+    "online_order_cancel",
+    "online_order_create",
+    "online_orders_fill",
+    "online_orders_fill_queue",
     "online_room_create",
     "online_room_update",
     "online_session_schedule",

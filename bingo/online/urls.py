@@ -13,6 +13,7 @@ urlpatterns: list[URLPattern] = [
     path("jogo/<int:game_id>/", views.game_page, name="game"),
     path("jogo/<int:game_id>/comprar/", views.buy, name="buy"),
     path("sala/<int:room_id>/comprar/", views.buy_ahead, name="buy_ahead"),
+    path("encomendas/<int:order_id>/cancelar/", views.order_cancel, name="order_cancel"),
     path("marcacao/", views.marking, name="marking"),
     # Anyone: the rules, the rooms' prices and prize plans, how to complain (R103, PT-806/66).
     path("regras/", views.rules, name="rules"),

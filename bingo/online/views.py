@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from bingo.common.forms import form_errors_flash, form_saved, refusal_flash
 from bingo.common.money import money_display, places_for
 from bingo.common.roles import Role, role_required
-from bingo.models import COMPLAINT_MAX_LENGTH, Game, OnlineRoom, Player
+from bingo.models import COMPLAINT_MAX_LENGTH, Game, OnlineOrder, OnlineRoom, Player
 from bingo.online import selectors, services
 from bingo.online.forms import BuyAheadForm, BuyForm, MarkingForm, OnlineRoomForm, SessionScheduleForm
 from bingo.players.access import player_from_request, player_required
@@ -220,8 +220,9 @@ def buy(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 @player_required
 def buy_ahead(request: HttpRequest, room_id: int) -> HttpResponse:
-    """Cards in each of a room's next games in one action: each game's purchase its own, the
-    page saying which games got cards and why the others did not (R93: only games selling)."""
+    """Cards in each of a room's next games in one action: the games selling now bought at once,
+    each its own purchase, the rest as a standing order filled as their sales open for everyone
+    (R93); the page says what was bought, what was ordered, and why anything was not."""
     player = player_from_request(request)
     try:
         room = selectors.online_room_get(halls=Hall.objects.filter(pk=player.hall_id), room_id=room_id)
@@ -232,7 +233,7 @@ def buy_ahead(request: HttpRequest, room_id: int) -> HttpResponse:
         form_errors_flash(request, form)
         return redirect("online:lobby")
     try:
-        lines = services.online_buy_ahead(
+        ahead = services.online_buy_ahead(
             player=player,
             online_room=room,
             games=form.cleaned_data["games"],
@@ -242,22 +243,70 @@ def buy_ahead(request: HttpRequest, room_id: int) -> HttpResponse:
     except ValidationError as exc:
         refusal_flash(request, exc)
         return redirect("online:lobby")
-    for line in lines:
+    for line in ahead.lines:
         if line.purchase is None:
             messages.error(request, _("Game %(n)d: %(why)s") % {"n": line.game.number, "why": line.refusal})
         else:
             messages.success(request, _bought_text(line.game, line.purchase, player))
+    if ahead.order is not None:
+        messages.success(request, order_text(ahead.order, strips=room.strips))
+    elif ahead.order_refusal:
+        messages.error(request, _("Nothing was ordered: %(why)s") % {"why": ahead.order_refusal})
     return redirect("online:lobby")
 
 
 def _bought_text(game: Game, purchase: services.OnlinePurchase, player: Player) -> str:
-    return _("Game %(n)d: %(bought)s") % {
-        "n": game.number,
-        "bought": ngettext(
-            "%(n)d card bought for %(amount)s.", "%(n)d cards bought for %(amount)s.", purchase.cards
-        )
-        % {"n": purchase.cards, "amount": money_display(purchase.amount, player.hall.currency)},
+    """«Comprado: 3 cartões na jogada 12 por 30 CVE.»"""
+    return ngettext(
+        "Bought: %(n)d card in game %(game)d for %(amount)s.",
+        "Bought: %(n)d cards in game %(game)d for %(amount)s.",
+        purchase.cards,
+    ) % {
+        "n": purchase.cards,
+        "game": game.number,
+        "amount": money_display(purchase.amount, player.hall.currency),
     }
+
+
+def order_text(order: OnlineOrder, *, strips: bool) -> str:
+    """«Encomendado: 2 cartões em cada uma das próximas 4 jogadas, comprados quando abrirem as
+    vendas.» (of the games left, strips counted as strips)."""
+    left = order.games_left
+    games = ngettext("in the next game", "in each of the next %(n)d games", left) % {"n": left}
+    if strips:
+        count = order.quantity // selectors.STRIP_CARDS
+        text = ngettext(
+            "Ordered: %(n)d strip of six %(games)s, bought when the sales open.",
+            "Ordered: %(n)d strips of six %(games)s, bought when the sales open.",
+            count,
+        )
+    else:
+        count = order.quantity
+        text = ngettext(
+            "Ordered: %(n)d card %(games)s, bought when the sales open.",
+            "Ordered: %(n)d cards %(games)s, bought when the sales open.",
+            count,
+        )
+    return text % {"n": count, "games": games}
+
+
+@require_POST
+@player_required
+def order_cancel(request: HttpRequest, order_id: int) -> HttpResponse:
+    """The player cancels an open standing order of theirs (another's is a 404): it buys nothing
+    more, and nothing is refunded as nothing was held."""
+    player = player_from_request(request)
+    try:
+        services.online_order_cancel(player=player, order_id=order_id)
+    except OnlineOrder.DoesNotExist:
+        raise Http404 from None
+    except ValidationError as exc:
+        refusal_flash(request, exc)
+    else:
+        messages.success(
+            request, _("Order cancelled: it buys nothing more. Nothing was held, so nothing is refunded.")
+        )
+    return redirect("online:lobby")
 
 
 @require_POST

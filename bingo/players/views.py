@@ -204,6 +204,8 @@ def my_history(request: HttpRequest) -> HttpResponse:
             for line in history.games
         ],
         "query": request.GET.urlencode() if not refused else "",
+        # The games the player's standing orders bought into, or were refused in (buying ahead).
+        "fills": online_selectors.player_order_fills(player=player),
     }
     return render(request, "players/history.html", context, status=400 if refused else 200)
 

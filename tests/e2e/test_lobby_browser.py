@@ -1,7 +1,8 @@
 """The lobby in a real browser (Chromium + uvicorn), issue 25 point 2, in Portuguese at a phone's
 width: the countdown «As vendas fecham dentro de m:ss» and, when it reaches 0, the buy button and
 the buy form gone without a reload (the server refusing a late purchase all the same, R93); a
-purchase ahead in a room's next games, each game saying what it got; a strip of six bought on the
+purchase ahead in a room's next games, each game selling saying what it got and the rest ordered;
+in a continuous room, a standing order placed, shown and cancelled; a strip of six bought on the
 game page; and a self-excluded player's lobby and game page with the notice once and nothing to
 buy (R101).
 
@@ -20,7 +21,7 @@ from django.utils import timezone
 
 from bingo.autodraw import services as autodraw_services
 from bingo.engine import ALGORITHM_STRIPS
-from bingo.models import Game, RoomMode, Sale
+from bingo.models import Game, OnlineOrder, OrderEnd, RoomMode, Sale
 from bingo.online import services
 from bingo.players.selectors import wallet_balance
 from bingo.protection import services as protection_services
@@ -153,14 +154,66 @@ def test_a_player_buys_ahead_in_the_room_s_next_games_from_the_lobby(
 
     said = browser(scenario)
 
-    assert f"Jogada {games[0].number}: 2 cartões comprados por 20 CVE." in said
-    assert f"Jogada {games[1].number}: 2 cartões comprados por 20 CVE." in said
-    assert any(text.startswith(f"Jogada {games[2].number}: As suas vendas abrem às") for text in said)
+    assert f"Comprado: 2 cartões na jogada {games[0].number} por 20 CVE." in said
+    assert f"Comprado: 2 cartões na jogada {games[1].number} por 20 CVE." in said
+    # The planned game (R93: its sales open for everyone at once) is ordered, not bought.
+    assert "Encomendado: 2 cartões na próxima jogada, comprados quando abrirem as vendas." in said
     assert [(s.game_id, s.quantity) for s in Sale.objects.filter(buyer=player).order_by("game_id")] == [
         (games[0].pk, 2),
         (games[1].pk, 2),
     ]
     assert wallet_balance(player=player) == Decimal("60.00")
+    assert OnlineOrder.objects.get(player=player).games_wanted == 1
+
+
+def test_a_player_orders_ahead_in_a_continuous_room_sees_the_order_and_cancels_it(
+    asgi_server: str, browser: RunInBrowser[Any]
+) -> None:
+    """A continuous room sells one game at a time (R90): buying ahead for 3 games buys in the one
+    selling and orders the 2 not created yet; the lobby lists the order with its games left and
+    cancels it, nothing having been taken for it."""
+    site = OnlineSetup(name="Salão Contínuo")
+    site.series(1, price="10.00")
+    committed(lambda: autodraw_services.online_room_advance(room_id=site.online.pk))
+    game = Game.objects.get(session__room=site.room, state=Game.State.SELLING)
+    player = site.player("100.00", username="gil")
+
+    def scenario(context: Any) -> dict[str, Any]:
+        page = _phone(context, asgi_server, "gil")
+        page.goto(f"{asgi_server}/online/")
+        form = page.locator("[data-ahead]")
+        form.get_by_label("Jogadas").fill("3")
+        form.get_by_label("Cartões por jogada").fill("2")
+        with page.expect_navigation():
+            form.get_by_role("button", name="Comprar antecipadamente").click()
+        said = page.locator(".messages .alert").all_inner_texts()
+        order = page.locator('[data-order][data-order-state="open"]')
+        shown = {"count": order.count(), "text": order.first.inner_text()}
+        with page.expect_navigation():
+            order.first.get_by_role("button", name="Cancelar a encomenda").click()
+        return {
+            "said": said,
+            "shown": shown,
+            "cancelled": page.locator(".messages .alert").all_inner_texts(),
+            "left": page.locator('[data-order][data-order-state="open"]').count(),
+        }
+
+    seen = browser(scenario)
+
+    assert f"Comprado: 2 cartões na jogada {game.number} por 20 CVE." in seen["said"]
+    assert (
+        "Encomendado: 2 cartões em cada uma das próximas 2 jogadas, comprados quando abrirem as vendas."
+        in seen["said"]
+    )
+    assert seen["shown"]["count"] == 1
+    assert "2 cartões por jogada · faltam 2 jogadas de 2" in seen["shown"]["text"]
+    assert seen["cancelled"] == [
+        "Encomenda cancelada: não compra mais nada. Nada ficou retido, por isso nada há a devolver."
+    ]
+    assert seen["left"] == 0
+    order = OnlineOrder.objects.get(player=player)
+    assert (order.end_reason, order.games_filled) == (OrderEnd.CANCELLED, 0)
+    assert wallet_balance(player=player) == Decimal("80.00")  # the game selling, nothing for the order
 
 
 def test_a_player_buys_a_strip_of_six_on_the_game_page(asgi_server: str, browser: RunInBrowser[Any]) -> None:

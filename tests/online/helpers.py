@@ -15,9 +15,11 @@ from bingo.draw import services as draw_services
 from bingo.games import services as game_services
 from bingo.models import DrawMode, Game, OnlineRoom, Player, RoomMode, Session
 from bingo.online import services
+from bingo.online.tasks import orders_fill_task
 from cards.models import Series
 from cards.selectors import card_get
 from halls.models import BallSet, Room, StaffMembership
+from tests.autodraw.helpers import committed
 from tests.cards.factories import HallFactory, card_set_make, series_make
 from tests.factories import UserFactory, adult_player
 
@@ -122,3 +124,19 @@ class OnlineSetup:
 
 def online_room_of(setup: OnlineSetup) -> OnlineRoom:
     return OnlineRoom.objects.get(pk=setup.online.pk)
+
+
+class Fills:
+    """The standing orders' fill tasks the online loop queued after a game's sales opened
+    (``online.orders_fill``), kept for the test to run as a worker would."""
+
+    def __init__(self) -> None:
+        self.queued: list[int] = []
+
+    def take(self, game_id: int) -> None:
+        self.queued.append(game_id)
+
+    def run(self) -> list[int]:
+        """Run every queued task, each in its own transaction; how many orders each filled."""
+        games, self.queued = self.queued, []
+        return [committed(lambda game_id=game_id: orders_fill_task(game_id)) for game_id in games]

@@ -1,7 +1,8 @@
 """The lobby (issue 25, point 2): each room's next games with their times on the hall's clock and
 each prize's share of sales with its value so far (R7, R29, R94); buying ahead in a room's next
-games, each its own purchase, only where sales are open (R93); no purchase offered to an
-excluded player (R101)."""
+games: each game selling bought at once, its own purchase, the rest a standing order filled as
+their sales open for everyone (R93); no purchase offered to an excluded player (R101). The
+standing orders themselves: tests/online/test_orders.py."""
 
 from __future__ import annotations
 
@@ -16,14 +17,14 @@ from django.utils.html import escape
 
 from bingo.autodraw import services as autodraw_services
 from bingo.common.clock import hall_clock_text
-from bingo.models import Game, RoomMode, Sale, Session, WalletEntry
+from bingo.models import Game, GameState, OnlineOrder, OrderEnd, RoomMode, Sale, Session, WalletEntry
 from bingo.online import selectors, services
 from bingo.players.selectors import wallet_balance
 from bingo.protection import selectors as protection_selectors
 from bingo.protection import services as protection_services
 from tests.autodraw.helpers import Clock, committed
 from tests.clients import logged_in
-from tests.online.helpers import OnlineSetup
+from tests.online.helpers import Fills, OnlineSetup
 
 PLAN = {"line": "20", "bingo": "60"}
 
@@ -136,7 +137,8 @@ def test_a_planned_game_says_when_its_sales_open(site: OnlineSetup, clock: Clock
     opens = hall_clock_text(session.starts_at, site.hall)
     assert f"As vendas abrem às {opens}, para todos os jogadores ao mesmo tempo (R93)." in html
     assert "Comprar cartões" not in html  # nothing sells yet
-    assert "Comprar antecipadamente" not in html
+    # Buying ahead orders it, bought when its sales open for everyone (R93).
+    assert "Comprar antecipadamente" in html
 
 
 def test_the_lobby_api_carries_each_prize_s_share_and_value_so_far(site: OnlineSetup, clock: Clock) -> None:
@@ -158,28 +160,39 @@ def test_the_lobby_api_carries_each_prize_s_share_and_value_so_far(site: OnlineS
 # --- (c) buying ahead -----------------------------------------------------------------------------
 
 
-def test_buying_ahead_buys_in_each_game_selling_and_refuses_the_planned_ones(
-    site: OnlineSetup, clock: Clock
+def test_buying_ahead_buys_in_each_game_selling_and_orders_the_planned_one(
+    site: OnlineSetup, clock: Clock, fills: Fills
 ) -> None:
-    """R93: a game whose sales have not opened sells nothing to anyone yet; each game's purchase
-    is its own sale with its own key."""
+    """R93: a game whose sales have not opened sells nothing to anyone yet: it is ordered, and
+    bought when its sales open for everyone; each game's purchase is its own sale with its own
+    key; nothing is debited for the order before."""
     games = _open(clock, _schedule(site, clock, games=2))
     later = _schedule(site, clock, games=1, start_in=60)  # its sales open in an hour
     player = site.player("100.00")
 
-    lines = services.online_buy_ahead(
+    ahead = services.online_buy_ahead(
         player=player, online_room=site.online, games=3, quantity=2, key="ahead"
     )
 
-    assert [line.game.pk for line in lines] == [games[0].pk, games[1].pk, later.games.get().pk]
-    assert [line.purchase.cards if line.purchase else 0 for line in lines] == [2, 2, 0]
-    assert "R93" in lines[2].refusal
-    assert hall_clock_text(later.starts_at, site.hall) in lines[2].refusal
+    assert [line.game.pk for line in ahead.lines] == [games[0].pk, games[1].pk]
+    assert [line.purchase.cards if line.purchase else 0 for line in ahead.lines] == [2, 2]
+    assert ahead.order is not None
+    assert (ahead.order.games_wanted, ahead.order.quantity, ahead.order.is_open) == (1, 2, True)
     sales = list(Sale.objects.filter(buyer=player).order_by("game__number"))
     assert [(s.game_id, s.quantity) for s in sales] == [(games[0].pk, 2), (games[1].pk, 2)]
     assert len({s.request_key for s in sales}) == 2  # one sale, one key per game
-    assert wallet_balance(player=player) == Decimal("60.00")
+    assert wallet_balance(player=player) == Decimal("60.00")  # the order holds nothing
     assert not Sale.objects.filter(game=later.games.get()).exists()
+    assert fills.queued == []  # nothing opened since
+
+    (opened,) = _open(clock, later)
+
+    assert fills.queued == [opened.pk]
+    fills.run()
+    assert Sale.objects.get(game=opened, buyer=player).quantity == 2
+    assert wallet_balance(player=player) == Decimal("40.00")
+    ahead.order.refresh_from_db()
+    assert ahead.order.end_reason == OrderEnd.COMPLETED
 
 
 def test_a_retried_purchase_ahead_buys_nothing_more(site: OnlineSetup, clock: Clock) -> None:
@@ -193,9 +206,10 @@ def test_a_retried_purchase_ahead_buys_nothing_more(site: OnlineSetup, clock: Cl
         player=player, online_room=site.online, games=2, quantity=1, key="again"
     )
 
-    assert [line.purchase.sales for line in retry if line.purchase] == [
-        line.purchase.sales for line in first if line.purchase
+    assert [line.purchase.sales for line in retry.lines if line.purchase] == [
+        line.purchase.sales for line in first.lines if line.purchase
     ]
+    assert first.order is None  # both games were selling: nothing left to order
     assert Sale.objects.filter(buyer=player).count() == 2
     assert WalletEntry.objects.filter(player=player, kind="purchase").count() == 2
 
@@ -208,7 +222,7 @@ def test_buying_ahead_says_which_games_got_cards_when_the_wallet_runs_short(
 
     lines = services.online_buy_ahead(
         player=player, online_room=site.online, games=2, quantity=2, key="short"
-    )
+    ).lines
 
     assert lines[0].purchase is not None
     assert lines[0].game == games[0]
@@ -251,10 +265,83 @@ def test_the_lobby_s_form_buys_ahead_and_says_which_games_got_cards(site: Online
     )
 
     html = page.content.decode()
-    assert f"Jogada {games[0].number}: 3 cartões comprados por 30 CVE." in html
-    assert f"Jogada {games[1].number}: 3 cartões comprados por 30 CVE." in html
-    assert f"Jogada {later.games.get().number}: As suas vendas abrem às" in html
+    assert f"Comprado: 3 cartões na jogada {games[0].number} por 30 CVE." in html
+    assert f"Comprado: 3 cartões na jogada {games[1].number} por 30 CVE." in html
+    assert "Encomendado: 3 cartões na próxima jogada, comprados quando abrirem as vendas." in html
     assert wallet_balance(player=player) == Decimal("40.00")
+    assert not Sale.objects.filter(game=later.games.get()).exists()
+
+
+def _continuous(name: str) -> tuple[OnlineSetup, Game]:
+    """A continuous room whose game sells now (opened by the online loop, R90)."""
+    setup = OnlineSetup(name=name)
+    setup.series(1, price="10.00")
+    committed(lambda: autodraw_services.online_room_advance(room_id=setup.online.pk))
+    return setup, Game.objects.get(session__room=setup.room, state=GameState.SELLING.value)
+
+
+def test_buying_ahead_in_a_continuous_room_buys_the_game_selling_and_orders_the_rest(
+    db: None, clock: Clock, fills: Fills
+) -> None:
+    """In a continuous room one game sells at a time (R90): buying ahead for 5 games buys in it
+    and orders the 4 games not created yet, each bought when its sales open (R93)."""
+    room, game = _continuous("Salão Contínuo")
+    player = room.player("100.00")
+
+    page = logged_in(player.user, "pt").post(
+        reverse("online:buy_ahead", args=[room.online.pk]),
+        {"games": "5", "quantity": "2", "key": "cont-key"},
+        follow=True,
+    )
+
+    html = page.content.decode()
+    assert f"Comprado: 2 cartões na jogada {game.number} por 20 CVE." in html
+    assert (
+        "Encomendado: 2 cartões em cada uma das próximas 4 jogadas, comprados quando abrirem as vendas."
+        in html
+    )
+    order = OnlineOrder.objects.get(player=player)
+    assert (order.games_wanted, order.games_filled, order.quantity) == (4, 0, 2)
+    assert order.fills_after == game.sales_opened_at  # never fills the game it bought in already
+    assert wallet_balance(player=player) == Decimal("80.00")
+    # The lobby lists the order with its games left and a button to cancel it.
+    lobby = logged_in(player.user, "pt").get(reverse("online:lobby")).content.decode()
+    assert f'data-order="{order.pk}" data-order-state="open"' in lobby
+    assert "2 cartões por jogada · <span data-games-left>faltam 4 jogadas de 4</span>" in lobby
+    assert reverse("online:order_cancel", args=[order.pk]) in lobby
+    assert "Cancelar a encomenda" in lobby
+
+
+def test_the_buy_ahead_form_sent_again_buys_and_orders_nothing_more(
+    db: None, clock: Clock, fills: Fills
+) -> None:
+    room, game = _continuous("Salão Repetido")
+    player = room.player("100.00")
+    client = logged_in(player.user, "pt")
+    form = {"games": "3", "quantity": "1", "key": "same-form"}
+    client.post(reverse("online:buy_ahead", args=[room.online.pk]), form)
+
+    again = client.post(reverse("online:buy_ahead", args=[room.online.pk]), form, follow=True)
+
+    assert Sale.objects.filter(buyer=player).count() == 1
+    assert OnlineOrder.objects.filter(player=player).count() == 1
+    assert wallet_balance(player=player) == Decimal("90.00")
+    html = again.content.decode()
+    assert f"Comprado: 1 cartão na jogada {game.number} por 10 CVE." in html  # the first answer
+    assert "Encomendado: 1 cartão em cada uma das próximas 2 jogadas" in html
+
+
+def test_an_excluded_player_s_purchase_ahead_orders_nothing(site: OnlineSetup, clock: Clock) -> None:
+    """R101: no order from a player a self-exclusion bars; the order's refusal says why."""
+    _schedule(site, clock, games=1)  # planned: an order would wait for it
+    player = site.player("100.00")
+    protection_services.player_self_exclude(player=player, length="1m", confirmed=True)
+
+    ahead = services.online_buy_ahead(player=player, online_room=site.online, games=2, quantity=1, key="exc")
+
+    assert ahead.order is None
+    assert "R101" in ahead.order_refusal
+    assert not OnlineOrder.objects.filter(player=player).exists()
 
 
 # --- (e) an excluded player is offered no purchase ------------------------------------------------

@@ -8,13 +8,28 @@
 * ``lobby`` — the player's lobby (R94);
 * ``screen`` — the player's game screen (R94-R97), built by ``bingo/engine/screen.py`` as the
   demo's is (``bingo/demo/selectors.py``);
-* ``rules`` — the rules page (R103).
+* ``rules`` — the rules page (R103);
+* ``orders`` — the player's standing orders for a room's next games and the orders a game whose
+  sales opened fills (buying ahead, R93).
 
-``lobby``, ``screen`` and ``rules`` import ``rooms`` and ``outcomes``, never one another. The
+``lobby``, ``screen`` and ``rules`` import ``rooms``, ``outcomes`` and ``orders``, never one
+another. The
 player's history of online games (R100) is the player's: ``bingo/players/selectors.py``.
 """
 
 from bingo.online.selectors.lobby import Lobby, LobbyGame, LobbyRoom, online_lobby
+from bingo.online.selectors.orders import (
+    ENDED_SHOWN_FOR,
+    FILLS_LISTED,
+    ORDERS_LISTED,
+    LobbyOrder,
+    game_orders_due,
+    lobby_orders,
+    player_order_fills,
+    player_order_get,
+    player_order_list,
+    room_has_open_orders,
+)
 from bingo.online.selectors.outcomes import (
     AWAY_FIRST_VISIT,
     GameOutcome,
@@ -52,21 +67,27 @@ from bingo.online.selectors.screen import (
 __all__ = [
     "AWAY_FIRST_VISIT",
     "COMING_STATES",
+    "ENDED_SHOWN_FOR",
+    "FILLS_LISTED",
     "IDLE_NO_SERIES",
     "IDLE_SESSION_NO_SERIES",
     "LOBBY_GAMES",
+    "ORDERS_LISTED",
     "STRIP_CARDS",
     "GameOutcome",
     "Lobby",
     "LobbyGame",
+    "LobbyOrder",
     "LobbyRoom",
     "RoomIdle",
     "RulesGame",
     "RulesRoom",
     "game_on_sale",
+    "game_orders_due",
     "game_outcome",
     "game_outcomes",
     "game_sells_strips",
+    "lobby_orders",
     "online_game_get",
     "online_game_offer_get",
     "online_game_offers_forget",
@@ -80,9 +101,13 @@ __all__ = [
     "player_game_state",
     "player_games_ended_since",
     "player_lobby_seen_at",
+    "player_order_fills",
+    "player_order_get",
+    "player_order_list",
     "prize_names",
     "room_game_list",
     "room_games_ahead",
+    "room_has_open_orders",
     "rules_hall_list",
     "rules_player",
 ]

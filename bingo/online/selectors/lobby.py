@@ -1,6 +1,6 @@
 """The player's lobby (R94): the operator's open online rooms with the pattern their 75-ball
 games' bingo is (R73 b)), their next games with prices, prizes, each game's own pattern and the
-player's cards, the jackpot, the wallet's balance."""
+player's cards, the player's standing orders in each, the jackpot, the wallet's balance."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from bingo.common.patterns import pattern_shown, pattern_stored_shown
 from bingo.jackpot import selectors as jackpot_selectors
 from bingo.jackpot.selectors import JackpotState
 from bingo.models import Game, GameState, OnlineRoom, Player, Sale
+from bingo.online.selectors.orders import LobbyOrder, lobby_orders
 from bingo.online.selectors.rooms import COMING_STATES, game_on_sale, prize_names, room_game_list
 from bingo.players import selectors as player_selectors
 from bingo.sales import selectors as sales_selectors
@@ -65,6 +66,8 @@ class LobbyGame:
 class LobbyRoom:
     online_room: OnlineRoom
     games: tuple[LobbyGame, ...]
+    #: The player's standing orders in the room: open, or ended by a refusal not long ago.
+    orders: tuple[LobbyOrder, ...] = ()
 
     @property
     def pattern(self) -> dict[str, Any] | None:
@@ -77,15 +80,15 @@ class LobbyRoom:
         return tuple(item for item in self.games if item.selling)
 
     @property
-    def last_close(self) -> str:
-        """When the last of the games selling stops selling (ISO 8601): the purchase ahead's end."""
-        closes = [item.game.sales_close_at for item in self.selling if item.game.sales_close_at]
-        return max(closes).isoformat() if closes else ""
+    def ahead_max(self) -> int:
+        """How many games a purchase ahead may take in this room (those not selling yet by a
+        standing order)."""
+        return bounds.BUY_AHEAD_GAMES_MAX
 
     @property
-    def ahead_max(self) -> int:
-        """How many games a purchase ahead may take in this room."""
-        return min(len(self.games), bounds.BUY_AHEAD_GAMES_MAX)
+    def ahead_initial(self) -> int:
+        """The games the lobby's form suggests: those selling now, and at least two."""
+        return max(len(self.selling), 2)
 
 
 @dataclass(frozen=True)
@@ -140,13 +143,14 @@ def online_lobby(*, player: Player) -> Lobby:
         .annotate(n=Sum("quantity"))
         .order_by()
     }
+    orders = lobby_orders(player=player)
     rooms = []
     for online_room in OnlineRoom.objects.filter(room__hall=hall, active=True).select_related("room__hall"):
         games = tuple(
             _lobby_game(game, hall, names, mine.get(game.pk, 0))
             for game in room_game_list(online_room=online_room)
         )
-        rooms.append(LobbyRoom(online_room, games))
+        rooms.append(LobbyRoom(online_room, games, tuple(orders.get(online_room.pk, ()))))
     balance = player_selectors.wallet_balance(player=player)
     return Lobby(
         player=player,
