@@ -186,3 +186,29 @@ def test_each_request_runs_on_one_thread_an_earlier_request_used() -> None:
     assert len(threads) == 1, seen
     assert threads != {threading.get_ident()}  # not the test's own thread: one of the handler's
     assert 1 <= len(django_asgi_app._idle) <= django_asgi_app.IDLE_KEPT
+
+
+def test_a_streamed_response_is_read_and_closed_on_its_requests_thread() -> None:
+    """A streaming response (a static file) leaves the request's one trip to its thread
+    unfinished: its body is read, and the request ends, on that same thread (bingo/asgi.py)."""
+    from django.core.signals import request_finished, request_started
+
+    seen: list[tuple[str, int]] = []
+
+    def started(**_: Any) -> None:
+        seen.append(("started", threading.get_ident()))
+
+    def finished(**_: Any) -> None:
+        seen.append(("finished", threading.get_ident()))
+
+    request_started.connect(started)
+    request_finished.connect(finished)
+    try:
+        response = http("GET", "/static/css/app.css")
+    finally:
+        request_started.disconnect(started)
+        request_finished.disconnect(finished)
+    assert response["status"] == 200
+    assert b".site-header" in response["body"]
+    assert [kind for kind, _ in seen] == ["started", "finished"]
+    assert seen[0][1] == seen[1][1] != threading.get_ident()
