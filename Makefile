@@ -40,7 +40,7 @@ serve: $(STAMP)
 	$(PY) manage.py db_grant
 	$(PY) manage.py collectstatic --noinput
 	$(PY) manage.py check --deploy --database default
-	$(BIN)/uvicorn bingo.asgi:application --host $(HOST) --port $(PORT) --workers $(WORKERS) \
+	$(PY) -m bingo.serve --host $(HOST) --port $(PORT) --workers $(WORKERS) \
 		--no-proxy-headers --ws-per-message-deflate false
 
 ## The production topology on this machine, for a try (Procfile, docs/deploy.md): WEB_WORKERS

@@ -140,9 +140,9 @@ def serve(tmp: pathlib.Path, workers: int) -> tuple[subprocess.Popen[bytes], str
     port = _free_port()
     log = tmp / "uvicorn.log"
     command = [
-        *(sys.executable, "-m", "uvicorn", "bingo.asgi:application", "--log-level", "warning"),
+        *(sys.executable, "-m", "bingo.serve", "--log-level", "warning"),
         *("--host", HOST, "--port", str(port), "--workers", str(workers)),
-        "--no-proxy-headers",
+        *("--no-proxy-headers", "--ws-per-message-deflate", "false"),
     ]
     with log.open("w") as out:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)

@@ -30,7 +30,7 @@ from websockets.sync.client import connect
 
 from actas.signing import private_key_file_write
 from tests.db_roles import app_database_url
-from tests.processes import HOST, ROOT, free_port, stop, uvicorn, wait_until_serving
+from tests.processes import HOST, ROOT, free_port, serve, stop, wait_until_serving
 from tests.sales.test_views import Desk
 
 PROXY = {"X-Forwarded-Proto": "https"}  # what the TLS-terminating proxy adds
@@ -127,7 +127,7 @@ def static_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(postgres_and_redis: None, static_root: Path) -> Iterator[str]:
-    """uvicorn serving bingo.asgi:application with `make serve`'s flags; yields host:port."""
+    """The workers serving bingo.asgi:application as `make serve` starts them; yields host:port."""
     port = free_port()
     env = production_env(
         static_root.parent,
@@ -137,7 +137,7 @@ def server(postgres_and_redis: None, static_root: Path) -> Iterator[str]:
     )
     log_path = static_root.parent / "uvicorn.log"
     # Two workers, as production runs several: each imports the application (and its checks).
-    command = uvicorn(port, "--workers", "2", "--no-proxy-headers", "--ws-per-message-deflate", "false")
+    command = serve(port, "--workers", "2", "--no-proxy-headers", "--ws-per-message-deflate", "false")
     with log_path.open("w") as log:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:

@@ -56,7 +56,7 @@ def procfile_web() -> str:
 
 def makefile_serve() -> str:
     text = (ROOT / "Makefile").read_text()
-    command = _continued(text, "$(BIN)/uvicorn")
+    command = _continued(text, "$(PY) -m bingo.serve")
     defaults = dict(re.findall(r"^(\w+) \?= (.*)$", text, flags=re.MULTILINE))
     return re.sub(r"\$\((\w+)\)", lambda m: defaults.get(m.group(1), m.group(0)), command)
 
@@ -66,7 +66,7 @@ def deploy_unit() -> str:
 
 
 def readme_serve() -> str:
-    return _continued((ROOT / "README.md").read_text(), ".venv/bin/uvicorn bingo.asgi:application")
+    return _continued((ROOT / "README.md").read_text(), ".venv/bin/python -m bingo.serve")
 
 
 def runlocal_server() -> str:

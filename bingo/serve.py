@@ -1,0 +1,135 @@
+"""Serve the ASGI application with several uvicorn worker processes on one port, each accepting
+on a listening socket of its own, so that the kernel spreads the connections over the workers.
+
+``uvicorn --workers N`` binds one socket and every worker accepts from it. Linux wakes the
+processes waiting on one socket last in, first out, so the worker that accepted last accepts
+again: of a bench's 32 players' keep-alive connections, all 32 went to one of two workers while
+the other idled (issue 23). Here each worker gets a socket of its own on the same address,
+bound with ``SO_REUSEPORT``, and the kernel hands each new connection to one of them by a hash
+of its addresses: the workers share the connections, not one socket.
+
+    python -m bingo.serve --workers 2 --host 127.0.0.1 --port 8001 [uvicorn options…]
+
+Every other option goes to each uvicorn as given (``--no-proxy-headers``,
+``--ws-per-message-deflate false``, …). One worker, or a system without ``SO_REUSEPORT``, is
+plain uvicorn. A worker that dies is started again on its socket after a second (connections
+that arrive meanwhile wait in that socket's queue); SIGTERM or SIGINT stops the workers, each
+finishing what it serves as uvicorn does, and then this process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from types import FrameType
+
+logger = logging.getLogger("bingo.serve")
+
+#: The application each worker serves.
+APPLICATION = "bingo.asgi:application"
+#: Seconds before a worker that died is started again.
+RESTART_DELAY = 1.0
+#: Seconds a stopping worker gets to finish before it is killed.
+STOP_TIMEOUT = 30.0
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host:port`` beside the other workers' (``SO_REUSEPORT``). Made as
+    TCP explicitly: asyncio turns Nagle's algorithm off (``TCP_NODELAY``) only on connections
+    accepted from a socket that says it is TCP."""
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    listener = socket.socket(family, kind, proto or socket.IPPROTO_TCP)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    listener.bind(address)
+    listener.listen(socket.SOMAXCONN)
+    listener.set_inheritable(True)
+    return listener
+
+
+def _uvicorn(*arguments: str) -> list[str]:
+    return [sys.executable, "-m", "uvicorn", APPLICATION, *arguments]
+
+
+class Workers:
+    """The worker processes, one per socket, kept running until ``stop``."""
+
+    def __init__(self, sockets: Sequence[socket.socket], options: Sequence[str]) -> None:
+        self.sockets = list(sockets)
+        self.options = list(options)
+        self.processes: dict[int, subprocess.Popen[bytes]] = {}
+        self.stopping = False
+
+    def start(self, index: int) -> None:
+        fd = self.sockets[index].fileno()
+        command = _uvicorn("--fd", str(fd), *self.options)
+        self.processes[index] = subprocess.Popen(command, pass_fds=(fd,))  # noqa: S603 - this program's own
+
+    def stop(self, *_: object) -> None:
+        self.stopping = True
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.terminate()
+
+    def run(self) -> int:
+        for index in range(len(self.sockets)):
+            self.start(index)
+        while not self.stopping:
+            time.sleep(0.2)
+            for index, process in list(self.processes.items()):
+                if process.poll() is not None and not self.stopping:
+                    logger.warning(
+                        "worker %s ended (%s); starting another in %g s",
+                        process.pid,
+                        process.returncode,
+                        RESTART_DELAY,
+                    )
+                    time.sleep(RESTART_DELAY)
+                    if not self.stopping:
+                        self.start(index)
+        deadline = time.monotonic() + STOP_TIMEOUT
+        for process in self.processes.values():
+            try:
+                process.wait(max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bingo.serve", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_WORKERS", "2")))
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8001)
+    args, options = parser.parse_known_args(argv)
+    logging.basicConfig(format="bingo.serve: %(message)s")
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
+    if args.workers == 1 or not hasattr(socket, "SO_REUSEPORT"):
+        # One process (or no way to give each its own socket): uvicorn as it is.
+        shared = ["--workers", str(args.workers)] if args.workers > 1 else []
+        command = _uvicorn("--host", args.host, "--port", str(args.port), *shared, *options)
+        os.execv(command[0], command)  # noqa: S606 - uvicorn with this program's own arguments
+    if args.port == 0:
+        parser.error("--port 0 would give each worker a port of its own: name the port")
+    sockets = [listening_socket(args.host, args.port) for _ in range(args.workers)]
+    workers = Workers(sockets, options)
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        workers.stop()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    return workers.run()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
