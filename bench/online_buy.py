@@ -1,8 +1,9 @@
 """Online buying benchmark: players buying cards of one selling online game at once, over HTTP,
 beside cashiers selling a hall's game at their desks through the same server.
 
-The path production takes: a real uvicorn (``bingo.asgi:application``) in a subprocess with
-``--workers 2`` (docs/deploy.md's default), debug off, the production settings (static files
+The path production takes: real uvicorn workers (``bingo.asgi:application``) started as `make
+serve` starts them (``python -m bingo.serve --workers 2``: each worker accepting on a socket of
+its own, docs/deploy.md), debug off, the production settings (static files
 collected, secure cookies, the TLS proxy's ``X-Forwarded-Proto: https``, each worker's pool of
 PostgreSQL connections), on PostgreSQL and the Redis of REDIS_URL. Each player is registered
 (``player_register``), credited at the desk (``wallet_deposit``), logs in through the login page
@@ -304,7 +305,7 @@ def desk_setup(cashiers: int, cards: int) -> tuple[Game, list[tuple[str, int]]]:
 
 Act = Callable[[int, "Browser", int], tuple[int, bytes]]
 
-#: The uvicorn master's process id, once it serves (its workers are its children, or itself).
+#: bingo.serve's process id, once it serves (its workers are its children, or itself).
 SERVER: dict[str, int] = {}
 
 
@@ -341,7 +342,7 @@ def cpu_snapshot() -> dict[str, dict[int, float]]:
         backends = [pid for (pid,) in cursor.fetchall()]
     own = os.times()
     return {
-        # With --workers 1 uvicorn serves in its own process; with more, in its children.
+        # With --workers 1 uvicorn serves in bingo.serve's process; with more, in its children.
         "web": _cpu_seconds([SERVER["pid"], *_children(SERVER["pid"])]) if SERVER else {},
         "db": _cpu_seconds(backends),
         "clients": {os.getpid(): own.user + own.system},
@@ -582,7 +583,7 @@ def main() -> None:
     print(f"database: {connection.vendor}; Redis: {settings.REDIS_URL or 'none'}")
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
-        f"uvicorn --workers {args.workers}, clients: threads of this process"
+        f"bingo.serve --workers {args.workers}, clients: threads of this process"
     )
     process = None
     figures: dict[str, Any] = {}
