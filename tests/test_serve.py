@@ -10,6 +10,7 @@ from __future__ import annotations
 import http.client
 import os
 import signal
+import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -139,3 +140,37 @@ def test_sigterm_stops_every_worker(served: subprocess.Popen[bytes]) -> None:
     assert served.wait(60) == 0
     for pid in workers:
         assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
+
+
+def test_a_workers_connections_send_at_once() -> None:
+    """Nagle's algorithm is off on what a worker accepts: the listening socket says so, and
+    Linux passes it on (uvicorn, given the socket by --fd, would not turn it off itself)."""
+    from bingo.serve import listening_socket
+
+    listener = listening_socket(HOST, free_port())
+    try:
+        client = socket.create_connection(listener.getsockname())
+        accepted, _ = listener.accept()
+        with client, accepted:
+            assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
+    finally:
+        listener.close()
+
+
+def test_answers_on_a_kept_connection_do_not_wait_for_acknowledgements(
+    served: subprocess.Popen[bytes],
+) -> None:
+    """A worker writes an answer's headers, then its body: with Nagle on, the body waited for the
+    client's delayed acknowledgement of the headers, 40 ms, on every request after a
+    connection's first. Twenty answers on one connection: the fastest well under that."""
+    port: int = served.port  # type: ignore[attr-defined]
+    connection = http.client.HTTPConnection(HOST, port, timeout=10)
+    took = []
+    try:
+        for _ in range(20):
+            started = time.perf_counter()
+            assert _get(connection) == 200
+            took.append(time.perf_counter() - started)
+    finally:
+        connection.close()
+    assert min(took[1:]) < 0.03, took
