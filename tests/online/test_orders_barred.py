@@ -25,7 +25,9 @@ from tests.clients import api, logged_in
 from tests.factories import UserFactory, adult_player
 from tests.online.helpers import Fills
 
-BARRED_PT = "Jogo responsável (R101): começou uma exclusão ou uma pausa, por isso a encomenda não compra mais nada."
+BARRED_PT = (
+    "Jogo responsável (R101): começou uma exclusão ou uma pausa, por isso a encomenda não compra mais nada."
+)
 
 
 @pytest.fixture
