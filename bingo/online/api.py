@@ -438,7 +438,12 @@ class LobbyRoomSerializer(serializers.Serializer[Any]):
         help_text="The card price a standing order placed now pins (the room's next games'); null: "
         "nothing to sell.",
     )
-    order_variant = serializers.CharField(source="terms.variant", allow_null=True, default=None)
+    order_variant = serializers.CharField(
+        source="terms.variant",
+        allow_null=True,
+        default=None,
+        help_text="The variant a standing order placed now pins; null: nothing to sell.",
+    )
 
 
 class LobbySerializer(serializers.Serializer[Any]):
