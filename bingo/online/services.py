@@ -884,6 +884,75 @@ def _one_open_refusal(order: OnlineOrder) -> ValidationError:
     )
 
 
+def _order_input_check(
+    online_room: OnlineRoom, *, key: str, games: int, quantity: int, variant: str | None
+) -> str:
+    """An order's input checked before anything is read: its key (returned stripped), a purchase's
+    bounds, whole strips in a room selling strips, a known variant (when given)."""
+    key = (key or "").strip()
+    if not key or len(key) > ORDER_KEY_MAX:
+        raise ValidationError(
+            {"key": _("Each order needs a key of 1 to %(n)d characters.") % {"n": ORDER_KEY_MAX}}
+        )
+    _ahead_bounds(games=games, quantity=quantity)
+    if online_room.strips and quantity % online_selectors.STRIP_CARDS:
+        raise ValidationError(
+            {
+                "quantity": _(
+                    "This room sells strips of six cards (every number from 1 to 90 once): buy "
+                    "6 cards a strip, %(n)d is not whole strips."
+                )
+                % {"n": quantity}
+            }
+        )
+    if variant is not None and variant not in dict(VARIANT_CHOICES):
+        raise ValidationError({"variant": _("Choose a variant of the cards.")})
+    return key
+
+
+def _order_write(
+    player: Player,
+    online_room: OnlineRoom,
+    *,
+    games: int,
+    quantity: int,
+    key: str,
+    price: Decimal | None,
+    variant: str | None,
+    now: datetime | None,
+) -> OnlineOrder:
+    """The order's transaction: the room's lock, the terms it pins, the player's row and R101
+    again, the one open order per room, then the row."""
+    with transaction.atomic():
+        # The room first (the lock order, docs/architecture.md): a room's games open their sales
+        # under this lock (bingo/autodraw), so the order either comes before an opening, which
+        # then sees it and queues its fill, or after it, and waits for the next game.
+        room = locks.online_room_lock(room_id=online_room.pk)
+        if not room.active:
+            raise ValidationError(_("This room is closed to players."))
+        terms = _order_terms(room, price=price, variant=variant)
+        # R101 again under the player's row (the wallet's lock, after the room's): a bar written
+        # before is seen here; one written after waits for this commit, then ends the player's
+        # open orders, this one too (online_orders_end_barred).
+        player_services.wallet_lock(player=player)
+        _order_player_check(player, now or timezone.now())
+        if (open_order := online_selectors.player_open_order(player=player, online_room=room)) is not None:
+            raise _one_open_refusal(open_order)
+        last_opened = Game.objects.filter(session__room_id=room.pk).aggregate(at=Max("sales_opened_at"))["at"]
+        return OnlineOrder.objects.create(
+            player=player,
+            online_room=room,
+            quantity=quantity,
+            games_wanted=games,
+            key=key,
+            fills_after=last_opened,
+            price=terms.price,
+            variant=terms.variant,
+            pattern=terms.pattern,
+            created_at=timezone.now(),
+        )
+
+
 def online_order_create(
     *,
     player: Player,
@@ -910,62 +979,16 @@ def online_order_create(
     room's terms are not those the player saw or no price is known, and while an exclusion, a
     break or the hall's break after a session bars the player's purchases (R101, judged again
     under the player's row, so a bar taken at the same moment either is seen or ends this order)."""
-    key = (key or "").strip()
-    if not key or len(key) > ORDER_KEY_MAX:
-        raise ValidationError(
-            {"key": _("Each order needs a key of 1 to %(n)d characters.") % {"n": ORDER_KEY_MAX}}
-        )
-    _ahead_bounds(games=games, quantity=quantity)
+    key = _order_input_check(online_room, key=key, games=games, quantity=quantity, variant=variant)
     _room_open_check(player, online_room)
-    if online_room.strips and quantity % online_selectors.STRIP_CARDS:
-        raise ValidationError(
-            {
-                "quantity": _(
-                    "This room sells strips of six cards (every number from 1 to 90 once): buy "
-                    "6 cards a strip, %(n)d is not whole strips."
-                )
-                % {"n": quantity}
-            }
-        )
     if (done := OnlineOrder.objects.filter(player=player, key=key).first()) is not None:
         return _same_order(done, online_room, games, quantity)
     seen = _seen_price(price)
-    if variant is not None and variant not in dict(VARIANT_CHOICES):
-        raise ValidationError({"variant": _("Choose a variant of the cards.")})
     _order_player_check(player, now or timezone.now())
     try:
-        with transaction.atomic():
-            # The room first (the lock order, docs/architecture.md): a room's games open their
-            # sales under this lock (bingo/autodraw), so the order either comes before an opening,
-            # which then sees it and queues its fill, or after it, and waits for the next game.
-            room = locks.online_room_lock(room_id=online_room.pk)
-            if not room.active:
-                raise ValidationError(_("This room is closed to players."))
-            terms = _order_terms(room, price=seen, variant=variant)
-            # R101 again under the player's row (the wallet's lock, after the room's): a bar
-            # written before is seen here; one written after waits for this commit, then ends the
-            # player's open orders, this one too (online_orders_end_barred).
-            player_services.wallet_lock(player=player)
-            _order_player_check(player, now or timezone.now())
-            if (
-                open_order := online_selectors.player_open_order(player=player, online_room=room)
-            ) is not None:
-                raise _one_open_refusal(open_order)
-            last_opened = Game.objects.filter(session__room_id=room.pk).aggregate(at=Max("sales_opened_at"))[
-                "at"
-            ]
-            return OnlineOrder.objects.create(
-                player=player,
-                online_room=room,
-                quantity=quantity,
-                games_wanted=games,
-                key=key,
-                fills_after=last_opened,
-                price=terms.price,
-                variant=terms.variant,
-                pattern=terms.pattern,
-                created_at=timezone.now(),
-            )
+        return _order_write(
+            player, online_room, games=games, quantity=quantity, key=key, price=seen, variant=variant, now=now
+        )
     except IntegrityError:
         # The same key at the same moment from another request: that one's order is this one.
         done = OnlineOrder.objects.filter(player=player, key=key).first()
