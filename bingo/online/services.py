@@ -1103,6 +1103,8 @@ def online_orders_fill(*, game_id: int) -> list[OnlineOrderFill]:
     failed: list[int] = []
     for each in online_selectors.games_filled_together(game=game):
         for order_id in online_selectors.game_orders_due(game=each):
+            if order_id in failed:
+                continue  # its lower game first, when the task runs again
             try:
                 fill = _order_fill(order_id, each)
             except DatabaseError:
