@@ -22,7 +22,9 @@ class BingoConfig(AppConfig):
         from bingo.common.api import text_fields_take_text_only
         from bingo.demohall import tasks as demohall_tasks  # noqa: F401  (the demo's simulated players)
         from bingo.live import events
+        from bingo.online import services as online_services
         from bingo.online import tasks as online_tasks  # noqa: F401  (the standing orders' fill)
+        from bingo.players.signals import player_barred
         from bingo.playtime import middleware as playtime
         from bingo.playtime import tasks as playtime_tasks  # noqa: F401  (the sessions' sweep)
         from halls.signals import hall_jackpot_switched
@@ -37,3 +39,6 @@ class BingoConfig(AppConfig):
         # The login page (bingo/accounts, below the features) asks whether a player may log in now:
         # not during the hall's break after a session ended at the time limit (R101).
         login_checking.connect(playtime.on_login_checking, dispatch_uid="bingo.playtime_login_checking")
+        # R101: an exclusion or a break (bingo/protection, bingo/playtime, below the online play)
+        # ends the player's standing orders in its own transaction.
+        player_barred.connect(online_services.on_player_barred, dispatch_uid="bingo.online_orders_barred")

@@ -8,9 +8,11 @@ what"); the test fails when the schema gains a write endpoint the table does not
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 
 from bingo.ballsets import services as ballset_services
@@ -18,16 +20,18 @@ from bingo.common.roles import Role, user_roles_set
 from bingo.models import (
     Game,
     OnlineOrder,
+    OnlineRoom,
     PlayerComplaint,
     PlayerExclusion,
     PlayerExclusionLift,
     PlayerLimit,
+    RoomMode,
     Sale,
     Session,
     WalletEntry,
 )
 from bingo.protection import services as protection_services
-from halls.models import StaffMembership
+from halls.models import Room, StaffMembership
 from tests.clients import api, logged_in
 from tests.factories import UserFactory, adult_player
 from tests.sales.test_services import HallSetup
@@ -142,6 +146,22 @@ class World(HallSetup):
         self.exclusion = protection_services.player_exclude(
             player=self.player, staff=self.people[M], length="1m", reason="walk"
         )
+        # A real open standing order of the player (in an online room of the hall), so the cancel
+        # endpoint names one: written as it stood before the exclusion above, which would have
+        # ended it (R101) and which refuses a new one.
+        online_room = OnlineRoom.objects.create(
+            room=Room.objects.create(hall=self.hall, name="Online walk"), mode=RoomMode.CONTINUOUS
+        )
+        self.order = OnlineOrder.objects.create(
+            player=self.player,
+            online_room=online_room,
+            quantity=1,
+            games_wanted=2,
+            key="walk",
+            price=Decimal("10.00"),
+            variant="90",
+            created_at=timezone.now(),
+        )
 
     def ids(self) -> dict[str, int]:
         return {
@@ -157,8 +177,8 @@ class World(HallSetup):
             # No online game here to complain about: an id naming none still walks the managers'
             # decision endpoint (a role that may not decide is refused before any lookup).
             "complaint_id": 1,
-            # Nor a standing order: a role that may not cancel one is refused before any lookup.
-            "order_id": 1,
+            # The player's open standing order: another role is refused before any lookup.
+            "order_id": self.order.pk,
         }
 
 
@@ -206,6 +226,21 @@ def _written() -> tuple[int, ...]:
         OnlineOrder.objects.count(),
         OnlineOrder.objects.filter(ended_at__isnull=False).count(),
     )
+
+
+def test_the_player_cancels_their_order_the_others_were_refused(world: World) -> None:
+    """The allowed role's path on the order's cancel, after every forbidden one: the order named
+    is real, still open, and its player cancels it (200)."""
+    for role, user in world.people.items():
+        if role != PLAYER:
+            assert api(user).post(f"/api/online/orders/{world.order.pk}/cancel/").status_code == 403
+    world.order.refresh_from_db()
+    assert world.order.is_open
+
+    cancelled = api(world.people[PLAYER]).post(f"/api/online/orders/{world.order.pk}/cancel/")
+
+    assert cancelled.status_code == 200, cancelled.content
+    assert (cancelled.json()["id"], cancelled.json()["end_reason"]) == (world.order.pk, "cancelled")
 
 
 def test_nothing_changed_after_the_forbidden_requests(world: World) -> None:

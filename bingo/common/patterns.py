@@ -22,7 +22,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from bingo.engine import Variant
-from bingo.engine.detection import parse_pattern
+from bingo.engine.detection import parse_pattern, pattern_text
 from bingo.engine.patterns import CUSTOM, LIBRARY, pattern_key_of, pattern_picture
 from bingo.engine.variants import geometry
 
@@ -90,6 +90,33 @@ def pattern_stored_shown(stored: str) -> dict[str, Any] | None:
     cells = LIBRARY[stored].cells if stored in LIBRARY else parse_pattern(stored)
     key = pattern_key_of(cells)
     return {"key": key, "name": pattern_name(key), "rows": list(pattern_picture(cells))}
+
+
+_FREE_CELLS = geometry(Variant.B75).free_cells
+
+
+def pattern_stored_normal(stored: str) -> str:
+    """An ``OnlineRoom.pattern`` (or ``OnlineOrder.pattern``) as one text per figure: blank for the
+    full card, a library key, or a custom figure's cells without the free centre (R72: marked
+    whatever the pattern), so two ways of storing one figure compare equal."""
+    if not stored:
+        return ""
+    if stored in LIBRARY:
+        return stored
+    cells = parse_pattern(stored)
+    key = pattern_key_of(cells)
+    return key if key != CUSTOM else pattern_text(frozenset(cells) - _FREE_CELLS)
+
+
+def pattern_stored_of(win_rules: Mapping[str, Any] | None) -> str:
+    """The pattern a game's bingo is (its ``win_rules``), as ``pattern_stored_normal`` writes it:
+    what a standing order pinned is compared with it (R73 b))."""
+    text = (win_rules or {}).get("pattern")
+    if not text:
+        return ""
+    cells = parse_pattern(text)
+    key = pattern_key_of(cells)
+    return key if key != CUSTOM else pattern_text(frozenset(cells) - _FREE_CELLS)
 
 
 # --- the picker: the game form's and the online room's (R73 b)) -----------------------------------

@@ -13,6 +13,8 @@ from bingo.models.faults import BallFailure, FaultSource, GameFault
 from bingo.models.games import ENDED_STATES, UNDER_WAY_STATES, DrawMode, Game, GameSeries, GameState, Session
 from bingo.models.online import (
     ORDER_KEY_MAX,
+    ORDER_SKIPS_MAX,
+    FillSkip,
     OnlineOrder,
     OnlineOrderFill,
     OnlineRoom,
@@ -29,6 +31,7 @@ __all__ = [
     "COMPLAINT_MAX_LENGTH",
     "ENDED_STATES",
     "ORDER_KEY_MAX",
+    "ORDER_SKIPS_MAX",
     "UNDER_WAY_STATES",
     "Ball",
     "BallFailure",
@@ -38,6 +41,7 @@ __all__ = [
     "DrawMode",
     "DrawerShift",
     "FaultSource",
+    "FillSkip",
     "Game",
     "GameFault",
     "GameSeries",

@@ -155,16 +155,40 @@ class PlayerVisit(models.Model):
 
 
 class OrderEnd(models.TextChoices):
-    """Why a standing order stopped buying."""
+    """Why a standing order stopped buying. Only ``refused`` keeps words of its own (the
+    purchase's refusal, ``OnlineOrder.end_text``); the others are said from the code, in the
+    language of whoever reads it (``bingo.online.selectors.order_end_text``)."""
 
     COMPLETED = "completed", _("Completed")
     CANCELLED = "cancelled", _("Cancelled by the player")
     REFUSED = "refused", _("Refused")
     ROOM_CLOSED = "room_closed", _("The room closed")
+    # R101: a self-exclusion, a break, the operator's exclusion or the hall's break after a
+    # session's time limit began: the order ends in the same transaction.
+    BARRED = "barred", _("Responsible gaming (R101)")
+    # Skipped in ORDER_SKIPS_MAX games (none at its price and variant, or its fill always late).
+    SKIPPED = "skipped", _("Skipped in too many games")
+
+
+class FillSkip(models.TextChoices):
+    """Why a standing order bought nothing in a game and went on to the next: the operator's side,
+    never the player's (``OnlineOrderFill.skip``)."""
+
+    # R93: the game's sales had closed when the fill came (a worker busy or down).
+    NOT_SELLING = "not_selling", _("Sales closed before the order could buy")
+    # The game sells at another price, or is another variant or pattern, than the order pinned.
+    PRICE = "price", _("Another card price")
+    VARIANT = "variant", _("Another variant")
+    PATTERN = "pattern", _("Another pattern")
+    # The game could not sell the cards (its series ran out): ``refusal`` keeps what it said.
+    UNAVAILABLE = "unavailable", _("The cards could not be sold")
 
 
 #: The longest key a player (or their client) gives an order: the same key again is the same order.
 ORDER_KEY_MAX = 40
+#: An order skipped in this many games ends (``OrderEnd.SKIPPED``): never an endless stream of
+#: skips in a room whose games no longer match it.
+ORDER_SKIPS_MAX = 30
 
 
 class OnlineOrder(models.Model):
@@ -174,8 +198,12 @@ class OnlineOrder(models.Model):
     Nothing is held: no money leaves the wallet until a game's sales have opened for every
     player at once (R93); then the order buys through the one purchase path (``online_buy``:
     R35, R101, the funds, R36's numbered order), its fill recorded in ``OnlineOrderFill``. A
-    refusal ends the order with its reason (``end_text``); the last game filled completes it; the
-    player may cancel it; a room closed to players ends it.
+    refusal of the player's own (the funds, a limit, an exclusion or a break, R35, R101) ends the
+    order with its reason (``end_text``); the last game filled completes it; the player may cancel
+    it; a room closed to players ends it; an exclusion or a break taken ends it at once (R101). A
+    game the operator's side keeps it from buying in (its sales closed before the fill ran, another
+    price, variant or pattern than ``price``, ``variant`` and ``pattern`` pinned when it was
+    placed) is skipped and the order goes on. At most one open order per player and room.
     """
 
     player = models.ForeignKey(
@@ -192,12 +220,17 @@ class OnlineOrder(models.Model):
     # fills only games whose sales open after it, never one selling already (R93: the games a
     # purchase ahead buys into now are its own purchases).
     fills_after = models.DateTimeField(_("fills games opening after"), null=True, blank=True)
+    # What the player saw when ordering: a game at another price, or of another variant or
+    # pattern, is skipped, never bought (the pattern as ``OnlineRoom.pattern`` stores it).
+    price = models.DecimalField(_("card price"), max_digits=12, decimal_places=2)
+    variant = models.CharField(_("variant"), max_length=2, choices=VARIANT_CHOICES)
+    pattern = models.CharField(_("75-ball bingo pattern (R73 b))"), max_length=29, blank=True, default="")
     created_at = models.DateTimeField(_("placed at"))
     cancelled_at = models.DateTimeField(_("cancelled at"), null=True, blank=True)
     ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
     end_reason = models.CharField(_("end reason"), max_length=12, choices=OrderEnd.choices, blank=True)
     # Why a refused order ended: the purchase's refusal as it was said (the wallet short, a limit,
-    # an exclusion, the game closed), or the room's closing.
+    # an exclusion); blank for every other end, said from its code.
     end_text = models.TextField(_("why it ended"), blank=True)
 
     class Meta:
@@ -207,6 +240,30 @@ class OnlineOrder(models.Model):
         constraints = [
             # The same key again is the same order (a form or a request sent twice).
             models.UniqueConstraint(fields=["player", "key"], name="online_order_key_unique"),
+            # One open order per player and room: another is refused until it ends or is cancelled.
+            models.UniqueConstraint(
+                fields=["player", "online_room"],
+                condition=Q(ended_at__isnull=True),
+                name="online_order_one_open_per_room",
+            ),
+            models.CheckConstraint(
+                condition=Q(price__gt=0, price__lte=bounds.CARD_PRICE_MAX), name="online_order_price_bounds"
+            ),
+            # R73 b): as the room's, a pattern only on 75-ball cards, a library key or cells.
+            models.CheckConstraint(
+                condition=Q(pattern="") | Q(variant="75"), name="online_order_pattern_only_75"
+            ),
+            models.CheckConstraint(
+                condition=Q(pattern="")
+                | Q(pattern__in=sorted(LIBRARY))
+                | Q(pattern__regex=PATTERN_CELLS_REGEX),
+                name="online_order_pattern_known",
+            ),
+            # Only a refusal keeps its words; every other end is said from its code.
+            models.CheckConstraint(
+                condition=Q(end_text="") | Q(end_reason=OrderEnd.REFUSED),
+                name="online_order_end_text_refused",
+            ),
             models.CheckConstraint(
                 condition=Q(games_filled__lte=F("games_wanted")), name="online_order_filled_at_most_wanted"
             ),
@@ -249,9 +306,11 @@ class OnlineOrder(models.Model):
 
 
 class OnlineOrderFill(models.Model):
-    """One game a standing order bought into (``sale``, its first sale row), or was refused in
-    (``refusal``, which ended the order). One per order and game: the database holds it, so a
-    fill run twice buys once."""
+    """One game a standing order bought into (``sale``, its first sale row), was refused in
+    (``refusal``, the player's reason, which ended the order), or skipped (``skip``, the
+    operator's side: the order went on; with ``refusal``, the words of an ``unavailable`` game).
+    One per order and game: the database holds it, so a fill run twice buys once and a game
+    skipped is not tried again."""
 
     order = models.ForeignKey(
         OnlineOrder, verbose_name=_("standing order"), on_delete=models.PROTECT, related_name="fills"
@@ -268,6 +327,7 @@ class OnlineOrderFill(models.Model):
         related_name="order_fill",
     )
     refusal = models.TextField(_("refusal"), blank=True)
+    skip = models.CharField(_("skipped because"), max_length=12, choices=FillSkip.choices, blank=True)
     created_at = models.DateTimeField(_("at"))
 
     class Meta:
@@ -275,10 +335,16 @@ class OnlineOrderFill(models.Model):
         verbose_name_plural = _("standing orders' games")
         constraints = [
             models.UniqueConstraint(fields=["order", "game"], name="online_order_fill_once_per_game"),
-            # Bought (a sale) or refused (why), never both nor neither.
+            # Bought (a sale), refused (why) or skipped (the code; an unavailable game's words
+            # too): exactly one of them.
             models.CheckConstraint(
-                condition=Q(sale__isnull=False, refusal="") | (Q(sale__isnull=True) & ~Q(refusal="")),
-                name="online_order_fill_sale_or_refusal",
+                condition=Q(sale__isnull=False, refusal="", skip="")
+                | (Q(sale__isnull=True, skip="") & ~Q(refusal=""))
+                | (
+                    Q(sale__isnull=True, skip__in=FillSkip.values)
+                    & (Q(refusal="") | Q(skip=FillSkip.UNAVAILABLE))
+                ),
+                name="online_order_fill_sale_refusal_or_skip",
             ),
         ]
 

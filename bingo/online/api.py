@@ -431,6 +431,19 @@ class LobbyRoomSerializer(serializers.Serializer[Any]):
         "the full card.",
     )
     games = LobbyGameSerializer(many=True)
+    order_price = MoneyField(
+        source="terms.price",
+        allow_null=True,
+        default=None,
+        help_text="The card price a standing order placed now pins (the room's next games'); null: "
+        "nothing to sell.",
+    )
+    order_variant = serializers.CharField(
+        source="terms.variant",
+        allow_null=True,
+        default=None,
+        help_text="The variant a standing order placed now pins; null: nothing to sell.",
+    )
 
 
 class LobbySerializer(serializers.Serializer[Any]):
@@ -577,20 +590,33 @@ class MarkingView(APIView):
 
 
 class OrderFillSerializer(serializers.ModelSerializer[OnlineOrderFill]):
-    """A game the order bought into (``sale``), or was refused in (``refusal``, which ended it)."""
+    """A game the order bought into (``sale``), was refused in (``refusal``, the player's reason,
+    which ended it), or skipped (``skip``, the operator's side; the order went on)."""
 
     game = serializers.IntegerField(source="game_id", read_only=True)
     game_number = serializers.IntegerField(source="game.number", read_only=True)
     sale = serializers.IntegerField(source="sale_id", read_only=True, allow_null=True)
-    cards = serializers.SerializerMethodField(help_text="The cards bought (0: refused).")
+    cards = serializers.SerializerMethodField(help_text="The cards bought (0: refused or skipped).")
+    skip = serializers.CharField(
+        read_only=True,
+        help_text="Why the game was skipped, the order going on: not_selling (its sales had closed "
+        "when the order came, R93), price, variant or pattern (not what the order pinned), "
+        "unavailable (the cards could not be sold); empty when bought or refused.",
+    )
+    note = serializers.SerializerMethodField(
+        help_text="What became of the game, in the request's language (empty when bought)."
+    )
 
     class Meta:
         model = OnlineOrderFill
-        fields = ["game", "game_number", "sale", "cards", "refusal", "created_at"]
+        fields = ["game", "game_number", "sale", "cards", "refusal", "skip", "note", "created_at"]
         read_only_fields = fields
 
     def get_cards(self, fill: OnlineOrderFill) -> int:
         return fill.order.quantity if fill.sale_id is not None else 0
+
+    def get_note(self, fill: OnlineOrderFill) -> str:
+        return selectors.fill_text(fill)
 
 
 class OrderSerializer(serializers.ModelSerializer[OnlineOrder]):
@@ -601,10 +627,22 @@ class OrderSerializer(serializers.ModelSerializer[OnlineOrder]):
     room_name = serializers.CharField(source="online_room.room.name", read_only=True)
     games_left = serializers.IntegerField(read_only=True)
     open = serializers.BooleanField(source="is_open", read_only=True)
+    price = MoneyField(
+        read_only=True, help_text="The card price the order pinned: a game at another price is skipped."
+    )
+    variant = serializers.CharField(read_only=True, help_text="The variant the order pinned.")
+    pattern = serializers.CharField(
+        read_only=True,
+        help_text="75-ball: the pattern the order pinned (a library key or the cells; empty: the full card).",
+    )
     end_reason = serializers.CharField(
         read_only=True,
-        help_text="completed, cancelled (by the player), refused (end_text says why: the wallet "
-        "short, a limit, an exclusion or break, the game closed) or room_closed; empty while open.",
+        help_text="completed, cancelled (by the player), refused (the wallet short, a limit, an "
+        "exclusion or break: end_text says it as it was said), room_closed, barred (R101: an "
+        "exclusion or a break began) or skipped (too many games skipped); empty while open.",
+    )
+    end_text = serializers.SerializerMethodField(
+        help_text="Why it ended, in the request's language (a refusal as it was said)."
     )
     fills = OrderFillSerializer(many=True, read_only=True)
 
@@ -619,6 +657,9 @@ class OrderSerializer(serializers.ModelSerializer[OnlineOrder]):
             "games_filled",
             "games_left",
             "open",
+            "price",
+            "variant",
+            "pattern",
             "key",
             "created_at",
             "cancelled_at",
@@ -628,6 +669,9 @@ class OrderSerializer(serializers.ModelSerializer[OnlineOrder]):
             "fills",
         ]
         read_only_fields = fields
+
+    def get_end_text(self, order: OnlineOrder) -> str:
+        return selectors.order_end_text(order)
 
 
 class OrderCreateSerializer(serializers.Serializer[Any]):
@@ -644,6 +688,16 @@ class OrderCreateSerializer(serializers.Serializer[Any]):
     )
     key = serializers.CharField(
         max_length=ORDER_KEY_MAX, help_text="Chosen by the client; the same key again is the same order."
+    )
+    price = MoneyField(
+        required=False,
+        min_value=bounds.AMOUNT_MIN,
+        max_value=bounds.CARD_PRICE_MAX,
+        help_text="The card price the player saw for the room's next games (the lobby's "
+        "`order_price`); refused if it is no longer that. Omitted: the price now.",
+    )
+    variant = VariantField(
+        required=False, help_text="The variant the player saw; refused if it is no longer that."
     )
 
 
@@ -698,6 +752,8 @@ class OrderListView(APIView):
                 games=data["games"],
                 quantity=data["quantity"],
                 key=data["key"],
+                price=data.get("price"),
+                variant=data.get("variant"),
             )
         except services.OrderKeyReusedError as reused:
             raise Conflict(reused.messages[0]) from None

@@ -30,7 +30,7 @@ from bingo.common.patterns import PatternCellsField, PatternPickerMixin, pattern
 from bingo.engine.prizes import PrizeKind
 from bingo.models import Marking, OnlineRoom, RoomMode, Session
 from bingo.online import services
-from bingo.online.selectors import STRIP_CARDS
+from bingo.online.selectors import STRIP_CARDS, OrderTerms
 from cards.models import VARIANT_CHOICES
 from halls.models import Hall
 
@@ -344,16 +344,34 @@ class BuyForm(forms.Form):
 
 class BuyAheadForm(BuyForm):
     """Cards (or strips) in each of a room's next games, in one action; its key names each game's
-    purchase and the standing order for the games not selling yet (``services.online_buy_ahead``)."""
+    purchase and the standing order for the games not selling yet (``services.online_buy_ahead``).
+    Each room's form has a key of its own, and carries the card price and variant the lobby showed
+    for the room's next games (``terms``): the order pins them, and is refused if they changed."""
 
     games = _count_field(_("Games"), bounds.BUY_AHEAD_GAMES_MAX, 2, _("Say for how many games."))
     key = forms.CharField(
         widget=forms.HiddenInput, max_length=services.AHEAD_KEY_MAX, error_messages=KEY_ERRORS
     )
+    price = forms.DecimalField(
+        widget=forms.HiddenInput, required=False, max_digits=12, decimal_places=2, min_value=Decimal("0.01")
+    )
+    variant = forms.ChoiceField(widget=forms.HiddenInput, required=False, choices=VARIANT_CHOICES)
 
-    def __init__(self, *args: Any, strips: bool = False, **kwargs: Any) -> None:
-        kwargs.setdefault("initial", {"quantity": 1, "games": 2, "key": secrets.token_urlsafe(15)})
+    def __init__(
+        self, *args: Any, strips: bool = False, terms: OrderTerms | None = None, **kwargs: Any
+    ) -> None:
+        initial: dict[str, Any] = {"quantity": 1, "games": 2, "key": secrets.token_urlsafe(15)}
+        if terms is not None:
+            initial.update(price=terms.price, variant=terms.variant)
+        kwargs.setdefault("initial", initial)
         super().__init__(*args, strips=strips, **kwargs)
+
+    def seen(self) -> dict[str, Any]:
+        """The card price and variant the player saw (None each when the page carried none)."""
+        return {
+            "price": self.cleaned_data.get("price"),
+            "variant": self.cleaned_data.get("variant") or None,
+        }
 
 
 class MarkingForm(forms.Form):

@@ -17,6 +17,7 @@ player buying cards from the wallet.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -25,13 +26,16 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from bingo.common import bounds
 from bingo.common.clock import hall_clock_text
+from bingo.common.money import money_display
+from bingo.common.patterns import pattern_stored_normal, pattern_stored_of
 from bingo.common.tasks import task_enqueue_on_commit
 from bingo.engine.detection import Cell, pattern_text
 from bingo.engine.patterns import CUSTOM, pattern_key_of
@@ -39,6 +43,8 @@ from bingo.games import locks
 from bingo.games import services as game_services
 from bingo.models import (
     ORDER_KEY_MAX,
+    ORDER_SKIPS_MAX,
+    FillSkip,
     Game,
     GameState,
     Marking,
@@ -60,7 +66,10 @@ from bingo.playtime import services as playtime_services
 from bingo.protection import selectors as protection_selectors
 from bingo.protection import services as protection_services
 from bingo.sales import services as sales_services
+from cards.models import VARIANT_CHOICES
 from halls.models import Hall, Room
+
+logger = logging.getLogger(__name__)
 
 #: R88: never under one second between balls.
 MIN_BALL_INTERVAL = bounds.BALL_INTERVAL_MIN
@@ -560,6 +569,18 @@ class PurchaseKeyReusedError(ValidationError):
     cards): nothing is bought, and the API answers 409."""
 
 
+class PlayerRefusalError(ValidationError):
+    """A purchase refused for the player's own reason: the wallet short, R35's card limit, R101
+    (an exclusion, a break, a loss limit, the session's time limit or the hall's break after it).
+    A standing order's fill ends the order on one; any other refusal is the game's side and skips
+    the game (``online_orders_fill``)."""
+
+
+def _player_refusal(refused: ValidationError) -> PlayerRefusalError:
+    """``refused`` as a ``PlayerRefusalError``, with the same messages (and fields)."""
+    return PlayerRefusalError(refused.error_dict if hasattr(refused, "error_dict") else refused.error_list)
+
+
 def _same_purchase(done: OnlinePurchase, game: Game, quantity: int) -> OnlinePurchase:
     """A retry's answer, the first purchase's, when it asked the same; refused otherwise."""
     if done.sales[0].game_id != game.pk or done.cards != quantity:
@@ -721,15 +742,18 @@ def _debit_judged(
 ) -> WalletEntry:
     """The debit judged in full, under the wallet's lock: R35's count, R101's session time
     limit, exclusion and loss limits, then the balance (the debit's own condition); refused
-    (ValidationError) with the reason, writing nothing."""
-    sales_services.online_card_limit_check(game=game, buyer=player, quantity=quantity)
-    # R101: the session time limit the player set; an exclusion; the loss limits.
-    playtime_services.play_purchase_check(player=player, now=now)
-    protection_services.purchase_check(player=player, amount=amount, now=now)
+    (``PlayerRefusalError``: each is the player's own reason) with the reason, writing nothing."""
+    try:
+        sales_services.online_card_limit_check(game=game, buyer=player, quantity=quantity)
+        # R101: the session time limit the player set; an exclusion; the loss limits.
+        playtime_services.play_purchase_check(player=player, now=now)
+        protection_services.purchase_check(player=player, amount=amount, now=now)
+    except ValidationError as refused:
+        raise _player_refusal(refused) from None
     entry = player_services.wallet_purchase_debit(player=player, amount=amount, key=request_key, now=now)
     if entry is None:  # the key is new (no purchase of it): the balance is short
         balance = player_selectors.wallet_balance(player=player)
-        raise ValidationError(
+        raise PlayerRefusalError(
             _("%(n)d cards cost %(cost)s and the wallet holds %(balance)s: nothing was bought.")
             % {"n": quantity, "cost": amount, "balance": balance}
         )
@@ -747,8 +771,18 @@ ORDERS_FILL_TASK = "online.orders_fill"
 
 
 class OrderKeyReusedError(ValidationError):
-    """The key of an earlier order came with a different one (another room, number of games or
-    cards): nothing is ordered, and the API answers 409."""
+    """The key of an earlier order (or purchase ahead) came with a different one (another room,
+    number of games or cards): nothing is bought or ordered, and the API answers 409."""
+
+
+class OrdersFillIncompleteError(Exception):
+    """Some orders of a game could not be filled for a database error (logged): the others were;
+    the task runs again for them (each order's fill counts once)."""
+
+    def __init__(self, game_id: int, order_ids: list[int]) -> None:
+        super().__init__(f"game {game_id}: orders {order_ids} not filled")
+        self.game_id = game_id
+        self.order_ids = order_ids
 
 
 def _ahead_bounds(*, games: int, quantity: int) -> None:
@@ -785,32 +819,82 @@ def _same_order(order: OnlineOrder, online_room: OnlineRoom, games: int, quantit
     return order
 
 
-def online_order_create(
-    *,
-    player: Player,
-    online_room: OnlineRoom,
-    games: int,
-    quantity: int,
-    key: str,
-    now: datetime | None = None,
-) -> OnlineOrder:
-    """A standing order: ``quantity`` cards in each of the next ``games`` games of
-    ``online_room`` whose sales open after it is placed. Nothing is debited now: each game's
-    cards are bought when its sales have opened for every player at once (R93), by
-    ``online_orders_fill`` through ``online_buy`` (R35, R101, the funds, R36's numbered order
-    judged then). ``key`` (1 to ``ORDER_KEY_MAX`` characters) makes a retried order count once.
+def _seen_price(price: Decimal | str | None) -> Decimal | None:
+    """The card price the player saw (to the cent), or None when not given."""
+    if price is None or price == "":
+        return None
+    try:
+        seen = Decimal(str(price))
+        if not seen.is_finite() or seen <= 0 or seen > bounds.CARD_PRICE_MAX:
+            raise InvalidOperation
+    except (InvalidOperation, ValueError):
+        raise ValidationError({"price": _("Give the card price as an amount above zero.")}) from None
+    return seen.quantize(Decimal("0.01"))
 
-    Refused, ordering nothing, beyond the bounds (a purchase's cards, ``BUY_AHEAD_GAMES_MAX``
-    games), in a room closed to players or another operator's, in whole strips of six only in a
-    room selling strips, and while an exclusion, a break or the hall's break after a session
-    bars the player's purchases (R101)."""
+
+def _order_terms(
+    online_room: OnlineRoom, *, price: Decimal | None, variant: str | None
+) -> online_selectors.OrderTerms:
+    """The terms an order placed now pins (``online_selectors.order_terms``: what the lobby shows
+    for the room's next games), refused when the player saw others (a page left open while they
+    changed) or when the room has nothing to sell, so no price is known."""
+    terms = online_selectors.order_terms(online_room=online_room)
+    if terms is None:
+        raise ValidationError(
+            _("This room has no cards to sell now, so no card price to order at: nothing was ordered.")
+        )
+    if variant is not None and variant != terms.variant:
+        raise ValidationError(
+            {
+                "variant": _(
+                    "The room's next games are played with %(now)s, not the %(seen)s you saw: look at "
+                    "the lobby again. Nothing was bought or ordered."
+                )
+                % {
+                    "now": online_selectors.variant_name(terms.variant),
+                    "seen": online_selectors.variant_name(variant),
+                }
+            }
+        )
+    if price is not None and price != terms.price:
+        currency = online_room.room.hall.currency
+        raise ValidationError(
+            {
+                "price": _(
+                    "The room's next games sell cards at %(now)s, not the %(seen)s you saw: look at "
+                    "the lobby again. Nothing was bought or ordered."
+                )
+                % {"now": money_display(terms.price, currency), "seen": money_display(price, currency)}
+            }
+        )
+    return terms
+
+
+def _one_open_refusal(order: OnlineOrder) -> ValidationError:
+    """Point 7 of the review: one open order per room; a second is refused, saying how to go on."""
+    return ValidationError(
+        ngettext(
+            "You have an open standing order in this room already (%(n)d game left): cancel it in "
+            "the lobby to order again. Nothing was bought or ordered.",
+            "You have an open standing order in this room already (%(n)d games left): cancel it in "
+            "the lobby to order again. Nothing was bought or ordered.",
+            order.games_left,
+        )
+        % {"n": order.games_left}
+    )
+
+
+def _order_input_check(
+    online_room: OnlineRoom, *, key: str, games: int, quantity: int, variant: str | None
+) -> str:
+    """An order's input checked before anything is read: its key (returned stripped), a purchase's
+    bounds, whole strips in a room selling strips, a known variant (when given)."""
     key = (key or "").strip()
     if not key or len(key) > ORDER_KEY_MAX:
         raise ValidationError(
             {"key": _("Each order needs a key of 1 to %(n)d characters.") % {"n": ORDER_KEY_MAX}}
         )
     _ahead_bounds(games=games, quantity=quantity)
-    _room_open_check(player, online_room)
     if online_room.strips and quantity % online_selectors.STRIP_CARDS:
         raise ValidationError(
             {
@@ -821,36 +905,101 @@ def online_order_create(
                 % {"n": quantity}
             }
         )
+    if variant is not None and variant not in dict(VARIANT_CHOICES):
+        raise ValidationError({"variant": _("Choose a variant of the cards.")})
+    return key
+
+
+def _order_write(
+    player: Player,
+    online_room: OnlineRoom,
+    *,
+    games: int,
+    quantity: int,
+    key: str,
+    price: Decimal | None,
+    variant: str | None,
+    now: datetime | None,
+) -> OnlineOrder:
+    """The order's transaction: the room's lock, the terms it pins, the player's row and R101
+    again, the one open order per room, then the row."""
+    with transaction.atomic():
+        # The room first (the lock order, docs/architecture.md): a room's games open their sales
+        # under this lock (bingo/autodraw), so the order either comes before an opening, which
+        # then sees it and queues its fill, or after it, and waits for the next game.
+        room = locks.online_room_lock(room_id=online_room.pk)
+        if not room.active:
+            raise ValidationError(_("This room is closed to players."))
+        terms = _order_terms(room, price=price, variant=variant)
+        # R101 again under the player's row (the wallet's lock, after the room's): a bar written
+        # before is seen here; one written after waits for this commit, then ends the player's
+        # open orders, this one too (online_orders_end_barred).
+        player_services.wallet_lock(player=player)
+        _order_player_check(player, now or timezone.now())
+        if (open_order := online_selectors.player_open_order(player=player, online_room=room)) is not None:
+            raise _one_open_refusal(open_order)
+        last_opened = Game.objects.filter(session__room_id=room.pk).aggregate(at=Max("sales_opened_at"))["at"]
+        return OnlineOrder.objects.create(
+            player=player,
+            online_room=room,
+            quantity=quantity,
+            games_wanted=games,
+            key=key,
+            fills_after=last_opened,
+            price=terms.price,
+            variant=terms.variant,
+            pattern=terms.pattern,
+            created_at=timezone.now(),
+        )
+
+
+def online_order_create(
+    *,
+    player: Player,
+    online_room: OnlineRoom,
+    games: int,
+    quantity: int,
+    key: str,
+    price: Decimal | str | None = None,
+    variant: str | None = None,
+    now: datetime | None = None,
+) -> OnlineOrder:
+    """A standing order: ``quantity`` cards in each of the next ``games`` games of
+    ``online_room`` whose sales open after it is placed, at the card price, variant and pattern
+    it pins (``online_selectors.order_terms``: what the lobby shows; ``price`` and ``variant``,
+    when given, are what the player saw, and must be those). Nothing is debited now: each game's
+    cards are bought when its sales have opened for every player at once (R93), by
+    ``online_orders_fill`` through ``online_buy`` (R35, R101, the funds, R36's numbered order
+    judged then); a game at another price, variant or pattern is skipped. ``key`` (1 to
+    ``ORDER_KEY_MAX`` characters) makes a retried order count once.
+
+    Refused, ordering nothing, beyond the bounds (a purchase's cards, ``BUY_AHEAD_GAMES_MAX``
+    games), in a room closed to players or another operator's, in whole strips of six only in a
+    room selling strips, while the player has an open order in the room (one at most), when the
+    room's terms are not those the player saw or no price is known, and while an exclusion, a
+    break or the hall's break after a session bars the player's purchases (R101, judged again
+    under the player's row, so a bar taken at the same moment either is seen or ends this order)."""
+    key = _order_input_check(online_room, key=key, games=games, quantity=quantity, variant=variant)
+    _room_open_check(player, online_room)
     if (done := OnlineOrder.objects.filter(player=player, key=key).first()) is not None:
         return _same_order(done, online_room, games, quantity)
-    now = now or timezone.now()
-    _order_player_check(player, now)
+    seen = _seen_price(price)
+    _order_player_check(player, now or timezone.now())
     try:
-        with transaction.atomic():
-            # The room first (the lock order, docs/architecture.md): a room's games open their
-            # sales under this lock (bingo/autodraw), so the order either comes before an opening,
-            # which then sees it and queues its fill, or after it, and waits for the next game.
-            room = locks.online_room_lock(room_id=online_room.pk)
-            if not room.active:
-                raise ValidationError(_("This room is closed to players."))
-            last_opened = Game.objects.filter(session__room_id=room.pk).aggregate(at=Max("sales_opened_at"))[
-                "at"
-            ]
-            return OnlineOrder.objects.create(
-                player=player,
-                online_room=room,
-                quantity=quantity,
-                games_wanted=games,
-                key=key,
-                fills_after=last_opened,
-                created_at=timezone.now(),
-            )
+        return _order_write(
+            player, online_room, games=games, quantity=quantity, key=key, price=seen, variant=variant, now=now
+        )
     except IntegrityError:
         # The same key at the same moment from another request: that one's order is this one.
         done = OnlineOrder.objects.filter(player=player, key=key).first()
-        if done is None:
-            raise
-        return _same_order(done, online_room, games, quantity)
+        if done is not None:
+            return _same_order(done, online_room, games, quantity)
+        # Another order of the player's opened in the room at the same moment (one at most).
+        if (
+            open_order := online_selectors.player_open_order(player=player, online_room=online_room)
+        ) is not None:
+            raise _one_open_refusal(open_order) from None
+        raise
 
 
 def _order_lock(order_id: int) -> OnlineOrder:
@@ -884,16 +1033,38 @@ def online_order_cancel(*, player: Player, order_id: int, now: datetime | None =
     return order
 
 
-def _room_closed_text() -> str:
-    return _("The room was closed to players: the order buys nothing more.")
-
-
 def _orders_end_room_closed(*, online_room_id: int, now: datetime) -> int:
-    """End every open order of a room closed to players (R93: its games sell nothing), saying why;
-    how many ended."""
+    """End every open order of a room closed to players (R93: its games sell nothing); how many
+    ended. The reason is its code: each player reads it in their own language
+    (``online_selectors.order_end_text``), never in the manager's who closed the room."""
     return OnlineOrder.objects.filter(online_room_id=online_room_id, ended_at__isnull=True).update(
-        ended_at=now, end_reason=OrderEnd.ROOM_CLOSED, end_text=_room_closed_text()
+        ended_at=now, end_reason=OrderEnd.ROOM_CLOSED, end_text=""
     )
+
+
+def online_orders_end_barred(*, player: Player, now: datetime | None = None) -> int:
+    """R101: end ``player``'s open standing orders (``barred``), in the transaction that bars them
+    from buying (a self-exclusion, a break, the operator's exclusion, the hall's break after a
+    session's time limit), which holds their row (the wallet's lock); how many ended. SKIP LOCKED:
+    nothing holding a wallet waits for an order (docs/architecture.md «Lock order»). An order a
+    fill holds at that moment is left to that fill, which waits for the player's row and is then
+    refused by the bar: the refusal ends the order, saying why."""
+    ended = list(
+        OnlineOrder.objects.select_for_update(of=("self",), no_key=True, skip_locked=True)
+        .filter(player=player, ended_at__isnull=True)
+        .values_list("pk", flat=True)
+    )
+    if not ended:
+        return 0
+    return OnlineOrder.objects.filter(pk__in=ended, ended_at__isnull=True).update(
+        ended_at=now or timezone.now(), end_reason=OrderEnd.BARRED, end_text=""
+    )
+
+
+def on_player_barred(sender: object, *, player: Player, now: datetime, **kwargs: object) -> None:
+    """``bingo.players.signals.player_barred``: the player's standing orders end with the bar, in
+    its transaction (connected in bingo/apps.py)."""
+    online_orders_end_barred(player=player, now=now)
 
 
 def online_orders_fill_queue(*, game: Game) -> None:
@@ -905,14 +1076,22 @@ def online_orders_fill_queue(*, game: Game) -> None:
 
 
 def online_orders_fill(*, game_id: int) -> list[OnlineOrderFill]:
-    """Fill the standing orders of ``game_id``'s room in that game, oldest first, each in a
-    transaction of its own through ``online_buy`` (keyed ``order:<order>:<game>``), so R35,
-    R101 (exclusion, break, loss limit, the hall's break), the funds and R36's numbered order are
-    judged as for any purchase. Only orders placed before the game's sales opened, and only once
-    they have (R93). A refusal ends the order with its reason; the last game filled completes
-    it. A room closed to players ends its orders instead. Idempotent: a fill is one row per
-    order and game (the database holds it) and the purchase's key counts once, so run twice, or
-    in two workers at once, it buys once. Returns the fills it made."""
+    """Fill the standing orders of ``game_id``'s room in that game and the games of its session
+    that opened with it, lowest number first (R93: a session's games open together; an order with
+    one game left buys in the first), each order oldest first and in a transaction of its own
+    through ``online_buy`` (keyed ``order:<order>:<game>``), so R35, R101 (exclusion, break, loss
+    limit, the hall's break), the funds and R36's numbered order are judged as for any purchase.
+    Only orders placed before a game's sales opened, and only once they have (R93).
+
+    A refusal of the player's own (``PlayerRefusalError``) ends the order with its reason; the last
+    game filled completes it. The operator's side skips the game and the order goes on: its sales
+    closed before the fill came (a worker busy or down), another price, variant or pattern than
+    the order pinned, the cards not to be had; a skip is recorded (``OnlineOrderFill.skip``) and
+    never tried again, and ``ORDER_SKIPS_MAX`` of them end the order. A room closed to players
+    ends its orders instead. A database error on one order is logged and leaves the others to
+    fill; ``OrdersFillIncompleteError`` then says which, for the task to run again. Idempotent: a
+    fill is one row per order and game (the database holds it) and the purchase's key counts once,
+    so run twice, or in two workers at once, it buys once. Returns the fills it made."""
     game = Game.objects.select_related("session__room__hall", "session__room__online").get(pk=game_id)
     online = getattr(game.session.room, "online", None)
     if online is None or game.sales_opened_at is None:
@@ -920,16 +1099,54 @@ def online_orders_fill(*, game_id: int) -> list[OnlineOrderFill]:
     if not online.active:
         _orders_end_room_closed(online_room_id=online.pk, now=timezone.now())
         return []
-    fills = []
-    for order_id in online_selectors.game_orders_due(game=game):
-        if (fill := _order_fill(order_id, game)) is not None:
-            fills.append(fill)
+    fills: list[OnlineOrderFill] = []
+    failed: list[int] = []
+    for each in online_selectors.games_filled_together(game=game):
+        for order_id in online_selectors.game_orders_due(game=each):
+            if order_id in failed:
+                continue  # its lower game first, when the task runs again
+            try:
+                fill = _order_fill(order_id, each)
+            except DatabaseError:
+                # Its own transaction rolled back: the orders after it still fill.
+                logger.exception("standing order %s: the fill in game %s failed", order_id, each.pk)
+                failed.append(order_id)
+                continue
+            if fill is not None:
+                fills.append(fill)
+    if failed:
+        raise OrdersFillIncompleteError(game.pk, failed)
     return fills
 
 
+def _order_skip_why(order: OnlineOrder, game: Game) -> str:
+    """Why the operator's side keeps ``order`` from buying in ``game`` before any purchase: its
+    sales closed (R93), or another price, variant or pattern than the order pinned; "" if none."""
+    if not online_selectors.game_on_sale(game=game) or game.price is None:
+        return FillSkip.NOT_SELLING
+    if game.variant != order.variant:
+        return FillSkip.VARIANT
+    if game.price != order.price:
+        return FillSkip.PRICE
+    if game.variant == "75" and pattern_stored_of(game.win_rules) != pattern_stored_normal(order.pattern):
+        return FillSkip.PATTERN
+    return ""
+
+
+def _order_skip(order: OnlineOrder, game: Game, why: str, now: datetime, words: str = "") -> OnlineOrderFill:
+    """Record ``game`` skipped by ``order`` (the operator's side): the order goes on, unless it
+    has now been skipped in ``ORDER_SKIPS_MAX`` games, which ends it."""
+    fill = OnlineOrderFill.objects.create(order=order, game=game, skip=why, refusal=words, created_at=now)
+    if OnlineOrderFill.objects.filter(order=order).exclude(skip="").count() >= ORDER_SKIPS_MAX:
+        order.ended_at, order.end_reason = now, OrderEnd.SKIPPED
+        order.save(update_fields=["ended_at", "end_reason"])
+    return fill
+
+
 def _order_fill(order_id: int, game: Game) -> OnlineOrderFill | None:
-    """One order's purchase in ``game``, or its refusal, which ends it; None when the order has
-    ended or was filled in this game meanwhile (another run of the task)."""
+    """One order's purchase in ``game``, its refusal (the player's, which ends it) or its skip
+    (the operator's side); None when the order has ended or came to this game already (another
+    run of the task), or the room closed meanwhile (its orders ended)."""
     with transaction.atomic():
         # The order's lock first, then the purchase's (the wallet, the series): a second run
         # waits here and finds the fill made.
@@ -937,17 +1154,32 @@ def _order_fill(order_id: int, game: Game) -> OnlineOrderFill | None:
         if order.ended_at is not None or OnlineOrderFill.objects.filter(order=order, game=game).exists():
             return None
         now = timezone.now()
+        if why := _order_skip_why(order, game):
+            return _order_skip(order, game, why, now)
         try:
             purchase = online_buy(
                 player=order.player, game=game, quantity=order.quantity, key=f"order:{order.pk}:{game.pk}"
             )
-        except ValidationError as refused:
-            # Never a silent stream of failures: the order ends, saying why (the lobby shows it).
+        except PlayerRefusalError as refused:
+            # The player's own reason: the order ends, saying why (the lobby shows it), never a
+            # silent stream of failures.
             reason = " ".join(refused.messages)
             fill = OnlineOrderFill.objects.create(order=order, game=game, refusal=reason, created_at=now)
             order.ended_at, order.end_reason, order.end_text = now, OrderEnd.REFUSED, reason
             order.save(update_fields=["ended_at", "end_reason", "end_text"])
             return fill
+        except ValidationError as refused:
+            # The game's side, as it is now: its sales closed meanwhile, the room closed to
+            # players, or the cards not to be had (a series run out).
+            fresh = Game.objects.select_related("session__room__online").get(pk=game.pk)
+            if not fresh.session.room.online.active:
+                # This order alone (the others are another fill's, or the closing's to end).
+                order.ended_at, order.end_reason = now, OrderEnd.ROOM_CLOSED
+                order.save(update_fields=["ended_at", "end_reason"])
+                return None
+            if not online_selectors.game_on_sale(game=fresh):
+                return _order_skip(order, game, FillSkip.NOT_SELLING, now)
+            return _order_skip(order, game, FillSkip.UNAVAILABLE, now, " ".join(refused.messages))
         fill = OnlineOrderFill.objects.create(order=order, game=game, sale=purchase.sales[0], created_at=now)
         order.games_filled += 1
         fields = ["games_filled"]
@@ -978,17 +1210,32 @@ class Ahead:
     order_refusal: str = ""
 
 
-def _ahead_retry(player: Player, order: OnlineOrder, key: str) -> Ahead:
-    """A purchase ahead sent again after its order was placed: the first one's purchases and
-    order, nothing bought anew (the order fills the games opened since)."""
+def _ahead_done(player: Player, online_room: OnlineRoom, key: str, games: int, quantity: int) -> Ahead | None:
+    """A purchase ahead sent again: the first one's purchases and order, nothing bought or
+    ordered anew (the order fills the games opened since), whatever the first one did — bought
+    in every game, ordered them all, or both. None when the key did neither yet (a first call, or
+    one that bought and ordered nothing: tried again). Refused (``OrderKeyReusedError``) when the
+    key did so in another room or for other cards or more games: never another room's answer."""
     prefix = f"online:{player.pk}:{key}:"
-    firsts = Sale.objects.filter(buyer=player, request_key__startswith=prefix, part=1).select_related(
-        "game__session__room__hall"
+    firsts = list(
+        Sale.objects.filter(buyer=player, request_key__startswith=prefix, part=1)
+        .select_related("game__session__room__hall")
+        .order_by("game__number", "pk")
     )
+    order = OnlineOrder.objects.filter(player=player, key=f"ahead:{key}").first()
+    if not firsts and order is None:
+        return None
     lines = []
-    for sale in firsts.order_by("game__number", "pk"):
+    for sale in firsts:
         if (done := _purchase_done(player, sale.request_key)) is not None:
             lines.append(AheadLine(sale.game, done))
+    rooms = {line.game.session.room_id for line in lines} | ({order.online_room_id} if order else set())
+    cards = {line.purchase.cards for line in lines if line.purchase} | ({order.quantity} if order else set())
+    ordered = order.games_wanted if order is not None else 0
+    if rooms != {online_room.pk} or cards != {quantity} or len(lines) + ordered > games:
+        raise OrderKeyReusedError(
+            _("This key was used for a different purchase ahead; nothing was bought or ordered.")
+        )
     return Ahead(lines, order)
 
 
@@ -999,30 +1246,45 @@ def online_buy_ahead(
     games: int,
     quantity: int,
     key: str,
+    price: Decimal | str | None = None,
+    variant: str | None = None,
     now: datetime | None = None,
 ) -> Ahead:
     """Buy ``quantity`` cards in each of the next ``games`` games of ``online_room`` (at most
     ``bounds.BUY_AHEAD_GAMES_MAX``): each game selling now is bought at once, ``online_buy``'s
     own sale and transaction keyed ``<key>:<game id>``; the rest of the games become one
-    standing order (``online_order_create``, keyed ``ahead:<key>``), filled as each next game's
-    sales open for every player at once (R93), nothing held until then. A planned game's series
-    is chosen, and its sales opened, for everyone together (R36, R93), so no card of it is sold
-    before. Sent again with the same key, it buys and orders nothing more."""
+    standing order (``online_order_create``, keyed ``ahead:<key>``, pinning the price and variant
+    the player saw, ``price`` and ``variant``), filled as each next game's sales open for every
+    player at once (R93), nothing held until then. A planned game's series is chosen, and its
+    sales opened, for everyone together (R36, R93), so no card of it is sold before.
+
+    Sent again with the same key it buys and orders nothing more, whatever the first call did,
+    answering as it did; the same key for another room is refused. When an order is needed and
+    the player has an open order in the room already, or the room's terms are not those the
+    player saw, it is refused before anything is bought."""
     key = (key or "").strip()
     if not key or len(key) > AHEAD_KEY_MAX:
         raise ValidationError(
             {"key": _("Each purchase needs a key of 1 to %(n)d characters.") % {"n": AHEAD_KEY_MAX}}
         )
     _ahead_bounds(games=games, quantity=quantity)
+    # A repeat answers as the first call did, even once the room has closed since.
+    if (done := _ahead_done(player, online_room, key, games, quantity)) is not None:
+        return done
     _room_open_check(player, online_room)
-    order_key = f"ahead:{key}"
-    if (placed := OnlineOrder.objects.filter(player=player, key=order_key).first()) is not None:
-        return _ahead_retry(player, placed, key)
     selling = [
         game
         for game in online_selectors.room_games_ahead(online_room=online_room, limit=games)
         if online_selectors.game_on_sale(game=game, now=now)
     ]
+    rest = games - len(selling)
+    if rest:
+        # Refused before anything is bought: the player asked for all these games together.
+        if (
+            open_order := online_selectors.player_open_order(player=player, online_room=online_room)
+        ) is not None:
+            raise _one_open_refusal(open_order)
+        _order_terms(online_room, price=_seen_price(price), variant=variant)
     lines = []
     for game in selling:
         try:
@@ -1033,12 +1295,18 @@ def online_buy_ahead(
             lines.append(AheadLine(game, None, " ".join(exc.messages)))
         else:
             lines.append(AheadLine(game, purchase))
-    rest = games - len(selling)
     if not rest:
         return Ahead(lines, None)
     try:
         order = online_order_create(
-            player=player, online_room=online_room, games=rest, quantity=quantity, key=order_key, now=now
+            player=player,
+            online_room=online_room,
+            games=rest,
+            quantity=quantity,
+            key=f"ahead:{key}",
+            price=price,
+            variant=variant,
+            now=now,
         )
     except ValidationError as exc:
         return Ahead(lines, None, " ".join(exc.messages))
@@ -1082,11 +1350,15 @@ __all__ = [
     "Ahead",
     "AheadLine",
     "OnlinePurchase",
+    "OrdersFillIncompleteError",
+    "PlayerRefusalError",
     "SessionGame",
+    "on_player_barred",
     "online_buy",
     "online_buy_ahead",
     "online_order_cancel",
     "online_order_create",
+    "online_orders_end_barred",
     "online_orders_fill",
     "online_orders_fill_queue",
     "online_room_create",

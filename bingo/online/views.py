@@ -137,15 +137,28 @@ def lobby(request: HttpRequest) -> HttpResponse:
     since = services.player_lobby_visit(player=player)
     playtime = playtime_selectors.playtime_state(player=player)
     notice = protection_selectors.player_notice(player=player)  # R101
+    lobby = selectors.online_lobby(player=player)
     context = {
-        "lobby": selectors.online_lobby(player=player),
+        "lobby": lobby,
+        # Each room's own form to buy ahead: its own key (a form of one room never answers as
+        # another's), the price and variant shown for its next games, its own element ids.
+        "rooms": [
+            (
+                entry,
+                BuyAheadForm(
+                    strips=entry.online_room.strips,
+                    terms=entry.terms,
+                    auto_id=f"ahead-{entry.online_room.pk}-%s",
+                ),
+            )
+            for entry in lobby.rooms
+        ],
         "away": selectors.player_games_ended_since(player=player, since=since),
         "playtime": playtime,
         "protection_notice": notice,
         # R101: an excluded player (or one whose play session reached its limit) is offered no
         # purchase: the notice says why, once.
         "can_buy": not notice and not playtime.get("limit_reached"),
-        "ahead_form": BuyAheadForm(),
         "marking_form": MarkingForm(initial={"marking": player.marking}),
     }
     return render(request, "online/lobby.html", context)
@@ -239,6 +252,7 @@ def buy_ahead(request: HttpRequest, room_id: int) -> HttpResponse:
             games=form.cleaned_data["games"],
             quantity=form.cards(),
             key=form.cleaned_data["key"],
+            **form.seen(),
         )
     except ValidationError as exc:
         refusal_flash(request, exc)

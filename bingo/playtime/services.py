@@ -4,7 +4,8 @@
   due to end on another device, else a new one).
 * ``play_session_touch`` / ``play_session_room_follow``: a request keeps it alive (at most one write
   a minute); a game page opened sets the room followed for inactivity (PT-806/70 b).
-* ``play_session_end``: ends it and keeps its summary (PT-806/67, PT-803/39).
+* ``play_session_end``: ends it and keeps its summary (PT-806/67, PT-803/39); at the time limit,
+  with the hall's break after it, the player's standing orders end too (R101).
 * ``play_session_end_due``: the beat task's sweep: every open session idle too long, past its
   time limit (R101) or inactive (PT-806/71) is ended.
 * ``play_session_continue``: the player goes on after the inactivity invitation (PT-806/71).
@@ -29,6 +30,7 @@ from bingo.common import bounds
 from bingo.common.clock import hall_clock_text
 from bingo.engine.limits import limit_effective_at
 from bingo.models import Player, PlayLimit, PlaySession
+from bingo.players.signals import player_barred
 from bingo.playtime import selectors
 from halls.models import Hall, Room
 
@@ -44,7 +46,9 @@ def _now(now: datetime | None) -> datetime:
 
 def play_session_end(*, session: PlaySession, reason: str, now: datetime | None = None) -> PlaySession:
     """End ``session`` for ``reason`` and keep its summary (PT-806/67): staked, won, refunded,
-    the net, the games. Ending an ended session changes nothing."""
+    the net, the games. Ending an ended session changes nothing. A session ended at its time limit
+    in a hall that asks for a break after it (R101) ends the player's open standing orders in the
+    same transaction, as an exclusion does (``bingo.players.signals.player_barred``)."""
     if reason not in PlaySession.EndReason.values:
         raise ValueError(f"unknown end reason {reason!r}")
     now = _now(now)
@@ -66,6 +70,13 @@ def play_session_end(*, session: PlaySession, reason: str, now: datetime | None 
         locked.games = figures.games
         locked.games_in_play = figures.games_in_play
         locked.save()
+        if (
+            reason == PlaySession.EndReason.TIME_LIMIT
+            and selectors.play_cooloff_until(player=locked.player, now=now) is not None
+        ):
+            # R101: the hall's break begins; nothing is bought for the player in it, nor after it
+            # by an order placed before.
+            player_barred.send(sender=PlaySession, player=locked.player, now=now)
     return locked
 
 

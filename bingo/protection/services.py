@@ -16,6 +16,9 @@ is ``bingo.engine.limits``.
   such an exclusion, with a reason.
 * ``purchase_check`` / ``deposit_check``: refuse a purchase or a deposit that an exclusion or a
   limit forbids, saying which and how much is left.
+
+An exclusion or a break, whoever sets it, ends the player's open standing orders in the online
+rooms in its own transaction (``bingo.players.signals.player_barred``, heard by bingo/online).
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from bingo.models import (
     PlayerLimit,
     WalletEntry,
 )
+from bingo.players.signals import player_barred
 from bingo.protection import selectors
 from halls.selectors import hall_list_for
 
@@ -148,7 +152,7 @@ def player_self_exclude(
     """R101: ``player`` bars themself from buying and depositing, from now for ``length`` (a key
     of ``EXCLUSION_MONTHS``: 1, 3, 6 months, 1 or 5 years, or for good), once ``confirmed``. It
     cannot be undone before its end, by anyone. Refused when an exclusion in force already lasts
-    as long."""
+    as long. The player's open standing orders end with it (``player_barred``)."""
     if not confirmed:
         raise ValidationError({"confirmed": [_("Confirm that you want to exclude yourself.")]})
     return _own_exclusion_create(
@@ -177,7 +181,7 @@ def _own_exclusion_create(
         ends_at = end(now)
         if _covered(player, ends_at, now) is not None:
             raise ValidationError({"length": [covered]})
-        return PlayerExclusion.objects.create(
+        exclusion = PlayerExclusion.objects.create(
             player=player,
             source=PlayerExclusion.Source.SELF,
             kind=kind,
@@ -187,6 +191,10 @@ def _own_exclusion_create(
             created_by=player.user,
             created_at=now,
         )
+        # R101: nothing is bought for the player from now on, their standing orders neither:
+        # they end here, in this transaction (bingo/online).
+        player_barred.send(sender=PlayerExclusion, player=player, now=now)
+        return exclusion
 
 
 #: «Fazer uma pausa» (R101): the player's break, shorter than any self-exclusion, and its lengths.
@@ -208,7 +216,7 @@ def player_pause_take(
     """R101, «fazer uma pausa»: ``player`` stops buying and depositing from now for ``length`` (a
     key of ``PAUSE_LENGTHS``: 24 hours, 7 or 30 days), once ``confirmed``. Like a self-exclusion
     it cannot be ended early, by anyone; refused when an exclusion or break in force already
-    lasts as long."""
+    lasts as long. The player's open standing orders end with it (``player_barred``)."""
     if length not in PAUSE_LENGTHS:
         raise ValidationError({"length": [_("Choose how long the break lasts.")]})
     if not confirmed:
@@ -232,7 +240,8 @@ def player_exclude(
 ) -> PlayerExclusion:
     """R101: a manager of ``player``'s hall bars them from buying and depositing, from now for
     ``length`` (as ``player_self_exclude``), for ``reason`` (required: e.g. a diagnosis by an
-    accredited body). A manager may lift it later (``player_exclusion_lift``)."""
+    accredited body). A manager may lift it later (``player_exclusion_lift``). The player's open
+    standing orders end with it (``player_barred``); a lifting does not reopen them."""
     _require_manager(staff, player)
     reason = (reason or "").strip()
     if not reason:
@@ -241,7 +250,7 @@ def player_exclude(
         _lock(player)
         now = now or timezone.now()
         ends_at = _exclusion_end(length, now, player)
-        return PlayerExclusion.objects.create(
+        exclusion = PlayerExclusion.objects.create(
             player=player,
             source=PlayerExclusion.Source.OPERATOR,
             starts_at=now,
@@ -250,6 +259,8 @@ def player_exclude(
             created_by=staff,
             created_at=now,
         )
+        player_barred.send(sender=PlayerExclusion, player=player, now=now)  # R101: orders end too
+        return exclusion
 
 
 def player_exclusion_lift(

@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 #: The models of the lock order's rows (docs/architecture.md, "Lock order").
 ORDER_MODELS = {
     "OnlineRoom",
+    "OnlineOrder",
     "PlaySession",
     "Session",
     "Game",

@@ -6,11 +6,13 @@ standing orders themselves: tests/online/test_orders.py."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import translation
 from django.utils.html import escape
@@ -22,7 +24,7 @@ from bingo.online import selectors, services
 from bingo.players.selectors import wallet_balance
 from bingo.protection import selectors as protection_selectors
 from bingo.protection import services as protection_services
-from tests.autodraw.helpers import Clock, committed
+from tests.autodraw.helpers import Clock, committed, reconcile
 from tests.clients import logged_in
 from tests.online.helpers import Fills, OnlineSetup
 
@@ -378,3 +380,151 @@ def test_a_player_free_to_play_is_offered_the_purchase(site: OnlineSetup, clock:
     assert "data-buy" in client.get(reverse("online:lobby")).content.decode()
     assert "Quantos cartões?" in client.get(reverse("online:game", args=[games[0].pk])).content.decode()
     assert selectors.player_game_state(player=player, game=games[0])["choices"]["buy"] is True
+
+
+# --- (f) the same purchase ahead sent again, whatever it did (review of issue 25, point 1) --------
+
+
+def test_a_repeat_after_every_game_was_bought_and_their_sales_closed_buys_and_orders_nothing(
+    site: OnlineSetup, clock: Clock
+) -> None:
+    """Every game asked for was selling: the first call bought them all and placed no order. Sent
+    again once their sales have closed (nothing sells, a later session is planned), it is still
+    the same purchase: it answers as the first did and orders nothing."""
+    session = _schedule(site, clock, games=2)
+    games = _open(clock, session)
+    _schedule(site, clock, games=2, start_in=60)  # planned: a new call would order them
+    player = site.player("100.00")
+    client = logged_in(player.user, "pt")
+    form = {"games": "2", "quantity": "1", "key": "tudo-comprado"}
+    client.post(reverse("online:buy_ahead", args=[site.online.pk]), form)
+    assert Sale.objects.filter(buyer=player).count() == 2
+    clock.to(games[0].sales_close_at)
+    reconcile()
+    assert not any(selectors.game_on_sale(game=g) for g in Game.objects.filter(session=session))
+
+    again = client.post(reverse("online:buy_ahead", args=[site.online.pk]), form, follow=True)
+
+    assert not OnlineOrder.objects.filter(player=player).exists()
+    assert Sale.objects.filter(buyer=player).count() == 2
+    assert wallet_balance(player=player) == Decimal("80.00")
+    html = again.content.decode()
+    for game in games:
+        assert f"Comprado: 1 cartão na jogada {game.number} por 10 CVE." in html
+    assert "Encomendado" not in html
+
+
+def test_a_repeat_of_a_purchase_ahead_partly_ordered_answers_with_the_first_order(
+    site: OnlineSetup, clock: Clock, fills: Fills
+) -> None:
+    """One game selling bought, the next ordered: sent again after the order filled the game
+    that opened since, nothing more is bought or ordered."""
+    games = _open(clock, _schedule(site, clock, games=1))
+    later = _schedule(site, clock, games=1, start_in=60)
+    player = site.player("100.00")
+    first = services.online_buy_ahead(
+        player=player, online_room=site.online, games=2, quantity=1, key="parte"
+    )
+    assert first.order is not None
+    clock.to(games[0].sales_close_at)
+    reconcile()
+    (opened,) = _open(clock, later)
+    fills.run()
+
+    again = services.online_buy_ahead(
+        player=player, online_room=site.online, games=2, quantity=1, key="parte"
+    )
+
+    assert again.order == first.order
+    assert [line.game for line in again.lines] == [games[0]]
+    assert OnlineOrder.objects.filter(player=player).count() == 1
+    assert list(Sale.objects.filter(buyer=player).order_by("pk").values_list("game_id", flat=True)) == [
+        games[0].pk,
+        opened.pk,
+    ]
+
+
+def test_each_room_s_form_has_its_own_key_and_a_key_of_one_room_is_refused_in_another(
+    site: OnlineSetup, clock: Clock
+) -> None:
+    """The lobby renders one key per room's form; a form of room A sent to room B (a stale page,
+    or a key reused) gets neither A's answer nor anything in B: it is refused."""
+    _open(clock, _schedule(site, clock, games=1))
+    _schedule(site, clock, games=1, start_in=60)
+    other = services.online_room_create(
+        hall=site.hall, name="Online 2", mode=RoomMode.SESSION, ball_interval="2"
+    )
+    start = clock.now + timedelta(minutes=30)
+    services.online_session_schedule(
+        online_room=other,
+        starts_at=start,
+        sales_close_at=start + timedelta(minutes=15),
+        scheduled_end=start + timedelta(hours=1),
+        games=[services.SessionGame("90", "10.00")],
+        user=site.manager,
+    )
+    player = site.player("100.00")
+    client = logged_in(player.user, "pt")
+
+    lobby = client.get(reverse("online:lobby")).content.decode()
+
+    keys = re.findall(r'name="key" value="([^"]+)"', lobby)
+    assert len(keys) == 2
+    assert len(set(keys)) == 2
+    assert len(re.findall(r'id="ahead-[0-9]+-key"', lobby)) == 2  # no id twice on the page
+    form = {"games": "2", "quantity": "1", "key": keys[0]}
+    client.post(reverse("online:buy_ahead", args=[site.online.pk]), form, follow=True)
+    first = OnlineOrder.objects.get(player=player)
+    bought = Sale.objects.filter(buyer=player).count()
+
+    stale = client.post(reverse("online:buy_ahead", args=[other.pk]), form, follow=True)
+
+    html = stale.content.decode()
+    assert "Esta chave foi usada para outra compra antecipada; nada foi comprado nem encomendado." in html
+    assert "Encomendado" not in html
+    assert list(OnlineOrder.objects.filter(player=player)) == [first]
+    assert Sale.objects.filter(buyer=player).count() == bought
+    with pytest.raises(services.OrderKeyReusedError):
+        services.online_buy_ahead(player=player, online_room=other, games=2, quantity=1, key=keys[0])
+
+
+# --- (g) one open order per room (review of issue 25, point 7) -----------------------------------
+
+
+def test_a_second_order_in_a_room_with_one_open_is_refused_before_anything_is_bought(
+    site: OnlineSetup, clock: Clock
+) -> None:
+    """A player holds one open order per room: buying ahead for games not selling yet while it is
+    open is refused before the games selling are bought, saying how to go on; once it is
+    cancelled, a new one is taken. The database holds it too."""
+    games = _open(clock, _schedule(site, clock, games=1))
+    _schedule(site, clock, games=1, start_in=60)
+    player = site.player("100.00")
+    first = services.online_order_create(player=player, online_room=site.online, games=2, quantity=1, key="a")
+
+    with pytest.raises(ValidationError, match="Já tem uma encomenda aberta nesta sala"):
+        services.online_buy_ahead(player=player, online_room=site.online, games=3, quantity=1, key="b")
+    with pytest.raises(ValidationError, match="faltam 2 jogadas"):
+        services.online_order_create(player=player, online_room=site.online, games=1, quantity=1, key="c")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        OnlineOrder.objects.create(
+            player=player,
+            online_room=site.online,
+            quantity=1,
+            games_wanted=1,
+            key="d",
+            price=Decimal("10.00"),
+            variant="90",
+            created_at=clock.now,
+        )
+
+    assert not Sale.objects.filter(buyer=player, game=games[0]).exists()
+    assert list(OnlineOrder.objects.filter(player=player)) == [first]
+    # Buying only in the game selling needs no order: still taken.
+    only_now = services.online_buy_ahead(player=player, online_room=site.online, games=1, quantity=1, key="e")
+    assert (only_now.lines[0].purchase is not None, only_now.order) == (True, None)
+    services.online_order_cancel(player=player, order_id=first.pk)
+    second = services.online_order_create(
+        player=player, online_room=site.online, games=1, quantity=1, key="f"
+    )
+    assert second.is_open

@@ -1,7 +1,10 @@
 """Standing orders (issue 25 point 2): a player's order for a room's next N games, filled as each
 game's sales open for every player at once (R93) through the one purchase path (``online_buy``:
-R35, R101, the funds, R36's numbered order), nothing held before; a refusal ends it with its
-reason, the Nth game completes it, the player cancels it, a room closed to players ends it.
+R35, R101, the funds, R36's numbered order), nothing held before; a refusal of the player's own
+ends it with its reason, the game's side (its sales closed before the fill came, the cards not to
+be had) skips the game and the order goes on, the Nth game completes it, the player cancels it, a
+room closed to players ends it. R101's bars: test_orders_barred.py; the terms an order pins
+(price, variant, pattern) and a session's games filled lowest first: test_orders_terms.py.
 
 The continuous room is driven by the real online loop (``online_reconcile``: the room's advance
 opens each next game, the sales close, the balls drawn by their tasks); the fill tasks it queues
@@ -15,13 +18,15 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from bingo.autodraw import services as autodraw_services
-from bingo.common.roles import Role
+from bingo.common.roles import Role, user_roles_set
 from bingo.models import (
+    FillSkip,
     Game,
     OnlineOrder,
     OnlineOrderFill,
@@ -31,11 +36,10 @@ from bingo.models import (
     Sale,
     WalletEntry,
 )
-from bingo.online import services
+from bingo.online import selectors, services
 from bingo.online.tasks import orders_fill_task
 from bingo.players import services as player_services
 from bingo.players.selectors import wallet_balance
-from bingo.protection import services as protection_services
 from tests.autodraw.helpers import (
     Clock,
     OnlineHall,
@@ -236,7 +240,7 @@ def test_a_wallet_short_of_the_cost_ends_the_order_with_the_reason_shown_in_the_
     assert "nada foi comprado" in order.end_text
     fill = order.fills.get(game=second)
     assert fill.sale is None
-    assert fill.refusal == order.end_text
+    assert (fill.refusal, fill.skip) == (order.end_text, "")
     lobby = logged_in(ana.user, "pt").get(reverse("online:lobby")).content.decode()
     assert f'data-order="{order.pk}" data-order-state="ended"' in lobby
     assert "Encomenda terminada" in lobby
@@ -249,48 +253,133 @@ def test_a_wallet_short_of_the_cost_ends_the_order_with_the_reason_shown_in_the_
     assert not Sale.objects.filter(game=third, buyer=ana).exists()
 
 
-def test_a_fill_that_comes_after_the_game_s_sales_closed_ends_the_order_saying_so(
+def test_a_fill_that_comes_after_the_game_s_sales_closed_skips_it_and_the_order_goes_on(
     hall: OnlineHall, clock: Clock, tasks: Tasks, fills: Fills
 ) -> None:
     """R93: at the announced close, sales end for everyone, an order's too: its task run late (a
-    worker down through the sales window) buys nothing and ends the order with the reason."""
+    worker busy or down through the sales window, the operator's side) buys nothing in that game,
+    records the skip with its reason, never tries it again, and the order goes on to the next
+    game (review of issue 25, point 3: it used to end the order)."""
     ana = _player(hall, "ana")
     order = _order(hall, ana, games=2, quantity=1)
     clock.advance(1)
+    late = next_game(hall, clock)
+    online_buy(late, _player(hall, "bia"), 1)
+    close_sales(clock, late)
+
+    fills.run()
+    assert orders_fill_task(late.pk) == 0  # the skip is recorded: not tried again
+
+    assert not Sale.objects.filter(game=late, buyer=ana).exists()
+    order.refresh_from_db()
+    assert (order.is_open, order.end_reason, order.games_filled) == (True, "", 0)
+    skip = order.fills.get()
+    assert (skip.game_id, skip.skip, skip.sale_id, skip.refusal) == (late.pk, FillSkip.NOT_SELLING, None, "")
+    lobby = logged_in(ana.user, "pt").get(reverse("online:lobby")).content.decode()
+    assert f'data-order="{order.pk}" data-order-state="open"' in lobby
+    assert (
+        f"Jogada {late.number}: as vendas tinham fechado quando a encomenda veio comprar (R93). "
+        "Saltada; a encomenda continua."
+    ) in lobby
+    history = logged_in(ana.user, "pt").get(reverse("players:history")).content.decode()
+    assert f'data-fill-game="{late.pk}" data-fill-result="skipped"' in history
+
+    play_out(clock, tasks, late)
+    following = _fill_opened(hall, clock, fills)
+
+    assert _mine(following, ana) == [(2, 2)]
+    order.refresh_from_db()
+    assert (order.is_open, order.games_filled) == (True, 1)  # one game left of two
+
+
+def test_an_order_skipped_in_too_many_games_ends_saying_why(
+    hall: OnlineHall, clock: Clock, tasks: Tasks, fills: Fills, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Skips never run on for ever: ``ORDER_SKIPS_MAX`` of them end the order, saying why."""
+    monkeypatch.setattr(services, "ORDER_SKIPS_MAX", 2)
+    ana = _player(hall, "ana")
+    order = _order(hall, ana, games=3, quantity=1)
+    for _ in range(2):
+        clock.advance(1)
+        game = next_game(hall, clock)
+        online_buy(game, _player(hall, f"bia-{game.pk}"), 1)
+        close_sales(clock, game)
+        fills.run()
+        play_out(clock, tasks, game)
+
+    order.refresh_from_db()
+    assert (order.end_reason, order.end_text, order.games_filled) == (OrderEnd.SKIPPED, "", 0)
+    assert order.fills.filter(skip=FillSkip.NOT_SELLING).count() == 2
+    with translation.override("pt"):
+        assert selectors.order_end_text(order).startswith(
+            "Nenhuma jogada correspondeu ao preço, variante e padrão da encomenda"
+        )
+    assert not Sale.objects.filter(buyer=ana).exists()
+
+
+def test_a_refusal_of_the_game_s_side_skips_it_and_one_of_the_player_s_ends_the_order(
+    hall: OnlineHall, clock: Clock, fills: Fills
+) -> None:
+    """Point 3: only the player's own refusals end an order (here R35, the hall's card limit);
+    the cards not to be had (the game's series sold out) skip the game, with what it said."""
+    ana, bia = _player(hall, "ana"), _player(hall, "bia", deposit="100000.00")
+    short = _order(hall, ana, games=2, quantity=2)
+    capped = _order(hall, bia, games=2, quantity=5, key="cap")
+    clock.advance(1)
     game = next_game(hall, clock)
-    online_buy(game, _player(hall, "bia"), 1)
-    close_sales(clock, game)
+    # Every card of the game's series but one sold (90 cards, R36): ana's 2 are not to be had.
+    online_buy(game, _player(hall, "carla", deposit="100000.00"), 89)
+    # R35: the hall's limit of cards a player holds in a game, set since bia ordered 5.
+    hall.hall.__class__.objects.filter(pk=hall.hall.pk).update(card_limit_per_player=4)
 
     fills.run()
 
-    assert not Sale.objects.filter(game=game, buyer=ana).exists()
-    order.refresh_from_db()
-    assert order.end_reason == OrderEnd.REFUSED
-    assert order.end_text == f"A jogada {game.number} não está a vender cartões."
+    short.refresh_from_db()
+    capped.refresh_from_db()
+    assert (short.is_open, short.fills.get().skip) == (True, FillSkip.UNAVAILABLE)
+    assert short.fills.get().refusal  # what the sale said, kept with the skip
+    assert (capped.is_open, capped.end_reason) == (False, OrderEnd.REFUSED)
+    assert "R35" in capped.end_text
+    assert not Sale.objects.filter(game=game, buyer__in=[ana, bia]).exists()
 
 
-@pytest.mark.parametrize("bar", ["pause", "self_exclusion"])
-def test_a_pause_or_self_exclusion_taken_after_ordering_ends_it_at_the_next_game(
-    hall: OnlineHall, clock: Clock, fills: Fills, bar: str
+def test_a_database_error_on_one_order_leaves_the_next_orders_to_fill(
+    hall: OnlineHall, clock: Clock, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """R101: the fill is a purchase, judged at that moment: a break or a self-exclusion taken
-    since the order buys nothing, and ends it saying why."""
-    ana = _player(hall, "ana")
-    order = _order(hall, ana, games=2, quantity=1)
-    if bar == "pause":
-        protection_services.player_pause_take(player=ana, length="24h", confirmed=True)
-    else:
-        protection_services.player_self_exclude(player=ana, length="1m", confirmed=True)
+    """Point 3: each order fills in a transaction of its own; a database error on one is logged
+    and the orders after it still fill; the task is told which failed, to run again for them,
+    and the run again fills it once."""
+    ana, bia = _player(hall, "ana"), _player(hall, "bia")
+    first = _order(hall, ana, games=1, quantity=1)
+    second = _order(hall, bia, games=1, quantity=2, key="depois")
     clock.advance(1)
+    game = next_game(hall, clock)
+    real_buy = services.online_buy
 
-    game = _fill_opened(hall, clock, fills)
+    def broken(**kwargs: Any) -> services.OnlinePurchase:
+        if kwargs["player"] == ana:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT * FROM no_such_table")  # the database refuses
+        return real_buy(**kwargs)
 
-    assert not Sale.objects.filter(game=game, buyer=ana).exists()
-    assert wallet_balance(player=ana) == Decimal("1000.00")
-    order.refresh_from_db()
-    assert order.end_reason == OrderEnd.REFUSED
-    assert "R101" in order.end_text
-    assert order.fills.get().refusal == order.end_text
+    monkeypatch.setattr(services, "online_buy", broken)
+    with pytest.raises(services.OrdersFillIncompleteError) as failed:
+        services.online_orders_fill(game_id=game.pk)
+
+    assert failed.value.order_ids == [first.pk]
+    assert f"standing order {first.pk}: the fill in game {game.pk} failed" in caplog.text
+    assert Sale.objects.get(game=game, buyer=bia).quantity == 2
+    assert not first.fills.exists()
+    monkeypatch.setattr(services, "online_buy", real_buy)
+
+    assert len(services.online_orders_fill(game_id=game.pk)) == 1  # the retry: ana alone
+
+    assert Sale.objects.get(game=game, buyer=ana).quantity == 1
+    assert Sale.objects.filter(game=game, buyer=bia).count() == 1
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert (first.end_reason, second.end_reason) == (OrderEnd.COMPLETED, OrderEnd.COMPLETED)
+    assert orders_fill_task.autoretry_for == (services.OrdersFillIncompleteError,)
 
 
 def test_the_player_cancels_an_order_and_it_buys_nothing_more(
@@ -348,7 +437,39 @@ def test_a_room_closed_to_players_ends_its_orders(hall: OnlineHall, clock: Clock
 
     order.refresh_from_db()
     assert order.end_reason == OrderEnd.ROOM_CLOSED
-    assert order.end_text == "A sala foi fechada aos jogadores: a encomenda não compra mais nada."
+    assert order.end_text == ""  # said from the code, in the reader's language (point 6)
+    with translation.override("pt"):
+        assert selectors.order_end_text(order) == (
+            "A sala foi fechada aos jogadores: a encomenda não compra mais nada."
+        )
+
+
+def test_a_manager_closing_the_room_in_english_leaves_the_players_the_reason_in_portuguese(
+    hall: OnlineHall, clock: Clock
+) -> None:
+    """Point 6: the room's closing is stored as its code, not in the words of the manager's
+    request (English here, over the API): the player reads it in their own language."""
+    ana = _player(hall, "ana")
+    order = _order(hall, ana, games=2, quantity=1)
+    user_roles_set(user=hall.manager, roles=[Role.MANAGER])
+
+    closed = api(hall.manager, "en").patch(
+        f"/api/online/rooms/{hall.online.pk}/", {"active": False}, content_type="application/json"
+    )
+
+    assert closed.status_code == 200, closed.content
+    order.refresh_from_db()
+    assert (order.end_reason, order.end_text) == (OrderEnd.ROOM_CLOSED, "")
+    lobby = logged_in(ana.user, "pt").get(reverse("online:lobby")).content.decode()
+    assert (
+        '<p class="help" data-refusal>A sala foi fechada aos jogadores: a encomenda não compra mais nada.</p>'
+        in lobby
+    )
+    assert "The room was closed" not in lobby
+    (listed,) = api(ana.user, "pt").get("/api/online/orders/").json()
+    assert listed["end_text"] == "A sala foi fechada aos jogadores: a encomenda não compra mais nada."
+    (listed,) = api(ana.user, "en").get("/api/online/orders/").json()
+    assert listed["end_text"] == "The room was closed to players: the order buys nothing more."
 
 
 def test_a_fill_in_a_room_closed_since_ends_the_orders_and_buys_nothing(
@@ -464,6 +585,8 @@ def test_the_api_places_lists_and_cancels_the_player_s_orders(
             "sale": Sale.objects.get(game=game, buyer=ana, part=1).pk,
             "cards": 3,
             "refusal": "",
+            "skip": "",
+            "note": "",
             "created_at": listed[0]["fills"][0]["created_at"],
         }
     ]

@@ -507,7 +507,8 @@ def test_the_lobby_shows_the_rooms_pattern_and_each_games_own(site: PatternRoom)
     client = logged_in(player.user, "pt")
     html = client.get(reverse("online:lobby")).content.decode()
     card = html[html.index(f'data-room="{site.online.pk}"') :]
-    assert "O bingo dos jogos de 75 bolas desta sala é este padrão (R73 b)):" in card
+    # Point 7 of the review: «jogada», the glossary's word for a game.
+    assert "O bingo das jogadas de 75 bolas desta sala é este padrão (R73 b)):" in card
     assert pictures(card)["x"]["on"] == numbered("x")
     assert 'data-room-pattern="x"' in card
     # The game selling plays what it was created with, and says so.
@@ -527,6 +528,40 @@ def test_the_lobby_shows_the_rooms_pattern_and_each_games_own(site: PatternRoom)
     entry = rules[rules.index(f'data-room="{site.online.pk}"') :]
     assert 'data-room-pattern="x"' in entry
     assert pictures(entry)["x"]["on"] == numbered("x")
+
+
+def test_r103_the_rules_page_shows_each_scheduled_game_s_own_pattern(db: None, clock: Clock) -> None:
+    """R103, review of issue 25 point 5: a session's games keep the pattern they were created
+    with; the rules page shows each listed game's own (and the full card of a 90-ball one), not
+    the room's pattern changed since."""
+    site = PatternRoom(mode=RoomMode.SESSION, pattern="letter_t")
+    series_make(hall=site.hall, variant="90", online=True, price="10.00")
+    start = timezone.now() + timedelta(minutes=5)
+    session = services.online_session_schedule(
+        online_room=site.online,
+        games=[services.SessionGame("75", "10.00"), services.SessionGame("90", "10.00")],
+        user=site.manager,
+        starts_at=start,
+        sales_close_at=start + timedelta(minutes=10),
+        scheduled_end=start + timedelta(hours=1),
+    )
+    services.online_room_update(online_room=site.online, pattern="x")  # after the games were made
+    figured, full = session.games.order_by("number")
+
+    rules = logged_in(None, "pt").get(reverse("online:rules")).content.decode()
+
+    entry = rules[rules.index(f'data-room="{site.online.pk}"') :]
+    row = entry[entry.index(f'data-game="{figured.pk}"') : entry.index(f'data-game="{full.pk}"')]
+    assert 'data-game-pattern="letter_t"' in row
+    assert pictures(row)["letter_t"]["on"] == numbered("letter_t")
+    assert "Letra T" in row
+    start = entry.index(f'data-game="{full.pk}"')
+    other = entry[start : entry.index("</tr>", start)]
+    assert 'data-game-pattern=""' in other
+    assert "Cartão completo" in other
+    # The room's pattern now is not claimed for the games listed.
+    assert 'data-room-pattern="x"' not in entry[: entry.index("</article>")]
+    assert "x" not in pictures(entry[: entry.index("</article>")])
 
 
 def test_a_full_card_room_shows_no_pattern(db: None, clock: Clock) -> None:

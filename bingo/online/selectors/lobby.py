@@ -17,7 +17,7 @@ from bingo.common.patterns import pattern_shown, pattern_stored_shown
 from bingo.jackpot import selectors as jackpot_selectors
 from bingo.jackpot.selectors import JackpotState
 from bingo.models import Game, GameState, OnlineRoom, Player, Sale
-from bingo.online.selectors.orders import LobbyOrder, lobby_orders
+from bingo.online.selectors.orders import LobbyOrder, OrderTerms, lobby_orders, order_terms
 from bingo.online.selectors.rooms import COMING_STATES, game_on_sale, prize_names, room_game_list
 from bingo.players import selectors as player_selectors
 from bingo.sales import selectors as sales_selectors
@@ -68,6 +68,9 @@ class LobbyRoom:
     games: tuple[LobbyGame, ...]
     #: The player's standing orders in the room: open, or ended by a refusal not long ago.
     orders: tuple[LobbyOrder, ...] = ()
+    #: What an order placed now pins (the price and variant of the room's next games); None when
+    #: the room has nothing to sell.
+    terms: OrderTerms | None = None
 
     @property
     def pattern(self) -> dict[str, Any] | None:
@@ -101,6 +104,9 @@ class Lobby:
     jackpot: JackpotState
     balance: Decimal
     balance_display: str
+    #: The player's orders in rooms no longer open to players (their closing ended them): listed
+    #: apart, with why, as the rooms themselves are not.
+    closed_room_orders: tuple[LobbyOrder, ...] = ()
 
 
 def _share(value: str | None) -> Decimal | None:
@@ -150,12 +156,23 @@ def online_lobby(*, player: Player) -> Lobby:
             _lobby_game(game, hall, names, mine.get(game.pk, 0))
             for game in room_game_list(online_room=online_room)
         )
-        rooms.append(LobbyRoom(online_room, games, tuple(orders.get(online_room.pk, ()))))
+        rooms.append(
+            LobbyRoom(
+                online_room,
+                games,
+                tuple(orders.get(online_room.pk, ())),
+                order_terms(online_room=online_room),
+            )
+        )
     balance = player_selectors.wallet_balance(player=player)
+    listed = {entry.online_room.pk for entry in rooms}
     return Lobby(
         player=player,
         rooms=tuple(rooms),
         jackpot=jackpot_selectors.jackpot_state(hall=hall),
         balance=balance,
         balance_display=money_display(balance, hall.currency),
+        closed_room_orders=tuple(
+            item for room_id, items in orders.items() if room_id not in listed for item in items
+        ),
     )

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
 from bingo.common.money import money_display
+from bingo.common.patterns import pattern_shown
 from bingo.engine import Variant
 from bingo.engine.prizes import default_plan
 from bingo.models import Game, OnlineRoom, Player, RoomMode
@@ -19,11 +21,14 @@ from halls.models import Hall
 
 @dataclass(frozen=True)
 class RulesGame:
-    """A coming game of a session room as the rules page lists it: its card price and plan."""
+    """A coming game of a session room as the rules page lists it: its card price, plan and the
+    pattern its bingo is (R73 b), R103), as it was when the game was created (None: the full
+    card), whatever the room's pattern now."""
 
     game: Game
     price_display: str | None
     plan: tuple[tuple[str, str], ...]
+    pattern: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,7 @@ def online_rules(*, halls: QuerySet[Hall]) -> list[RulesRoom]:
                         if game.price is not None
                         else None,
                         plan=_plan_rows(game.prize_plan, game.variant),
+                        pattern=pattern_shown(game.win_rules),
                     )
                 )
         found.append(
