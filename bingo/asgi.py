@@ -98,8 +98,11 @@ class OneHopASGIHandler(ASGIHandler):
         set_script_prefix(get_script_prefix(scope))
         signals.request_started.send(sender=self.__class__, scope=scope)
         try:
-            request, response = self.create_request(scope, body_file)
-            if request is not None:
+            request, refused = self.create_request(scope, body_file)
+            if request is None:
+                assert refused is not None  # Django's create_request: a request or an answer
+                response: HttpResponseBase = refused
+            else:
                 response = self.get_response(request)
                 response._handler_class = self.__class__  # type: ignore[attr-defined]
                 if isinstance(response, FileResponse):
@@ -115,7 +118,7 @@ class OneHopASGIHandler(ASGIHandler):
                 "status": response.status_code,
                 "headers": _headers(response),
             }
-            body = response.content
+            body: bytes = response.content  # type: ignore[attr-defined]  # not streaming: an HttpResponse
         finally:
             response.close()
         return response, start, body
