@@ -42,7 +42,8 @@ class OneHopASGIHandler(ASGIHandler):
     The thread is one an earlier request used (a single-thread executor taken per request and
     given back after it), so everything the request does runs on one thread, the one its database
     connection belongs to. A streaming response (static files, exports) is sent as Django sends
-    it, its iterator and its close on that same thread (asgiref's ThreadSensitiveContext)."""
+    it, in the request's context, its close (and a blocking iterator Django reads for it) on that
+    same thread (asgiref's ThreadSensitiveContext)."""
 
     #: Idle single-thread executors, one taken per request and given back after it (LIFO).
     _idle: ClassVar[list[ThreadPoolExecutor]] = []
@@ -84,6 +85,12 @@ class OneHopASGIHandler(ASGIHandler):
             await send(start)
             await send({"type": "http.response.body", "body": body})
             return
+        # In the request's own context too (its language, its urlconf), as Django streams.
+        await asyncio.create_task(self._stream(executor, response, send), context=context)
+
+    async def _stream(self, executor: ThreadPoolExecutor, response: HttpResponseBase, send: Any) -> None:
+        """Send a streaming response as Django does, its blocking iterator read and the response
+        closed on the request's thread."""
         async with ThreadSensitiveContext(executor=executor):
             try:
                 await self.send_response(response, send)

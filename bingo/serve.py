@@ -20,6 +20,8 @@ finishing what it serves as uvicorn does, and then this process.
 from __future__ import annotations
 
 import argparse
+import ctypes
+import errno
 import logging
 import os
 import signal
@@ -38,6 +40,14 @@ APPLICATION = "bingo.asgi:application"
 RESTART_DELAY = 1.0
 #: Seconds a stopping worker gets to finish before it is killed.
 STOP_TIMEOUT = 30.0
+#: A worker ending this soon after its start counts as one that could not start…
+EARLY_EXIT_SECONDS = 10.0
+#: …and this many such ends in a row stop the server.
+EARLY_EXITS_MAX = 3
+#: Linux's prctl option: the signal a process gets when its parent ends.
+PR_SET_PDEATHSIG = 1
+#: uvicorn's options that choose where it listens: this program's to choose.
+LISTEN_OPTIONS = ("--fd", "--uds", "--reload", "--workers")
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
@@ -57,23 +67,52 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return listener
 
 
+def _port_free_check(parser: argparse.ArgumentParser, host: str, port: int) -> None:
+    """Refuse a port another server listens on: SO_REUSEPORT would let this one share it (with
+    a second `make serve`, or workers left by a killed one) instead of saying it is taken."""
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                parser.error(f"{host}:{port} is in use: another server listens there")
+            raise
+
+
 def _uvicorn(*arguments: str) -> list[str]:
     return [sys.executable, "-m", "uvicorn", APPLICATION, *arguments]
 
 
+def _die_with_parent() -> None:
+    """In a worker, before uvicorn starts: end when this supervisor ends, however it ends, so no
+    worker is left serving on the port (Linux's PR_SET_PDEATHSIG)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
 class Workers:
-    """The worker processes, one per socket, kept running until ``stop``."""
+    """The worker processes, one per socket, kept running until ``stop``. A worker that keeps
+    ending within ``EARLY_EXIT_SECONDS`` of its start (``EARLY_EXITS_MAX`` times in a row: it
+    cannot start, e.g. the static files were not collected) stops them all, with an error."""
 
     def __init__(self, sockets: Sequence[socket.socket], options: Sequence[str]) -> None:
         self.sockets = list(sockets)
         self.options = list(options)
         self.processes: dict[int, subprocess.Popen[bytes]] = {}
+        self.started: dict[int, float] = {}
+        self.early_exits = 0
         self.stopping = False
+        self.failed = False
 
     def start(self, index: int) -> None:
         fd = self.sockets[index].fileno()
         command = _uvicorn("--fd", str(fd), *self.options)
-        self.processes[index] = subprocess.Popen(command, pass_fds=(fd,))  # noqa: S603 - this program's own
+        self.started[index] = time.monotonic()
+        self.processes[index] = subprocess.Popen(  # noqa: S603 - this program's own command
+            command, pass_fds=(fd,), preexec_fn=_die_with_parent
+        )
 
     def stop(self, *_: object) -> None:
         self.stopping = True
@@ -81,22 +120,39 @@ class Workers:
             if process.poll() is None:
                 process.terminate()
 
+    def _ended(self, index: int, process: subprocess.Popen[bytes]) -> None:
+        if time.monotonic() - self.started[index] < EARLY_EXIT_SECONDS:
+            self.early_exits += 1
+        else:
+            self.early_exits = 0
+        if self.early_exits >= EARLY_EXITS_MAX:
+            logger.error(
+                "worker %s ended (%s) %d times in a row as it started: stopping",
+                process.pid,
+                process.returncode,
+                self.early_exits,
+            )
+            self.failed = True
+            self.stop()
+            return
+        delay = RESTART_DELAY * 2**self.early_exits
+        logger.warning(
+            "worker %s ended (%s); starting another in %g s", process.pid, process.returncode, delay
+        )
+        time.sleep(delay)
+        if not self.stopping:
+            self.start(index)
+
     def run(self) -> int:
         for index in range(len(self.sockets)):
-            self.start(index)
+            if not self.stopping:
+                self.start(index)
         while not self.stopping:
             time.sleep(0.2)
             for index, process in list(self.processes.items()):
                 if process.poll() is not None and not self.stopping:
-                    logger.warning(
-                        "worker %s ended (%s); starting another in %g s",
-                        process.pid,
-                        process.returncode,
-                        RESTART_DELAY,
-                    )
-                    time.sleep(RESTART_DELAY)
-                    if not self.stopping:
-                        self.start(index)
+                    self._ended(index, process)
+        self.stop()  # again: a worker started while the stop signal came is stopped too
         deadline = time.monotonic() + STOP_TIMEOUT
         for process in self.processes.values():
             try:
@@ -104,7 +160,7 @@ class Workers:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-        return 0
+        return 1 if self.failed else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -123,6 +179,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.execv(command[0], command)  # noqa: S606 - uvicorn with this program's own arguments
     if args.port == 0:
         parser.error("--port 0 would give each worker a port of its own: name the port")
+    taken = [option for option in options if option.split("=", 1)[0] in LISTEN_OPTIONS]
+    if taken:
+        parser.error(f"{', '.join(taken)}: bingo.serve chooses where its workers listen")
+    _port_free_check(parser, args.host, args.port)
     sockets = [listening_socket(args.host, args.port) for _ in range(args.workers)]
     workers = Workers(sockets, options)
 

@@ -174,3 +174,49 @@ def test_answers_on_a_kept_connection_do_not_wait_for_acknowledgements(
     finally:
         connection.close()
     assert min(took[1:]) < 0.03, took
+
+
+def _serve_briefly(*flags: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "DJANGO_DEBUG": "true"}
+    env.pop("DATABASE_URL", None)
+    return subprocess.run(
+        serve(free_port(), "--workers", "2", *flags),
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False,
+    )  # fmt: skip
+
+
+def test_a_port_another_server_listens_on_is_refused() -> None:
+    """SO_REUSEPORT would let a second server share a port silently: bingo.serve says it is
+    taken and starts nothing."""
+    with socket.socket() as other:
+        other.bind((HOST, 0))
+        other.listen()
+        port = other.getsockname()[1]
+        env = {**os.environ, "DJANGO_DEBUG": "true"}
+        env.pop("DATABASE_URL", None)
+        done = subprocess.run(
+            serve(port, "--workers", "2"),
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert "is in use" in done.stderr
+
+
+def test_options_choosing_where_uvicorn_listens_are_refused() -> None:
+    done = _serve_briefly("--uds", "/tmp/bingo.sock")
+    assert done.returncode == 2
+    assert "--uds" in done.stderr
+
+
+def test_workers_that_cannot_start_stop_the_server_with_an_error() -> None:
+    """A worker that ends as it starts, again and again (here: a logging file that is not there;
+    in production, static files not collected), is not restarted for ever: the server stops,
+    its exit status says so, and the port is free again."""
+    done = _serve_briefly("--log-config", "/nonexistent/logging.ini")
+    assert done.returncode == 1
+    assert "times in a row as it started" in done.stderr

@@ -100,10 +100,21 @@ def flat_validated(serializer_class: type[serializers.Serializer[Any]], data: An
     fields = _FLAT_FIELDS.get(cached)
     if fields is None:
         template = serializer_class()
-        if type(template).validate is not serializers.Serializer.validate:
+        kind = type(template)
+        if (
+            kind.validate is not serializers.Serializer.validate
+            or kind.to_internal_value is not serializers.Serializer.to_internal_value
+            or any(hasattr(template, f"validate_{name}") for name in template.fields)
+            or getattr(getattr(kind, "Meta", None), "validators", None)
+        ):
             raise TypeError(
                 f"{serializer_class.__name__} validates more than its fields: validate it as DRF does."
             )
+        for field in template._writable_fields:
+            for validator in field.validators:
+                # A validator's lazily formatted message is said once, here: DRF keeps what it
+                # said, and two threads saying it first at once could trip over each other.
+                str(getattr(validator, "message", ""))
         fields = _FLAT_FIELDS.setdefault(cached, (template, *template._writable_fields))
     template, *writable = fields
     if not isinstance(data, Mapping):
@@ -119,9 +130,9 @@ def flat_validated(serializer_class: type[serializers.Serializer[Any]], data: An
         try:
             value = field.run_validation(field.get_value(data))
         except exceptions.ValidationError as exc:
-            errors[field.field_name] = exc.detail
+            errors[str(field.field_name)] = exc.detail
         except DjangoValidationError as exc:
-            errors[field.field_name] = get_error_detail(exc)
+            errors[str(field.field_name)] = get_error_detail(exc)
         except SkipField:
             pass
         else:

@@ -81,5 +81,18 @@ def test_a_serializer_that_validates_more_than_its_fields_is_refused() -> None:
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             return attrs
 
-    with pytest.raises(TypeError):
-        flat_validated(Both, {"a": 1})
+    class OneField(serializers.Serializer[Any]):
+        a = serializers.IntegerField()
+
+        def validate_a(self, value: int) -> int:
+            return value
+
+    class Together(serializers.Serializer[Any]):
+        a = serializers.IntegerField()
+
+        class Meta:
+            validators = [lambda attrs: None]
+
+    for kind in (Both, OneField, Together):
+        with pytest.raises(TypeError):
+            flat_validated(kind, {"a": 1})
