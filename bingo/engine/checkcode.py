@@ -30,5 +30,6 @@ def normalise(code: str) -> str:
 
 
 def check_code_matches(key: bytes, series: int, number: int, code: str) -> bool:
-    """Whether ``code`` (as typed) is the check code of that card; constant-time comparison."""
-    return hmac.compare_digest(normalise(code), check_code(key, series, number))
+    """Whether ``code`` (as typed) is the check code of that card; constant-time comparison (of
+    bytes: ``compare_digest`` refuses text with characters beyond ASCII, which anyone may type)."""
+    return hmac.compare_digest(normalise(code).encode(), check_code(key, series, number).encode())

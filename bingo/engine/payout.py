@@ -67,4 +67,5 @@ def slip_code_payment_id(code: str) -> int | None:
 
 def slip_code_matches(key: bytes, payment_id: int, code: str) -> bool:
     """Whether ``code`` (as typed) is the slip code of payment ``payment_id``; constant time."""
-    return hmac.compare_digest(normalise(code), normalise(slip_code(key, payment_id)))
+    # Bytes: compare_digest refuses text with characters beyond ASCII, which anyone may type.
+    return hmac.compare_digest(normalise(code).encode(), normalise(slip_code(key, payment_id)).encode())

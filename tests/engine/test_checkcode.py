@@ -42,3 +42,14 @@ def test_a_wrong_number_or_code_never_matches(series, number):
     assert check_code_matches(KEY, series, number, code)
     assert not check_code_matches(KEY, series, number + 1, code)
     assert not check_code_matches(KEY, series, number, "00000000" if code != "00000000" else "11111111")
+
+
+@given(st.text())
+def test_any_typed_text_is_answered_never_an_error(code):
+    """Whatever is typed (the public card check takes any text: accents, emoji) gets a yes or no;
+    compare_digest would refuse text beyond ASCII (a 500 the API contract's fuzzing found)."""
+    assert check_code_matches(KEY, 20, 66, code) is False or normalise(code) == check_code(KEY, 20, 66)
+
+
+def test_a_code_with_characters_beyond_ascii_does_not_match():
+    assert check_code_matches(KEY, 20, 66, "°󂦿\x88\x9c𫑷򧹭") is False

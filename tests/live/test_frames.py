@@ -208,11 +208,20 @@ def test_every_way_to_start_the_web_server_turns_websocket_compression_off() -> 
     )
 
 
+def _listening(words: list[str], i: int) -> bool:
+    """Whether ``words[i]`` is bingo.serve's own (--host, --port, --workers or its value)."""
+    own = ("--host", "--port", "--workers")
+    return words[i] in own or (i > 0 and words[i - 1] in own)
+
+
 def _procfile_config(app: Any) -> uvicorn.Config:
     """A uvicorn configuration of ``app`` with the Procfile's websocket options, read by uvicorn's
     own command line (host, port and workers are the test's)."""
     words = shlex.split(procfile_web())
-    options = uvicorn.main.make_context("uvicorn", words[words.index("bingo.asgi:application") :])
+    # bingo.serve passes every option but where to listen to each uvicorn worker (bingo/serve.py).
+    given = words[words.index("bingo.serve") + 1 :]
+    passed = [word for i, word in enumerate(given) if not _listening(given, i)]
+    options = uvicorn.main.make_context("uvicorn", ["bingo.asgi:application", *passed])
     return uvicorn.Config(
         app,
         lifespan="off",
