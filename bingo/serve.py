@@ -31,6 +31,7 @@ import sys
 import time
 from collections.abc import Sequence
 from types import FrameType
+from typing import Any
 
 logger = logging.getLogger("bingo.serve")
 
@@ -50,14 +51,20 @@ PR_SET_PDEATHSIG = 1
 LISTEN_OPTIONS = ("--fd", "--uds", "--reload", "--workers")
 
 
+def _address(host: str, port: int) -> tuple[socket.AddressFamily, Any]:
+    """The family and address ``host:port`` names (IPv4 or IPv6)."""
+    family, _, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    return family, address
+
+
 def listening_socket(host: str, port: int) -> socket.socket:
     """A socket listening on ``host:port`` beside the other workers' (``SO_REUSEPORT``), with
     Nagle's algorithm off (``TCP_NODELAY``), which Linux passes on to every connection it
     accepts. uvicorn takes a socket given by ``--fd`` for a Unix one, and asyncio then leaves
     Nagle on for what it accepts: each answer's body, written after its headers, waited for the
     client's delayed acknowledgement of them, 40 ms (issue 23)."""
-    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-    listener = socket.socket(family, kind, proto or socket.IPPROTO_TCP)
+    family, address = _address(host, port)
+    listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -70,8 +77,8 @@ def listening_socket(host: str, port: int) -> socket.socket:
 def _port_free_check(parser: argparse.ArgumentParser, host: str, port: int) -> None:
     """Refuse a port another server listens on: SO_REUSEPORT would let this one share it (with
     a second `make serve`, or workers left by a killed one) instead of saying it is taken."""
-    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-    with socket.socket(family, kind, proto) as probe:
+    family, address = _address(host, port)
+    with socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind(address)

@@ -42,6 +42,33 @@ def serve(port: int, *flags: str) -> list[str]:
     return [*(sys.executable, "-m", "bingo.serve"), *("--host", HOST, "--port", str(port), *flags)]
 
 
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (read from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def command_line(pid: int) -> str:
+    """The command line process ``pid`` was started with."""
+    return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (is there and not a zombie)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
 def wait_until_serving(
     process: subprocess.Popen[bytes],
     answer: Callable[[], object],

@@ -25,35 +25,11 @@ import pytest
 import redis
 
 from bingo.management.commands.runlocal import redis_server_command
-from tests.processes import ROOT, free_port, log_in_through_form
+from tests.processes import ROOT, alive, children_of, command_line, free_port, log_in_through_form
 
 START_TIMEOUT = 180.0  # migrate and the demo hall in play (demo_setup), on a loaded CI box
 
 pytestmark = pytest.mark.slow
-
-
-def children_of(pid: int) -> list[int]:
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(stat.parent.name))
-    return found
-
-
-def command_line(pid: int) -> str:
-    return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 class RunLocal:

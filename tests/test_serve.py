@@ -18,21 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.processes import HOST, ROOT, free_port, serve, stop, wait_until_serving
+from tests.processes import HOST, ROOT, alive, children_of, free_port, serve, stop, wait_until_serving
 
 START_TIMEOUT_SECONDS = 60
 CONNECTIONS = 24
-
-
-def _children(parent: int) -> list[int]:
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == parent:
-                found.append(int(stat.parent.name))
-        except (OSError, ValueError):
-            continue
-    return sorted(found)
 
 
 def _established_inodes(port: int) -> set[str]:
@@ -58,6 +47,12 @@ def _held_by(pid: int, inodes: set[str]) -> int:
     return held
 
 
+def _env(**more: str) -> dict[str, str]:
+    """The servers' environment: debug on, SQLite (no database server), ``more``."""
+    env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
+    return {**env, "DJANGO_DEBUG": "true", **more}
+
+
 def _get(connection: http.client.HTTPConnection, path: str = "/static/css/app.css") -> int:
     connection.request("GET", path)
     response = connection.getresponse()
@@ -69,8 +64,7 @@ def _get(connection: http.client.HTTPConnection, path: str = "/static/css/app.cs
 def served(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
     port = free_port()
     log = tmp_path / "serve.log"
-    env = {**os.environ, "DJANGO_DEBUG": "true", "BINGO_VAR_DIR": str(tmp_path / "var")}
-    env.pop("DATABASE_URL", None)
+    env = _env(BINGO_VAR_DIR=str(tmp_path / "var"))
     command = serve(
         port, "--workers", "2", "--lifespan", "off", "--no-proxy-headers", "--ws-per-message-deflate", "false"
     )
@@ -87,7 +81,7 @@ def served(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
         )
         # Both workers up: each has imported the application and listens on its own socket.
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
-        while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
+        while len(children_of(process.pid)) < 2 and time.monotonic() < deadline:
             time.sleep(0.2)
         yield process
     finally:
@@ -100,7 +94,7 @@ def test_the_workers_share_the_connections(served: subprocess.Popen[bytes]) -> N
     try:
         assert {_get(connection) for connection in connections} == {200}
         inodes = _established_inodes(port)
-        workers = _children(served.pid)
+        workers = children_of(served.pid)
         held = {pid: _held_by(pid, inodes) for pid in workers}
     finally:
         for connection in connections:
@@ -114,11 +108,11 @@ def test_the_workers_share_the_connections(served: subprocess.Popen[bytes]) -> N
 
 def test_a_worker_that_dies_is_started_again(served: subprocess.Popen[bytes]) -> None:
     port: int = served.port  # type: ignore[attr-defined]
-    first, second = _children(served.pid)
+    first, second = children_of(served.pid)
     os.kill(first, signal.SIGKILL)
     deadline = time.monotonic() + START_TIMEOUT_SECONDS
     while time.monotonic() < deadline:
-        workers = _children(served.pid)
+        workers = children_of(served.pid)
         if len(workers) == 2 and first not in workers:
             break
         time.sleep(0.2)
@@ -134,12 +128,11 @@ def test_a_worker_that_dies_is_started_again(served: subprocess.Popen[bytes]) ->
 
 
 def test_sigterm_stops_every_worker(served: subprocess.Popen[bytes]) -> None:
-    workers = _children(served.pid)
+    workers = children_of(served.pid)
     assert len(workers) == 2
     served.send_signal(signal.SIGTERM)
     assert served.wait(60) == 0
-    for pid in workers:
-        assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
+    assert not [pid for pid in workers if alive(pid)]
 
 
 def test_a_workers_connections_send_at_once() -> None:
@@ -176,12 +169,10 @@ def test_answers_on_a_kept_connection_do_not_wait_for_acknowledgements(
     assert min(took[1:]) < 0.03, took
 
 
-def _serve_briefly(*flags: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "DJANGO_DEBUG": "true"}
-    env.pop("DATABASE_URL", None)
+def _serve_briefly(*flags: str, port: int = 0, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        serve(free_port(), "--workers", "2", *flags),
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False,
+        serve(port or free_port(), "--workers", "2", *flags),
+        cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=timeout, check=False,
     )  # fmt: skip
 
 
@@ -191,18 +182,7 @@ def test_a_port_another_server_listens_on_is_refused() -> None:
     with socket.socket() as other:
         other.bind((HOST, 0))
         other.listen()
-        port = other.getsockname()[1]
-        env = {**os.environ, "DJANGO_DEBUG": "true"}
-        env.pop("DATABASE_URL", None)
-        done = subprocess.run(
-            serve(port, "--workers", "2"),
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
+        done = _serve_briefly(port=other.getsockname()[1])
     assert done.returncode == 2
     assert "is in use" in done.stderr
 

@@ -25,8 +25,8 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import RunInBrowser, log_in
-from tests.processes import free_port
-from tests.test_runlocal import RunLocal, children_of, command_line
+from tests.processes import children_of, command_line, free_port
+from tests.test_runlocal import RunLocal
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
