@@ -2,9 +2,9 @@
 beside cashiers selling a hall's game at their desks through the same server.
 
 The path production takes: real uvicorn workers (``bingo.asgi:application``) started as `make
-serve` starts them (``python -m bingo.serve --workers 2``: each worker accepting on a socket of
-its own, docs/deploy.md), debug off, the production settings (static files
-collected, secure cookies, the TLS proxy's ``X-Forwarded-Proto: https``, each worker's pool of
+serve` starts them (``python -m bingo.serve --workers 2``: it accepts and hands the connections
+to the workers in turn, each running WEB_REQUEST_THREADS requests at once, docs/deploy.md),
+debug off, the production settings (static files collected, secure cookies, the TLS proxy's ``X-Forwarded-Proto: https``, each worker's pool of
 PostgreSQL connections), on PostgreSQL and the Redis of REDIS_URL. Each player is registered
 (``player_register``), credited at the desk (``wallet_deposit``), logs in through the login page
 (``/entrar/``, CSRF token and session cookie), then buys back to back (closed loop) with

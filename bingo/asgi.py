@@ -11,11 +11,13 @@ import asyncio
 import contextvars
 import gc
 import os
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ClassVar
 
 import django
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.conf import settings
 from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
@@ -53,32 +55,51 @@ class OneHopASGIHandler(ASGIHandler):
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)
 
+    def __init__(self) -> None:
+        super().__init__()
+        #: Each event loop's turns: REQUEST_THREADS requests run at once, the rest queue in order.
+        self._turns: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def _turn(self) -> asyncio.Semaphore:
+        loop = asyncio.get_running_loop()
+        turns = self._turns.get(loop)
+        if turns is None:
+            turns = self._turns[loop] = asyncio.Semaphore(settings.REQUEST_THREADS)
+        return turns
+
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
         idle = self._idle
         executor = idle.pop() if idle else ThreadPoolExecutor(max_workers=1, thread_name_prefix="request")
         try:
-            await self._handle_on(executor, scope, receive, send)
+            await self._handle_on(executor, scope, body_file, send)
         finally:
             if len(idle) < self.IDLE_KEPT:
                 idle.append(executor)
             else:
                 executor.shutdown(wait=False)
 
-    async def _handle_on(self, executor: ThreadPoolExecutor, scope: Any, receive: Any, send: Any) -> None:
-        try:
-            body_file = await self.read_body(receive)
-        except RequestAborted:
-            return
+    async def _handle_on(self, executor: ThreadPoolExecutor, scope: Any, body_file: Any, send: Any) -> None:
         loop = asyncio.get_running_loop()
         # Each request runs in a copy of the loop's context, as sync_to_async would: what it sets
         # in context variables (the language, the urlconf) is gone when it ends.
         context = contextvars.copy_context()
         try:
-            response, start, body = await loop.run_in_executor(
-                executor, context.run, self._respond, scope, body_file
-            )
+            # Its turn first (REQUEST_THREADS at once, in the order they came): with every request
+            # let onto a thread at once, each waited for the interpreter at each of its steps
+            # behind all the others, and some waited much longer than others (issue 23). Its body
+            # is read before, a streamed answer sent after: a slow client holds no turn.
+            async with self._turn():
+                response, start, body = await loop.run_in_executor(
+                    executor, context.run, self._respond, scope, body_file
+                )
         finally:
             body_file.close()
         if body is not None:

@@ -1,35 +1,52 @@
-"""Serve the ASGI application with several uvicorn worker processes on one port, each accepting
-on a listening socket of its own, so that the kernel spreads the connections over the workers.
-
-``uvicorn --workers N`` binds one socket and every worker accepts from it. Linux wakes the
-processes waiting on one socket last in, first out, so the worker that accepted last accepts
-again: of a bench's 32 players' keep-alive connections, all 32 went to one of two workers while
-the other idled (issue 23). Here each worker gets a socket of its own on the same address,
-bound with ``SO_REUSEPORT``, and the kernel hands each new connection to one of them by a hash
-of its addresses: the workers share the connections, not one socket.
+"""Serve the ASGI application with several uvicorn worker processes on one port, the connections
+shared out evenly: this process listens and accepts, and hands each connection to the worker
+holding the fewest, which serves it with uvicorn as if it had accepted it itself.
 
     python -m bingo.serve --workers 2 --host 127.0.0.1 --port 8001 [uvicorn options…]
 
-Every other option goes to each uvicorn as given (``--no-proxy-headers``,
-``--ws-per-message-deflate false``, …). One worker, or a system without ``SO_REUSEPORT``, is
-plain uvicorn. A worker that dies is started again on its socket after a second (connections
-that arrive meanwhile wait in that socket's queue); SIGTERM or SIGINT stops the workers, each
-finishing what it serves as uvicorn does, and then this process.
+Why not let the workers accept (issue 23):
+
+- ``uvicorn --workers N`` binds one socket and every worker accepts from it. Linux wakes the
+  processes waiting on one socket last in, first out, and the one woken takes every connection
+  waiting: of a bench's 32 players' keep-alive connections, all 32 went to one of two workers
+  while the other idled.
+- A socket per worker on the same port (``SO_REUSEPORT``, as this program did before) spreads
+  them by a hash of their addresses: 21 on one worker and 11 on the other came as often as an
+  even split, and the players on the busier one waited nearly twice as long.
+
+Here a connection goes, as it is accepted, to the worker with the fewest open (as each worker
+last said, ten times a second, plus those handed to it since), over a Unix socket (the file
+descriptor passed with ``SCM_RIGHTS``); the worker's uvicorn serves it from the first byte, with
+the options given. A worker takes connections once it has started (its application loaded): a
+worker that dies is started again, with back-off, and the others take the new connections
+meanwhile; workers that end as they start, three times in a row, stop the server with status 1.
+SIGTERM or SIGINT stops the accepting, then the workers, each finishing what it serves as
+uvicorn does, then this process. The workers end with it, however it ends. One worker, or a
+system without Unix sockets' ``SCM_RIGHTS``, is plain uvicorn.
+
+Every option but where to listen goes to each uvicorn as given (``--no-proxy-headers``,
+``--ws-per-message-deflate false``, …).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import ctypes
 import errno
+import functools
+import importlib
 import logging
 import os
+import selectors
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
@@ -37,7 +54,7 @@ logger = logging.getLogger("bingo.serve")
 
 #: The application each worker serves.
 APPLICATION = "bingo.asgi:application"
-#: Seconds before a worker that died is started again.
+#: Seconds before a worker that died is started again (doubled for each early end in a row).
 RESTART_DELAY = 1.0
 #: Seconds a stopping worker gets to finish before it is killed.
 STOP_TIMEOUT = 30.0
@@ -48,44 +65,32 @@ EARLY_EXITS_MAX = 3
 #: Linux's prctl option: the signal a process gets when its parent ends.
 PR_SET_PDEATHSIG = 1
 #: uvicorn's options that choose where it listens: this program's to choose.
-LISTEN_OPTIONS = ("--fd", "--uds", "--reload", "--workers")
-
-
-def _address(host: str, port: int) -> tuple[socket.AddressFamily, Any]:
-    """The family and address ``host:port`` names (IPv4 or IPv6)."""
-    family, _, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-    return family, address
+LISTEN_OPTIONS = ("--fd", "--uds", "--reload", "--workers", "--host", "--port")
+#: A worker's report of its load: connections open, connections received so far.
+REPORT = struct.Struct("=QQ")
+#: A worker holding more connections than the least loaded by this many (or a quarter, if more)
+#: is passed over in turn.
+SLACK = 8
+#: Seconds between the supervisor's looks at its workers (ended? due a restart?).
+TICK = 0.2
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
-    """A socket listening on ``host:port`` beside the other workers' (``SO_REUSEPORT``), with
-    Nagle's algorithm off (``TCP_NODELAY``), which Linux passes on to every connection it
-    accepts. uvicorn takes a socket given by ``--fd`` for a Unix one, and asyncio then leaves
-    Nagle on for what it accepts: each answer's body, written after its headers, waited for the
-    client's delayed acknowledgement of them, 40 ms (issue 23)."""
-    family, address = _address(host, port)
+    """The socket listening on ``host:port`` (IPv4 or IPv6), with Nagle's algorithm off
+    (``TCP_NODELAY``), which Linux passes on to every connection accepted from it: a worker's
+    answer's body, written after its headers, would otherwise wait for the client's delayed
+    acknowledgement of them, 40 ms (issue 23)."""
+    family, _, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    listener.bind(address)
-    listener.listen(socket.SOMAXCONN)
-    listener.set_inheritable(True)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        listener.bind(address)
+        listener.listen(socket.SOMAXCONN)
+    except BaseException:
+        listener.close()
+        raise
     return listener
-
-
-def _port_free_check(parser: argparse.ArgumentParser, host: str, port: int) -> None:
-    """Refuse a port another server listens on: SO_REUSEPORT would let this one share it (with
-    a second `make serve`, or workers left by a killed one) instead of saying it is taken."""
-    family, address = _address(host, port)
-    with socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind(address)
-        except OSError as exc:
-            if exc.errno == errno.EADDRINUSE:
-                parser.error(f"{host}:{port} is in use: another server listens there")
-            raise
 
 
 def _uvicorn(*arguments: str) -> list[str]:
@@ -94,40 +99,79 @@ def _uvicorn(*arguments: str) -> list[str]:
 
 def _die_with_parent() -> None:
     """In a worker, before uvicorn starts: end when this supervisor ends, however it ends, so no
-    worker is left serving on the port (Linux's PR_SET_PDEATHSIG)."""
+    worker is left behind (Linux's PR_SET_PDEATHSIG)."""
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
-class Workers:
-    """The worker processes, one per socket, kept running until ``stop``. A worker that keeps
-    ending within ``EARLY_EXIT_SECONDS`` of its start (``EARLY_EXITS_MAX`` times in a row: it
-    cannot start, e.g. the static files were not collected) stops them all, with an error."""
+# --- the supervisor ---------------------------------------------------------------------------
 
-    def __init__(self, sockets: Sequence[socket.socket], options: Sequence[str]) -> None:
-        self.sockets = list(sockets)
+
+@dataclass
+class Load:
+    """What the supervisor knows of one worker's load."""
+
+    #: Connections open, as the worker last said (None: it has not said yet, it is starting).
+    open: int | None = None
+    #: Connections the worker had received when it said so.
+    received: int = 0
+    #: Connections handed to it.
+    sent: int = 0
+
+    def estimate(self) -> int:
+        return (self.open or 0) + max(0, self.sent - self.received)
+
+
+class Workers:
+    """The listening socket and the worker processes, kept running until ``stop``."""
+
+    def __init__(self, listener: socket.socket, count: int, options: Sequence[str]) -> None:
+        self.listener = listener
+        self.count = count
         self.options = list(options)
         self.processes: dict[int, subprocess.Popen[bytes]] = {}
+        self.channels: dict[int, socket.socket] = {}
+        self.loads: dict[int, Load] = {}
         self.started: dict[int, float] = {}
+        self.restart_at: dict[int, float] = {}
+        self.selector = selectors.DefaultSelector()
+        self.accepting = False
+        self.last_handed = -1
         self.early_exits = 0
         self.stopping = False
         self.failed = False
 
-    def start(self, index: int) -> None:
-        fd = self.sockets[index].fileno()
-        command = _uvicorn("--fd", str(fd), *self.options)
-        self.started[index] = time.monotonic()
-        self.processes[index] = subprocess.Popen(  # noqa: S603 - this program's own command
-            command, pass_fds=(fd,), preexec_fn=_die_with_parent
-        )
+    # -- workers
 
-    def stop(self, *_: object) -> None:
-        self.stopping = True
-        for process in self.processes.values():
-            if process.poll() is None:
-                process.terminate()
+    def start(self, index: int) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        ours.setblocking(False)
+        with theirs:
+            command = [
+                *(sys.executable, "-m", "bingo.serve", "--worker-channel", str(theirs.fileno())),
+                *self.options,
+            ]
+            self.processes[index] = subprocess.Popen(  # noqa: S603 - this program's own command
+                command, pass_fds=(theirs.fileno(),), preexec_fn=_die_with_parent
+            )
+        self.started[index] = time.monotonic()
+        self.channels[index] = ours
+        self.loads[index] = Load()
+        self.selector.register(ours, selectors.EVENT_READ, index)
+
+    def _close_channel(self, index: int) -> None:
+        channel = self.channels.pop(index, None)
+        self.loads.pop(index, None)
+        if channel is not None:
+            self.selector.unregister(channel)
+            channel.close()
+        self._accept_when_ready()
 
     def _ended(self, index: int, process: subprocess.Popen[bytes]) -> None:
+        del self.processes[index]
+        self._close_channel(index)
+        if self.stopping:
+            return
         if time.monotonic() - self.started[index] < EARLY_EXIT_SECONDS:
             self.early_exits += 1
         else:
@@ -146,19 +190,114 @@ class Workers:
         logger.warning(
             "worker %s ended (%s); starting another in %g s", process.pid, process.returncode, delay
         )
-        time.sleep(delay)
-        if not self.stopping:
-            self.start(index)
+        self.restart_at[index] = time.monotonic() + delay
+
+    def _look_after(self) -> None:
+        for index, process in list(self.processes.items()):
+            if process.poll() is not None:
+                self._ended(index, process)
+        now = time.monotonic()
+        for index, due in list(self.restart_at.items()):
+            if due <= now and not self.stopping:
+                del self.restart_at[index]
+                self.start(index)
+
+    def _heard(self, index: int) -> None:
+        """A worker's reports of its load; nothing (its end of the channel closed): it is ending."""
+        channel, load = self.channels[index], self.loads[index]
+        while True:
+            try:
+                report = channel.recv(REPORT.size)
+            except BlockingIOError:
+                return
+            except OSError:
+                report = b""
+            if len(report) != REPORT.size:  # it is ending; its end is seen to in _look_after
+                self._close_channel(index)
+                return
+            load.open, load.received = REPORT.unpack(report)
+            self._accept_when_ready()
+
+    # -- connections
+
+    def _accept_when_ready(self) -> None:
+        """Accept while some worker has started (said its load once); otherwise leave new
+        connections waiting in the listening socket's queue."""
+        ready = not self.stopping and any(load.open is not None for load in self.loads.values())
+        if ready and not self.accepting:
+            self.selector.register(self.listener, selectors.EVENT_READ, None)
+        elif self.accepting and not ready:
+            self.selector.unregister(self.listener)
+        self.accepting = ready
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except ConnectionAbortedError:
+                continue
+            except OSError as exc:
+                if exc.errno in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
+                    logger.error("cannot accept a connection: %s", exc)
+                    time.sleep(TICK)  # the queue stays readable: give the system a moment
+                    return
+                raise
+            with connection:  # the worker has its own copy once handed
+                self._hand(connection)
+
+    def _hand(self, connection: socket.socket) -> None:
+        """Hand ``connection`` to the next worker in turn, passing over one holding more than
+        ``SLACK`` connections above the least loaded."""
+        for index in list(self.channels):  # what the workers said since, as late as can be
+            self._heard(index)
+        ready = sorted(index for index, load in self.loads.items() if load.open is not None)
+        if not ready:
+            logger.warning("no worker could take a connection: closed")
+            return
+        least = min(self.loads[index].estimate() for index in ready)
+        start = next((n for n, index in enumerate(ready) if index > self.last_handed), 0)
+        in_turn = ready[start:] + ready[:start]
+        slack = max(SLACK, least // 4)
+        light = [index for index in in_turn if self.loads[index].estimate() <= least + slack]
+        heavy = [index for index in in_turn if index not in light]
+        for index in light + heavy:
+            try:
+                socket.send_fds(self.channels[index], [b"c"], [connection.fileno()])
+            except OSError:  # its channel is full (the worker is stuck) or it is ending
+                continue
+            self.loads[index].sent += 1
+            self.last_handed = index
+            return
+        logger.warning("no worker could take a connection: closed")
+
+    # -- the loop
+
+    def stop(self, *_: object) -> None:
+        self.stopping = True
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.terminate()
 
     def run(self) -> int:
-        for index in range(len(self.sockets)):
-            if not self.stopping:
-                self.start(index)
+        self.listener.setblocking(False)
+        for index in range(self.count):
+            self.start(index)
         while not self.stopping:
-            time.sleep(0.2)
-            for index, process in list(self.processes.items()):
-                if process.poll() is not None and not self.stopping:
-                    self._ended(index, process)
+            ready = self.selector.select(TICK)
+            # The workers' news first (a connection closed), then the new connections.
+            for key, _events in sorted(ready, key=lambda found: found[0].data is None):
+                if self.stopping:
+                    break
+                if key.data is None:
+                    if self.accepting:
+                        self._accept()
+                elif key.data in self.channels:
+                    self._heard(key.data)
+            self._look_after()
+        self._accept_when_ready()  # stopping: no more
+        self.listener.close()
         self.stop()  # again: a worker started while the stop signal came is stopped too
         deadline = time.monotonic() + STOP_TIMEOUT
         for process in self.processes.values():
@@ -167,7 +306,113 @@ class Workers:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+        for index in list(self.channels):
+            self._close_channel(index)
         return 1 if self.failed else 0
+
+
+# --- a worker ---------------------------------------------------------------------------------
+
+
+def _telling(protocol: type, tell: Callable[[], None]) -> type:
+    """uvicorn's HTTP ``protocol``, calling ``tell`` as a connection closes (a websocket's
+    protocol, which takes over its connection, is told of on the server's next tick)."""
+
+    class Telling(protocol):  # type: ignore[misc]
+        def connection_lost(self, exc: Exception | None) -> None:
+            super().connection_lost(exc)
+            tell()
+
+    return Telling
+
+
+def _handed_server(channel: socket.socket) -> type:
+    """uvicorn's Server, serving the connections the supervisor hands it on ``channel`` rather
+    than accepting on a socket of its own, and telling it its load."""
+    import uvicorn
+
+    class HandedServer(uvicorn.Server):
+        #: Connections handed so far; those not yet taken on by uvicorn; the load last told.
+        handed = 0
+        adopting = 0
+        load_told: tuple[int, int] | None = None
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=[])  # the application's start; no socket to accept on
+            if self.should_exit:
+                return
+            loop = asyncio.get_running_loop()
+            protocol = functools.partial(
+                _telling(self.config.http_protocol_class, self._tell),
+                config=self.config,
+                server_state=self.server_state,
+                app_state=self.lifespan.state,
+            )
+            loop.add_reader(channel.fileno(), self._take, loop, protocol)
+            self._tell()  # started: the supervisor may hand it connections
+            logging.getLogger("uvicorn.error").info(
+                "Worker %d serving what bingo.serve hands it", os.getpid()
+            )
+
+        def _take(self, loop: asyncio.AbstractEventLoop, protocol: Any) -> None:
+            while True:
+                try:
+                    data, fds, _flags, _address = socket.recv_fds(channel, 1, 16)
+                except BlockingIOError:
+                    return
+                except OSError:
+                    data, fds = b"", []
+                if not data and not fds:  # the supervisor is gone: stop as on SIGTERM
+                    loop.remove_reader(channel.fileno())
+                    self.should_exit = True
+                    return
+                for fd in fds:
+                    self.handed += 1
+                    self.adopting += 1
+                    loop.create_task(self._adopt(loop, protocol, socket.socket(fileno=fd)))
+
+        async def _adopt(self, loop: asyncio.AbstractEventLoop, protocol: Any, sock: socket.socket) -> None:
+            try:
+                await loop.connect_accepted_socket(protocol, sock)
+            except OSError:  # the client left already
+                sock.close()
+            finally:
+                self.adopting -= 1
+                self._tell()
+
+        def _tell(self) -> None:
+            load = (len(self.server_state.connections) + self.adopting, self.handed)
+            if load != self.load_told:
+                try:
+                    channel.send(REPORT.pack(*load))
+                except OSError:
+                    return
+                self.load_told = load
+
+        async def on_tick(self, counter: int) -> bool:
+            self._tell()  # websockets closed since (HTTP connections tell as they close)
+            should_exit: bool = await super().on_tick(counter)
+            return should_exit
+
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            asyncio.get_running_loop().remove_reader(channel.fileno())
+            await super().shutdown(sockets=sockets)
+
+    return HandedServer
+
+
+def worker(channel_fd: int, options: Sequence[str]) -> None:
+    """A worker: uvicorn's own command line (its options, logging, exit status), its server
+    taking the connections handed on ``channel_fd``."""
+    # The module: the package's ``uvicorn.main`` is its command, which hides it.
+    command_line = importlib.import_module("uvicorn.main")
+    channel = socket.socket(fileno=channel_fd)
+    channel.setblocking(False)
+    command_line.Server = _handed_server(channel)  # type: ignore[attr-defined]  # what uvicorn.run builds
+    command_line.main.main(args=[APPLICATION, *options], prog_name="uvicorn")
+
+
+# --- the command ------------------------------------------------------------------------------
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -175,23 +420,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_WORKERS", "2")))
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8001)
+    parser.add_argument("--worker-channel", type=int, help=argparse.SUPPRESS)  # a worker, started by this
     args, options = parser.parse_known_args(argv)
-    logging.basicConfig(format="bingo.serve: %(message)s")
+    if args.worker_channel is not None:
+        worker(args.worker_channel, options)
+        return 0
+    logging.basicConfig(format="bingo.serve: %(message)s", level=logging.INFO)
     if args.workers < 1:
         parser.error("--workers must be at least 1")
-    if args.workers == 1 or not hasattr(socket, "SO_REUSEPORT"):
-        # One process (or no way to give each its own socket): uvicorn as it is.
+    if args.workers == 1 or not hasattr(socket, "send_fds") or not hasattr(socket, "AF_UNIX"):
+        # One process (or no way to hand connections over): uvicorn as it is.
         shared = ["--workers", str(args.workers)] if args.workers > 1 else []
         command = _uvicorn("--host", args.host, "--port", str(args.port), *shared, *options)
         os.execv(command[0], command)  # noqa: S606 - uvicorn with this program's own arguments
-    if args.port == 0:
-        parser.error("--port 0 would give each worker a port of its own: name the port")
     taken = [option for option in options if option.split("=", 1)[0] in LISTEN_OPTIONS]
     if taken:
         parser.error(f"{', '.join(taken)}: bingo.serve chooses where its workers listen")
-    _port_free_check(parser, args.host, args.port)
-    sockets = [listening_socket(args.host, args.port) for _ in range(args.workers)]
-    workers = Workers(sockets, options)
+    try:
+        listener = listening_socket(args.host, args.port)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            parser.error(f"{args.host}:{args.port} is in use: another server listens there")
+        raise
+    host, port = listener.getsockname()[:2]
+    logger.info("listening on %s:%d, %d workers", host, port, args.workers)
+    workers = Workers(listener, args.workers, options)
 
     def stop(signum: int, frame: FrameType | None) -> None:
         workers.stop()

@@ -97,6 +97,16 @@ TEMPLATES = [
     },
 ]
 
+# --- the web workers ---------------------------------------------------------------------------
+
+# Requests each web worker process runs at once (bingo/asgi.py); the others wait their turn in
+# the order they came. Python runs one thread at a time in a process: more requests at once only
+# share it, and with every one of them waiting for the interpreter in turn, answers came in
+# twice the median time under load (issue 23; docs/deploy.md, «Capacity»).
+REQUEST_THREADS = env.int("WEB_REQUEST_THREADS", default=3)
+if REQUEST_THREADS < 1:
+    raise ImproperlyConfigured("WEB_REQUEST_THREADS must be at least 1.")
+
 # --- database ---------------------------------------------------------------------------------
 
 VAR_DIR.mkdir(parents=True, exist_ok=True)

@@ -38,7 +38,7 @@ def uvicorn(port: int, *flags: str) -> list[str]:
 
 def serve(port: int, *flags: str) -> list[str]:
     """The command serving the application as `make serve` and the Procfile do (bingo/serve.py:
-    uvicorn workers on ``HOST:port``, each with a socket of its own), then ``flags``."""
+    uvicorn workers on ``HOST:port``, the connections handed out evenly), then ``flags``."""
     return [*(sys.executable, "-m", "bingo.serve"), *("--host", HOST, "--port", str(port), *flags)]
 
 

@@ -212,3 +212,60 @@ def test_a_streamed_response_is_read_and_closed_on_its_requests_thread() -> None
     assert b".site-header" in response["body"]
     assert [kind for kind, _ in seen] == ["started", "finished"]
     assert seen[0][1] == seen[1][1] != threading.get_ident()
+
+
+def test_a_worker_runs_its_request_threads_at_once_and_the_rest_in_the_order_they_came(
+    settings: Any,
+) -> None:
+    """WEB_REQUEST_THREADS requests run at once (bingo/asgi.py): the others wait their turn in
+    the order they came, not all on threads at once, each waiting for the interpreter behind all
+    the others (issue 23)."""
+    import time
+
+    from django.core.signals import request_finished, request_started
+
+    settings.REQUEST_THREADS = 2
+    lock = threading.Lock()
+    running = most = 0
+    order: list[bytes] = []
+
+    def started(scope: dict[str, Any], **_: Any) -> None:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+            order.append(scope["query_string"])
+        time.sleep(0.05)  # long enough for every other request to be waiting
+
+    def finished(**_: Any) -> None:
+        nonlocal running
+        with lock:
+            running -= 1
+
+    async def six_at_once() -> list[int]:
+        communicators = [
+            ApplicationCommunicator(
+                application,
+                {**_scope("http", "/entrar/", []), "method": "GET", "query_string": f"n={n}".encode()},
+            )
+            for n in range(6)
+        ]
+        for communicator in communicators:
+            await communicator.send_input({"type": "http.request", "body": b""})
+        statuses = []
+        for communicator in communicators:
+            start = await communicator.receive_output(10)
+            await communicator.receive_output(10)
+            statuses.append(start["status"])
+        return statuses
+
+    request_started.connect(started)
+    request_finished.connect(finished)
+    try:
+        statuses = async_to_sync(six_at_once)()
+    finally:
+        request_started.disconnect(started)
+        request_finished.disconnect(finished)
+    assert statuses == [200] * 6
+    assert most == 2
+    assert order == [f"n={n}".encode() for n in range(6)]

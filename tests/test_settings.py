@@ -213,3 +213,12 @@ def test_the_server_error_page_style_is_the_one_the_policy_allows() -> None:
     assert f"'sha256-{digest}'" in settings.CONTENT_SECURITY_POLICY["DIRECTIVES"]["style-src"], (
         f"set _SERVER_ERROR_STYLE_HASH in bingo/settings.py to \"'sha256-{digest}'\""
     )
+
+
+def test_web_request_threads_below_one_refuses_to_start(tmp_path: Path) -> None:
+    """A worker that runs no request at once would hang every request (bingo/asgi.py)."""
+    result = manage(tmp_path, "check", WEB_REQUEST_THREADS="0")
+
+    assert result.returncode != 0
+    assert "WEB_REQUEST_THREADS must be at least 1" in result.stderr
+    assert manage(tmp_path, "check", WEB_REQUEST_THREADS="1").returncode == 0
