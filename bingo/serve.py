@@ -65,7 +65,7 @@ EARLY_EXITS_MAX = 3
 #: Linux's prctl option: the signal a process gets when its parent ends.
 PR_SET_PDEATHSIG = 1
 #: uvicorn's options that choose where it listens: this program's to choose.
-LISTEN_OPTIONS = ("--fd", "--uds", "--reload", "--workers", "--host", "--port")
+LISTEN_OPTIONS = ("--fd", "--uds", "--reload", "--workers")
 #: A worker's report of its load: connections open, connections received so far.
 REPORT = struct.Struct("=QQ")
 #: A worker holding more connections than the least loaded by this many (or a quarter, if more)
@@ -373,7 +373,7 @@ def _handed_server(channel: socket.socket) -> type:
 
         async def _adopt(self, loop: asyncio.AbstractEventLoop, protocol: Any, sock: socket.socket) -> None:
             try:
-                await loop.connect_accepted_socket(protocol, sock)
+                await loop.connect_accepted_socket(protocol, sock, ssl=self.config.ssl)
             except OSError:  # the client left already
                 sock.close()
             finally:

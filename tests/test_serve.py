@@ -228,6 +228,49 @@ def test_the_workers_end_with_the_server_however_it_ends(served: subprocess.Pope
         probe.bind((HOST, port))
 
 
+def test_a_worker_speaks_tls_when_told_to(tmp_path: Path) -> None:
+    """uvicorn's TLS options reach the connections bingo.serve hands over (behind a proxy TLS
+    ends there, but a worker may be given its own certificate)."""
+    import ssl
+
+    key, certificate = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+         "-keyout", str(key), "-out", str(certificate)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    port, log = free_port(), tmp_path / "serve.log"
+    command = serve(
+        port,
+        "--workers",
+        "2",
+        "--lifespan",
+        "off",
+        "--ssl-keyfile",
+        str(key),
+        "--ssl-certfile",
+        str(certificate),
+    )
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=_env(BINGO_VAR_DIR=str(tmp_path / "var")),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        _wait_for_workers_serving(log, 2)
+        context = ssl.create_default_context(cafile=str(certificate))
+        for _ in range(4):  # both workers
+            connection = http.client.HTTPSConnection(HOST, port, timeout=10, context=context)
+            assert _get(connection) == 200
+            connection.close()
+    finally:
+        stop(process)
+
+
 def test_a_workers_connections_send_at_once() -> None:
     """Nagle's algorithm is off on what a worker accepts: the listening socket says so, and
     Linux passes it on (uvicorn, given the socket by --fd, would not turn it off itself)."""
