@@ -231,7 +231,7 @@ class Workers:
         self.accepting = ready
 
     def _accept(self) -> None:
-        while True:
+        while self.accepting:  # no longer once the last ready worker is gone
             try:
                 connection, _ = self.listener.accept()
             except (BlockingIOError, InterruptedError):
