@@ -41,6 +41,11 @@ class OneHopASGIHandler(ASGIHandler):
     synchronous, so listening for a disconnect bought nothing: a synchronous view cannot be
     cancelled, and Django lets it run to the end either way.
 
+    A worker runs ``REQUEST_THREADS`` requests at once (``WEB_REQUEST_THREADS``); the others wait
+    their turn in the order they came, their bodies read. Python runs one thread of a process at
+    a time, so more at once only shared the interpreter, each request waiting for it at each of
+    its steps behind all the others: under load some answers took twice the median (issue 23).
+
     The thread is one an earlier request used (a single-thread executor taken per request and
     given back after it), so everything the request does runs on one thread, the one its database
     connection belongs to. A streaming response (static files, exports) is sent as Django sends
@@ -92,10 +97,8 @@ class OneHopASGIHandler(ASGIHandler):
         # in context variables (the language, the urlconf) is gone when it ends.
         context = contextvars.copy_context()
         try:
-            # Its turn first (REQUEST_THREADS at once, in the order they came): with every request
-            # let onto a thread at once, each waited for the interpreter at each of its steps
-            # behind all the others, and some waited much longer than others (issue 23). Its body
-            # is read before, a streamed answer sent after: a slow client holds no turn.
+            # Its turn first (above). Its body is read before, a streamed answer sent after: a
+            # slow client holds no turn.
             async with self._turn():
                 response, start, body = await loop.run_in_executor(
                     executor, context.run, self._respond, scope, body_file
