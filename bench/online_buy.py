@@ -2,19 +2,20 @@
 beside cashiers selling a hall's game at their desks through the same server.
 
 The path production takes: real uvicorn workers (``bingo.asgi:application``) started as `make
-serve` starts them (``python -m bingo.serve --workers 2``: it accepts and hands the connections
-to the workers in turn, each running WEB_REQUEST_THREADS requests at once, docs/deploy.md),
-debug off, the production settings (static files collected, secure cookies, the TLS proxy's ``X-Forwarded-Proto: https``, each worker's pool of
-PostgreSQL connections), on PostgreSQL and the Redis of REDIS_URL. Each player is registered
-(``player_register``), credited at the desk (``wallet_deposit``), logs in through the login page
-(``/entrar/``, CSRF token and session cookie), then buys back to back (closed loop) with
-``POST /api/online/games/{id}/purchases/`` (JSON ``quantity`` 1-3 in turn and a fresh ``key``,
-the CSRF header): the API view, the online purchase service (``online_buy``: the buyer's row
-locked, the debit, then the cards in number order (R36-R38) with one statement). The game is
-opened by the autodraw service of a continuous room (R90) with a long sales window. Each cashier
-(a hall's cashier with a desk of their own) logs in the same way and sells back to back with
-``POST /api/games/{id}/sales/`` (1-3 cards, cash, an ``Idempotency-Key``): the desk's sale
-(``sale_make``, one statement), the yardstick the online purchase is measured against.
+serve` starts them (``python -m bingo.serve --workers 2``: it accepts and hands the connections to
+the workers in turn, each running WEB_REQUEST_THREADS requests at once, docs/deploy.md), debug
+off, the production settings (static files collected, secure cookies, the TLS proxy's
+``X-Forwarded-Proto: https``, each worker's pool of PostgreSQL connections), on PostgreSQL and the
+Redis of REDIS_URL. Each player is registered (``player_register``), credited at the desk
+(``wallet_deposit``), logs in through the login page (``/entrar/``, CSRF token and session
+cookie), then buys back to back (closed loop) with ``POST /api/online/games/{id}/purchases/``
+(JSON ``quantity`` 1-3 in turn and a fresh ``key``, the CSRF header): the API view, the online
+purchase service (``online_buy``: the buyer's row locked, the debit, then the cards in number
+order (R36-R38) with one statement). The game is opened by the autodraw service of a continuous
+room (R90) with a long sales window. Each cashier (a hall's cashier with a desk of their own) logs
+in the same way and sells back to back with ``POST /api/games/{id}/sales/`` (1-3 cards, cash, an
+``Idempotency-Key``): the desk's sale (``sale_make``, one statement), the yardstick the online
+purchase is measured against.
 
 Clients: one thread and one keep-alive connection per player or cashier, in this process
 (http.client); the clients' own work is small beside the server's but runs on the same cores.

@@ -97,16 +97,6 @@ TEMPLATES = [
     },
 ]
 
-# --- the web workers ---------------------------------------------------------------------------
-
-# Requests each web worker process runs at once (bingo/asgi.py); the others wait their turn in
-# the order they came. Python runs one thread at a time in a process: more requests at once only
-# share it, and with every one of them waiting for the interpreter in turn, answers came in
-# twice the median time under load (issue 23; docs/deploy.md, «Capacity»).
-REQUEST_THREADS = env.int("WEB_REQUEST_THREADS", default=3)
-if REQUEST_THREADS < 1:
-    raise ImproperlyConfigured("WEB_REQUEST_THREADS must be at least 1.")
-
 # --- database ---------------------------------------------------------------------------------
 
 VAR_DIR.mkdir(parents=True, exist_ok=True)
@@ -161,6 +151,20 @@ else:
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env.bool(
         "DATABASE_DISABLE_SERVER_SIDE_CURSORS", default=False
     )
+
+
+# --- the web workers ---------------------------------------------------------------------------
+
+# Requests each web worker process runs at once (bingo/asgi.py); the others wait their turn in
+# the order they came. Python runs one thread at a time in a process: more requests at once only
+# share it, and with every one of them waiting for the interpreter in turn, answers came in
+# twice the median time under load (issue 23; docs/deploy.md, «Capacity»). Embedded (SQLite):
+# 64, as a request waiting for SQLite's write lock (up to 20 s, above) would hold a turn.
+REQUEST_THREADS = env.int(
+    "WEB_REQUEST_THREADS", default=64 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" else 3
+)
+if REQUEST_THREADS < 1:
+    raise ImproperlyConfigured("WEB_REQUEST_THREADS must be at least 1.")
 
 # The tables' owner (docs/deploy.md, «The database's roles»): `manage.py migrate` and
 # `manage.py db_grant` connect with DATABASE_OWNER_URL when it is set, and the processes that

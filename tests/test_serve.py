@@ -336,3 +336,65 @@ def test_workers_that_cannot_start_stop_the_server_with_an_error() -> None:
     done = _serve_briefly("--log-config", "/nonexistent/logging.ini")
     assert done.returncode == 1
     assert "times in a row as it started" in done.stderr
+
+
+def test_workers_retiring_by_their_request_limit_are_replaced_and_no_connection_is_lost(
+    tmp_path: Path,
+) -> None:
+    """uvicorn's --limit-max-requests ends a worker after so many requests: bingo.serve starts
+    another at once (it had served: not a failed start), and connections handed to a worker as
+    it stops come back to be handed to another (bingo/serve.py, STOPPING), none reset."""
+    port, log = free_port(), tmp_path / "serve.log"
+    command = serve(port, "--workers", "2", "--lifespan", "off", "--limit-max-requests", "5")
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=_env(BINGO_VAR_DIR=str(tmp_path / "var")),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        _wait_for_workers_serving(log, 2)
+        statuses = []
+        for _ in range(60):
+            connection = http.client.HTTPConnection(HOST, port, timeout=10)
+            try:
+                statuses.append(_get(connection, "/entrar/"))  # a page: uvicorn counts no streamed file
+            except OSError as exc:
+                statuses.append(repr(exc))  # type: ignore[arg-type]
+            finally:
+                connection.close()
+        assert statuses == [200] * 60, statuses
+        assert process.poll() is None, log.read_text()
+        assert log.read_text().count("Maximum request limit of 5 exceeded") >= 2
+        assert log.read_text().count("serving what bingo.serve hands it") >= 4  # replaced
+    finally:
+        stop(process)
+
+
+def test_uvicorns_own_environment_does_not_move_the_workers(tmp_path: Path) -> None:
+    """WEB_CONCURRENCY (and UVICORN_*) would make each worker's uvicorn a manager of its own on
+    port 8000: bingo.serve's workers do not see them."""
+    port, log = free_port(), tmp_path / "serve.log"
+    env = _env(BINGO_VAR_DIR=str(tmp_path / "var"), WEB_CONCURRENCY="2", UVICORN_PORT="1")
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            serve(port, "--workers", "2", "--lifespan", "off"),
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    try:
+        _wait_for_workers_serving(log, 2)
+        assert _get(http.client.HTTPConnection(HOST, port, timeout=10)) == 200
+        assert "Uvicorn running on" not in log.read_text()
+    finally:
+        stop(process)
+
+
+def test_the_stop_waits_as_long_as_uvicorn_is_told_to() -> None:
+    from bingo.serve import STOP_TIMEOUT, Workers
+
+    with socket.socket() as listener:
+        assert Workers(listener, 1, ["--timeout-graceful-shutdown", "60"]).stop_timeout == 65
+        assert Workers(listener, 1, ["--timeout-graceful-shutdown=2"]).stop_timeout == 7
+        assert Workers(listener, 1, ["--lifespan", "off"]).stop_timeout == STOP_TIMEOUT

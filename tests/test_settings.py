@@ -222,3 +222,13 @@ def test_web_request_threads_below_one_refuses_to_start(tmp_path: Path) -> None:
     assert result.returncode != 0
     assert "WEB_REQUEST_THREADS must be at least 1" in result.stderr
     assert manage(tmp_path, "check", WEB_REQUEST_THREADS="1").returncode == 0
+
+
+def test_web_request_threads_default_to_3_on_postgresql_and_64_embedded(tmp_path: Path) -> None:
+    """Embedded, a request waiting up to 20 s for SQLite's write lock would hold one of a few
+    turns, and pages and static files would wait behind it (bingo/asgi.py)."""
+    show = ["shell", "-c", "from django.conf import settings; print(settings.REQUEST_THREADS)"]
+    embedded = manage(tmp_path, *show)
+    served = manage(tmp_path, *show, DATABASE_URL="postgres://nobody@127.0.0.1:1/none")
+    assert embedded.stdout.split()[-1] == "64", embedded.stderr
+    assert served.stdout.split()[-1] == "3", served.stderr
