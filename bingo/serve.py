@@ -62,9 +62,7 @@ APPLICATION = "bingo.asgi:application"
 RESTART_DELAY = 1.0
 #: Seconds a stopping worker gets to finish before it is killed.
 STOP_TIMEOUT = 30.0
-#: A worker ending this soon after its start counts as one that could not start…
-EARLY_EXIT_SECONDS = 10.0
-#: …and this many such ends in a row stop the server.
+#: Workers ending before they start (said their load), this many in a row, stop the server.
 EARLY_EXITS_MAX = 3
 #: Linux's prctl option: the signal a process gets when its parent ends.
 PR_SET_PDEATHSIG = 1
@@ -173,7 +171,6 @@ class Workers:
         self.processes: dict[int, subprocess.Popen[bytes]] = {}
         self.channels: dict[int, socket.socket] = {}
         self.loads: dict[int, Load] = {}
-        self.started: dict[int, float] = {}
         self.restart_at: dict[int, float] = {}
         self.selector = selectors.DefaultSelector()
         #: The workers that have started (said their load once) since their process started.
@@ -198,7 +195,6 @@ class Workers:
             self.processes[index] = subprocess.Popen(  # noqa: S603 - this program's own command
                 command, pass_fds=(theirs.fileno(),), preexec_fn=_die_with_parent, env=self.environment
             )
-        self.started[index] = time.monotonic()
         self.channels[index] = ours
         self.loads[index] = Load(heard_at=time.monotonic())
         self.selector.register(ours, selectors.EVENT_READ, index)

@@ -7,6 +7,7 @@ open (/proc/<pid>/fd) against the established connections on the port (/proc/net
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import signal
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.processes import HOST, ROOT, alive, children_of, free_port, serve, stop, wait_until_serving
+from tests.processes import HOST, ROOT, alive, children_of, free_port, serve, stop
 
 START_TIMEOUT_SECONDS = 60
 CONNECTIONS = 24
@@ -69,24 +70,24 @@ def _wait_for_workers_serving(log: Path, count: int) -> None:
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
-    port = free_port()
-    log = tmp_path / "serve.log"
-    env = _env(BINGO_VAR_DIR=str(tmp_path / "var"))
-    command = serve(
-        port, "--workers", "2", "--lifespan", "off", "--no-proxy-headers", "--ws-per-message-deflate", "false"
-    )
+    with _serving(tmp_path, "--no-proxy-headers", "--ws-per-message-deflate", "false") as process:
+        yield process
+
+
+@contextlib.contextmanager
+def _serving(tmp_path: Path, *flags: str, **env: str) -> Iterator[subprocess.Popen[bytes]]:
+    """bingo.serve with two workers and ``flags`` on a free port, both workers started (its port
+    and log on the process), stopped at the end."""
+    port, log = free_port(), tmp_path / "serve.log"
+    command = serve(port, "--workers", "2", "--lifespan", "off", *flags)
     with log.open("w") as out:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=_env(BINGO_VAR_DIR=str(tmp_path / "var"), **env),
+            stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
     process.port = port  # type: ignore[attr-defined]
     process.log = log  # type: ignore[attr-defined]
     try:
-        wait_until_serving(
-            process,
-            lambda: _get(http.client.HTTPConnection(HOST, port, timeout=5)),
-            log.read_text,
-            timeout=START_TIMEOUT_SECONDS,
-            failure="bingo.serve did not start",
-        )
         # Both workers up: each has loaded the application and takes connections.
         _wait_for_workers_serving(log, 2)
         yield process
@@ -240,35 +241,12 @@ def test_a_worker_speaks_tls_when_told_to(tmp_path: Path) -> None:
          "-keyout", str(key), "-out", str(certificate)],
         check=True, capture_output=True,
     )  # fmt: skip
-    port, log = free_port(), tmp_path / "serve.log"
-    command = serve(
-        port,
-        "--workers",
-        "2",
-        "--lifespan",
-        "off",
-        "--ssl-keyfile",
-        str(key),
-        "--ssl-certfile",
-        str(certificate),
-    )
-    with log.open("w") as out:
-        process = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=_env(BINGO_VAR_DIR=str(tmp_path / "var")),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        _wait_for_workers_serving(log, 2)
+    with _serving(tmp_path, "--ssl-keyfile", str(key), "--ssl-certfile", str(certificate)) as process:
         context = ssl.create_default_context(cafile=str(certificate))
         for _ in range(4):  # both workers
-            connection = http.client.HTTPSConnection(HOST, port, timeout=10, context=context)
+            connection = http.client.HTTPSConnection(HOST, process.port, timeout=10, context=context)  # type: ignore[attr-defined]
             assert _get(connection) == 200
             connection.close()
-    finally:
-        stop(process)
 
 
 def test_a_workers_connections_send_at_once() -> None:
@@ -344,18 +322,9 @@ def test_workers_retiring_by_their_request_limit_are_replaced_and_no_connection_
     """uvicorn's --limit-max-requests ends a worker after so many requests: bingo.serve starts
     another at once (it had served: not a failed start), and connections handed to a worker as
     it stops come back to be handed to another (bingo/serve.py, STOPPING), none reset."""
-    port, log = free_port(), tmp_path / "serve.log"
-    command = serve(port, "--workers", "2", "--lifespan", "off", "--limit-max-requests", "5")
-    with log.open("w") as out:
-        process = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=_env(BINGO_VAR_DIR=str(tmp_path / "var")),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        _wait_for_workers_serving(log, 2)
+    with _serving(tmp_path, "--limit-max-requests", "5") as process:
+        port: int = process.port  # type: ignore[attr-defined]
+        log: Path = process.log  # type: ignore[attr-defined]
         statuses = []
         for _ in range(60):
             connection = http.client.HTTPConnection(HOST, port, timeout=10)
@@ -369,26 +338,14 @@ def test_workers_retiring_by_their_request_limit_are_replaced_and_no_connection_
         assert process.poll() is None, log.read_text()
         assert log.read_text().count("Maximum request limit of 5 exceeded") >= 2
         assert log.read_text().count("serving what bingo.serve hands it") >= 4  # replaced
-    finally:
-        stop(process)
 
 
 def test_uvicorns_own_environment_does_not_move_the_workers(tmp_path: Path) -> None:
     """WEB_CONCURRENCY (and UVICORN_*) would make each worker's uvicorn a manager of its own on
     port 8000: bingo.serve's workers do not see them."""
-    port, log = free_port(), tmp_path / "serve.log"
-    env = _env(BINGO_VAR_DIR=str(tmp_path / "var"), WEB_CONCURRENCY="2", UVICORN_PORT="1")
-    with log.open("w") as out:
-        process = subprocess.Popen(
-            serve(port, "--workers", "2", "--lifespan", "off"),
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    try:
-        _wait_for_workers_serving(log, 2)
-        assert _get(http.client.HTTPConnection(HOST, port, timeout=10)) == 200
-        assert "Uvicorn running on" not in log.read_text()
-    finally:
-        stop(process)
+    with _serving(tmp_path, WEB_CONCURRENCY="2", UVICORN_PORT="1") as process:
+        assert _get(http.client.HTTPConnection(HOST, process.port, timeout=10)) == 200  # type: ignore[attr-defined]
+        assert "Uvicorn running on" not in process.log.read_text()  # type: ignore[attr-defined]
 
 
 def test_the_stop_waits_as_long_as_uvicorn_is_told_to() -> None:
